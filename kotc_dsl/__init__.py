@@ -1,0 +1,15 @@
+"""kotc_dsl: the Keeper of the Cards rules language.
+
+Load an edition with `load_edition("17th")` (or a path); the result is a plain,
+validated, picklable `Ruleset`. Problems raise `RulesetError`, whose
+`diagnostics` each read `file:line:col: message`.
+"""
+
+from .errors import Diagnostic, RulesetError
+from .load import check_paths, edition_files, find_edition, load_edition, load_path
+from .ruleset import Ruleset
+
+__all__ = [
+    "Diagnostic", "Ruleset", "RulesetError", "check_paths", "edition_files",
+    "find_edition", "load_edition", "load_path",
+]

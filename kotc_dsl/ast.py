@@ -1,0 +1,877 @@
+"""Plain, picklable syntax trees for rule files, independent of textX.
+
+Each class mirrors one rule of the grammar in `rules/` and has the same field
+names, so `convert.py` can translate textX objects generically. Every node keeps
+its `origin` (file, line, column) so later layers can point back at the source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a node was written: `file:line:col`."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NOWHERE = Origin("<builtin>", 0, 0)
+
+
+@dataclass(frozen=True)
+class Node:
+    origin: Origin = field(default=NOWHERE, compare=False, repr=False, kw_only=True)
+
+
+# --- common ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Citation(Node):
+    """A rulebook section of `edition`; an interpretation where the book is silent."""
+
+    section: str
+    interpretation: str | None = None
+    edition: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.edition} §{self.section}"
+        if self.interpretation:
+            text += f" (interpretation: {self.interpretation})"
+        return text
+
+
+@dataclass(frozen=True)
+class Range(Node):
+    """Inclusive bounds; `hi` is None when unbounded."""
+
+    lo: int
+    hi: int | None
+
+    def __contains__(self, n: int) -> bool:
+        return n >= self.lo and (self.hi is None or n <= self.hi)
+
+    def __str__(self) -> str:
+        if self.hi == self.lo:
+            return str(self.lo)
+        return f"{self.lo}..{'' if self.hi is None else self.hi}"
+
+
+@dataclass(frozen=True)
+class Position(Node):
+    where: str
+    anchor: str
+
+
+# --- expressions -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Expr(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class IntLit(Expr):
+    value: int
+
+
+@dataclass(frozen=True)
+class BoolLit(Expr):
+    value: bool
+
+
+@dataclass(frozen=True)
+class NoneLit(Expr):
+    pass
+
+
+@dataclass(frozen=True)
+class Path(Expr):
+    parts: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return ".".join(self.parts)
+
+
+@dataclass(frozen=True)
+class FuncCall(Expr):
+    func: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Filtered(Expr):
+    """`base where cond`: the elements of `base` for which `cond` holds."""
+
+    base: Expr
+    cond: Expr
+
+
+@dataclass(frozen=True)
+class Param(Node):
+    name: str
+    type: str
+    optional: bool = False
+    source: Expr | None = None
+
+
+# --- statements ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stmt(Node):
+    pass
+
+
+Block = tuple  # a tuple of Stmt
+
+
+@dataclass(frozen=True)
+class Move(Stmt):
+    what: Expr
+    dest: Expr
+    mods: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Exhaust(Stmt):
+    what: Expr
+    unexhaust: bool = False
+
+
+@dataclass(frozen=True)
+class Fatigue(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True)
+class AddOp(Stmt):
+    op: str
+    amount: Expr
+    target: Path
+    until: str | None = None
+
+
+@dataclass(frozen=True)
+class SetOp(Stmt):
+    target: Path
+    value: Expr
+    until: str | None = None
+
+
+@dataclass(frozen=True)
+class Roll(Stmt):
+    count: Expr
+    name: str
+
+
+@dataclass(frozen=True)
+class Reroll(Stmt):
+    die: Expr
+
+
+@dataclass(frozen=True)
+class Place(Stmt):
+    count: Expr
+    counter: str
+    target: Expr
+
+
+@dataclass(frozen=True)
+class Strip(Stmt):
+    count: Expr
+    counter: str
+    target: Expr
+
+
+@dataclass(frozen=True)
+class Pop(Stmt):
+    counter: str
+    target: Expr
+
+
+@dataclass(frozen=True)
+class Give(Stmt):
+    what: Expr
+    player: Expr
+
+
+@dataclass(frozen=True)
+class Reveal(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True)
+class See(Stmt):
+    what: Expr
+    who: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Count(Node):
+    """How many a choice takes: `lo..hi`, `exactly n`, or `any` number."""
+
+    lo: Expr | None = None
+    hi: Expr | None = None
+    n: Expr | None = None
+    any: bool = False
+
+
+@dataclass(frozen=True)
+class Choose(Stmt):
+    count: Count
+    what: Expr
+    name: str
+    chooser: Expr | None = None
+    random: bool = False
+
+
+@dataclass(frozen=True)
+class Either(Stmt):
+    options: tuple[Block, ...]
+    who: Expr | None = None
+
+
+@dataclass(frozen=True)
+class ForEach(Stmt):
+    name: str
+    what: Expr
+    body: Block
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    cond: Expr
+    then: Block
+    otherwise: Block = ()
+
+
+@dataclass(frozen=True)
+class May(Stmt):
+    body: Block
+    who: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Emit(Stmt):
+    event: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Shuffle(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Repeat(Stmt):
+    times: Expr
+    body: Block
+
+
+@dataclass(frozen=True)
+class Prevent(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Negate(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True)
+class Skip(Stmt):
+    step: str
+
+
+@dataclass(frozen=True)
+class Perform(Stmt):
+    action: str
+    args: tuple[Expr, ...]
+    mods: tuple[str, ...] = ()
+    who: Expr | None = None
+
+
+@dataclass(frozen=True)
+class CreatePawn(Stmt):
+    zone: Expr
+    name: str
+    source: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Pay(Stmt):
+    amount: Expr
+    kind: str
+
+
+@dataclass(frozen=True)
+class Enlist(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True)
+class Withdraw(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True)
+class AfterChain(Stmt):
+    body: Block
+
+
+@dataclass(frozen=True)
+class Attack(Stmt):
+    victim: Expr
+    team: Expr
+    exhausting: bool = False
+
+
+@dataclass(frozen=True)
+class Banish(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True)
+class EndGame(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Reset(Stmt):
+    stats: tuple[str, ...]
+    what: Expr
+
+
+@dataclass(frozen=True)
+class Unfatigue(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True)
+class Expire(Stmt):
+    until: str
+
+
+@dataclass(frozen=True)
+class Resolve(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True)
+class BeginBattle(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Call(Stmt):
+    keyword: str
+    args: tuple[Expr, ...]
+
+
+# --- rules -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rule(Node):
+    """One rule of a section. `key` identifies it for `override` and `remove`."""
+
+    cite: Citation | None = field(default=None, kw_only=True)
+    override: bool = field(default=False, kw_only=True)
+
+    kind = "setting"
+
+    @property
+    def name(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind} {self.name}"
+
+
+@dataclass(frozen=True)
+class Setting(Rule):
+    """A rule that exists at most once per section; its name is its setting."""
+
+    setting = ""
+
+    @property
+    def name(self) -> str:
+        return self.setting
+
+
+@dataclass(frozen=True)
+class Named(Rule):
+    """A rule with a name of its own (a zone, a phase, a keyword...)."""
+
+    ident: str = ""
+    label: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.ident
+
+    @property
+    def title(self) -> str:
+        return self.label or self.ident
+
+
+@dataclass(frozen=True)
+class Removal(Rule):
+    """Drops an inherited rule: `remove zone trapfield`."""
+
+    removed_kind: str = ""
+    removed_name: str = ""
+    kind = "remove"
+
+    @property
+    def name(self) -> str:
+        return self.removed_name
+
+    @property
+    def target_key(self) -> str:
+        return f"{self.removed_kind} {self.removed_name}"
+
+
+# setup
+
+
+@dataclass(frozen=True)
+class PlayersRule(Setting):
+    count: Range
+    recommended: Range | None = None
+    setting = "players"
+
+
+@dataclass(frozen=True)
+class DeckSizeRule(Setting):
+    size: Range
+    setting = "deck_size"
+
+
+@dataclass(frozen=True)
+class ReservesRule(Setting):
+    size: Range
+    source: str
+    setting = "reserves"
+
+
+@dataclass(frozen=True)
+class UltraPointsRule(Setting):
+    cap: int
+    setting = "ultra_points"
+
+
+@dataclass(frozen=True)
+class IndicatorRule(Setting):
+    need: str
+    setting = "edition_indicator"
+
+
+@dataclass(frozen=True)
+class StartingHpRule(Setting):
+    hp: int
+    setting = "starting_hp"
+
+
+@dataclass(frozen=True)
+class SetupStep(Named):
+    body: Block = ()
+    first_player_dice: int | None = None
+    position: Position | None = None
+    kind = "step"
+
+
+# anatomy
+
+
+@dataclass(frozen=True)
+class CardType(Named):
+    stats: tuple[str, ...] = ()
+    kind = "card_type"
+
+
+@dataclass(frozen=True)
+class Stat(Named):
+    floor: int | None = None
+    kind = "stat"
+
+
+@dataclass(frozen=True)
+class CostRule(Setting):
+    stat: str
+    setting = "cost"
+
+
+@dataclass(frozen=True)
+class UltraPointsStat(Setting):
+    label: str
+    default: int
+    setting = "ultra_points_stat"
+
+
+@dataclass(frozen=True)
+class PawnRule(Setting):
+    zone: str
+    setting = "pawns"
+
+
+# zones
+
+
+@dataclass(frozen=True)
+class Zone(Named):
+    knowledge: str = "private"
+    flags: tuple[str, ...] = ()
+    holds: tuple[str, ...] = ()
+    kind = "zone"
+
+    @property
+    def ordered(self) -> bool:
+        return "ordered" in self.flags
+
+    @property
+    def in_play(self) -> bool:
+        return "in_play" in self.flags
+
+    @property
+    def face(self) -> str:
+        return "face_down" if "face_down" in self.flags else "face_up"
+
+
+# turn
+
+
+@dataclass(frozen=True)
+class SkipWhen(Node):
+    cond: Expr
+    cite: Citation | None = None
+
+
+@dataclass(frozen=True)
+class Variant(Node):
+    cond: Expr
+    body: Block
+    cite: Citation | None = None
+
+
+@dataclass(frozen=True)
+class Phase(Named):
+    skips: tuple[SkipWhen, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    run: Block = ()
+    run_cite: Citation | None = None
+    opens: tuple[str, ...] = ()
+    opens_cite: Citation | None = None
+    position: Position | None = None
+    kind = "phase"
+
+
+@dataclass(frozen=True)
+class TurnPassing(Setting):
+    direction: str
+    setting = "next_turn"
+
+
+@dataclass(frozen=True)
+class Action(Named):
+    params: tuple[Param, ...] = ()
+    requires: Expr | None = None
+    body: Block = ()
+    kind = "action"
+
+
+@dataclass(frozen=True)
+class StandardActivation(Setting):
+    cond: Expr
+    setting = "standard_activation"
+
+
+@dataclass(frozen=True)
+class Modifier(Named):
+    kind = "modifier"
+
+
+# battle
+
+
+@dataclass(frozen=True)
+class BattleStep(Named):
+    ops: tuple[str, ...] = ()
+    position: Position | None = None
+    kind = "step"
+
+
+@dataclass(frozen=True)
+class VictimRule(Setting):
+    setting = "victims_once_per_phase"
+
+
+@dataclass(frozen=True)
+class VictimKinds(Setting):
+    kinds: tuple[str, ...]
+    setting = "victim_kinds"
+
+
+@dataclass(frozen=True)
+class DefenderRule(Setting):
+    who: str
+    setting = "defender"
+
+
+@dataclass(frozen=True)
+class DicePer(Setting):
+    stat: str
+    setting = "dice_per"
+
+
+@dataclass(frozen=True)
+class DamageBy(Setting):
+    keyword: str
+    player_keyword: str
+    setting = "damage_by"
+
+
+@dataclass(frozen=True)
+class LeftoverAttack(Setting):
+    to: str
+    setting = "leftover_attack"
+
+
+@dataclass(frozen=True)
+class LeftoverDefense(Setting):
+    setting = "leftover_defense"
+
+
+@dataclass(frozen=True)
+class TeamRule(Setting):
+    zone: str
+    setting = "team"
+
+
+@dataclass(frozen=True)
+class WithdrawRule(Setting):
+    setting = "withdraw_on_leave"
+
+
+# chain
+
+
+@dataclass(frozen=True)
+class ChainingActions(Setting):
+    actions: tuple[str, ...]
+    setting = "chaining"
+
+
+@dataclass(frozen=True)
+class ResponseOrder(Setting):
+    direction: str
+    setting = "respond"
+
+
+@dataclass(frozen=True)
+class ResolutionOrder(Setting):
+    setting = "resolve_last_in_first_out"
+
+
+@dataclass(frozen=True)
+class NoChainWhileResolving(Setting):
+    setting = "no_chaining_while_resolving"
+
+
+@dataclass(frozen=True)
+class DeployedInline(Setting):
+    setting = "deployed_spells_inline"
+
+
+# counters
+
+
+@dataclass(frozen=True)
+class Trigger(Node):
+    timing: str | None
+    events: tuple[str, ...]
+    cond: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Counter(Named):
+    counter_kind: str = "inert"
+    trigger: Trigger | None = None
+    from_card: bool = False
+    body: Block = ()
+    kind = "counter"
+
+
+@dataclass(frozen=True)
+class PoppedBy(Setting):
+    setting = "popped_by_placer"
+
+
+@dataclass(frozen=True)
+class CounterHosts(Setting):
+    zone: str
+    setting = "counters_on"
+
+
+# keywords and events
+
+
+@dataclass(frozen=True)
+class Keyword(Named):
+    params: tuple[Param, ...] = ()
+    cost: bool = False
+    body: Block = ()
+    kind = "keyword"
+
+
+@dataclass(frozen=True)
+class Term(Named):
+    params: tuple[Param, ...] = ()
+    value: Expr | None = None
+    builtin: str | None = None
+    kind = "term"
+
+
+@dataclass(frozen=True)
+class EventDecl(Named):
+    params: tuple[Param, ...] = ()
+    kind = "event"
+
+
+# endgame
+
+
+@dataclass(frozen=True)
+class EndCondition(Named):
+    cond: Expr | None = None
+    event: str | None = None
+    kind = "condition"
+
+
+@dataclass(frozen=True)
+class LoseCondition(Named):
+    cond: Expr | None = None
+    event: str | None = None
+    kind = "lose"
+
+
+@dataclass(frozen=True)
+class HpFloor(Setting):
+    floor: int
+    setting = "hp_floor"
+
+
+@dataclass(frozen=True)
+class Zombies(Setting):
+    setting = "zombies_play_on"
+
+
+@dataclass(frozen=True)
+class Criterion(Named):
+    keep: bool = False
+    cond: Expr | None = None
+    value: Expr | None = None
+    kind = "criterion"
+
+
+# legality
+
+
+@dataclass(frozen=True)
+class CleanSlate(Setting):
+    edition: int
+    setting = "clean_slate"
+
+
+@dataclass(frozen=True)
+class TextRule(Rule):
+    """A legality rule about one exact card text; the text is its name."""
+
+    text: str = ""
+    kind = "text"
+
+    @property
+    def name(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Refurbish(TextRule):
+    """The old text reads as the new one (`refurbish` in 17th, `revise` in 11th)."""
+
+    new: str = ""
+    verb: str = "refurbish"
+
+
+@dataclass(frozen=True)
+class RevisedLevel(TextRule):
+    edition: int = 0
+
+
+@dataclass(frozen=True)
+class Ban(TextRule):
+    pass
+
+
+@dataclass(frozen=True)
+class RevisedCost(TextRule):
+    edition: int = 0
+
+
+@dataclass(frozen=True)
+class VariableLimit(TextRule):
+    variable: str = ""
+    max: int = 0
+
+
+# --- files -----------------------------------------------------------------------
+
+
+SECTIONS = (
+    "setup", "cards", "zones", "turn", "actions", "battle", "chain", "counters",
+    "keywords", "events", "endgame", "legality",
+)
+
+
+@dataclass(frozen=True)
+class EditionFile(Node):
+    """One parsed rule file, before `extends` is resolved."""
+
+    name: str
+    number: int
+    base: str | None
+    base_origin: Origin | None
+    source: str | None
+    summary: str | None
+    contents: tuple[str, ...]
+    sections: tuple[tuple[str, tuple[Rule, ...], Origin], ...]
+    path: str

@@ -1,0 +1,250 @@
+"""Load rule files: parse, follow `extends`, merge with overrides, validate.
+
+`load_edition("17th")` and `load_path("editions/17th.kotc")` return a validated
+`Ruleset` or raise `RulesetError` listing every problem found. Results are cached
+by the content of every file involved (see `cache.py`), so a repeated load costs
+a hash and an unpickle.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from pathlib import Path
+
+from textx import TextXError
+
+from . import ast, cache
+from .convert import convert_edition
+from .errors import Diagnostic, RulesetError
+from .language import EDITIONS_DIR, metamodel
+from .ruleset import Ruleset
+
+SUFFIX = ".kotc"
+_HEADER = re.compile(r'^\s*edition\s+"([^"]+)"', re.MULTILINE)
+
+__all__ = [
+    "RulesetError", "check_paths", "edition_files", "find_edition", "load_edition",
+    "load_path",
+]
+
+
+# --- finding editions -----------------------------------------------------------
+
+
+def edition_files(directory: Path = EDITIONS_DIR) -> dict[str, Path]:
+    """The edition files of a directory, by edition name (from each file's header)."""
+    found: dict[str, Path] = {}
+    for path in sorted(directory.glob(f"*{SUFFIX}")):
+        match = _HEADER.search(path.read_text(encoding="utf-8"))
+        found[match.group(1) if match else path.stem] = path
+    return found
+
+
+def find_edition(name: str, near: Path | None = None) -> Path | None:
+    """The file of edition `name`: beside `near` first, then among the shipped ones."""
+    for directory in ([near] if near else []) + [EDITIONS_DIR]:
+        candidate = directory / f"{name}{SUFFIX}"
+        if candidate.is_file():
+            return candidate
+        by_header = edition_files(directory).get(name)
+        if by_header:
+            return by_header
+    return None
+
+
+# --- parsing one file -----------------------------------------------------------
+
+
+def parse_file(path: Path) -> ast.EditionFile:
+    """Parse and convert one file, with no inheritance; syntax errors are located."""
+    text = path.read_text(encoding="utf-8")
+    key = cache.key("file", str(path), text)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    try:
+        model = metamodel().model_from_str(text, file_name=str(path))
+    except TextXError as err:
+        origin = ast.Origin(err.filename or str(path), err.line or 1, err.col or 1)
+        raise RulesetError([Diagnostic(origin, _syntax_message(err))]) from None
+    parsed = convert_edition(model, str(path))
+    cache.put(key, parsed)
+    return parsed
+
+
+def _syntax_message(err: TextXError) -> str:
+    message = str(err.message if hasattr(err, "message") else err)
+    message = re.sub(r"^.*?:\d+:\d+:\s*", "", message)
+    return f"syntax error: {message.split(' => ')[0]}"
+
+
+# --- extends --------------------------------------------------------------------
+
+
+def lineage(path: Path) -> list[ast.EditionFile]:
+    """The file and the editions it extends, newest first; a cycle is an error."""
+    chain: list[ast.EditionFile] = []
+    seen: dict[Path, str] = {}
+    current: Path | None = path.resolve()
+    while current is not None:
+        parsed = parse_file(current)
+        if current in seen:
+            names = " -> ".join([f.name for f in chain] + [parsed.name])
+            last = chain[-1]
+            raise RulesetError([Diagnostic(last.base_origin or last.origin,
+                                           f"extends cycle: {names}")])
+        seen[current] = parsed.name
+        chain.append(parsed)
+        if parsed.base is None:
+            break
+        base = find_edition(parsed.base, current.parent)
+        if base is None:
+            raise RulesetError([Diagnostic(
+                parsed.base_origin or parsed.origin,
+                f"extends unknown edition '{parsed.base}' "
+                f"(no {parsed.base}{SUFFIX} beside this file or among the shipped editions)",
+            )])
+        current = base.resolve()
+    return chain
+
+
+# --- merging --------------------------------------------------------------------
+
+
+def merge(chain: list[ast.EditionFile]) -> tuple[Ruleset, list[Diagnostic]]:
+    """Apply the files base first; later files add, `override` or `remove` rules."""
+    problems: list[Diagnostic] = []
+    sections: dict[str, OrderedDict[str, ast.Rule]] = {s: OrderedDict() for s in ast.SECTIONS}
+    for depth, edition in enumerate(reversed(chain)):
+        base_name = chain[len(chain) - depth].name if depth else None
+        for section, rules, _ in edition.sections:
+            _merge_section(sections[section], rules, section, base_name, problems)
+    top = chain[0]
+    ruleset = Ruleset(
+        name=top.name, number=top.number, source=top.source, summary=top.summary,
+        lineage=tuple(f.name for f in chain), files=tuple(f.path for f in chain),
+        contents={f.name: f.contents for f in chain},
+        sections={s: dict(v) for s, v in sections.items()},
+        origin=top.origin,
+    )
+    return ruleset, problems
+
+
+def _merge_section(merged: OrderedDict, rules: tuple, section: str, base: str | None,
+                   problems: list[Diagnostic]) -> None:
+    inherited = set(merged)
+    written: set[str] = set()
+    for rule in rules:
+        def report(message: str, rule: ast.Rule = rule) -> None:
+            problems.append(Diagnostic(rule.origin, message))
+
+        if isinstance(rule, ast.Removal):
+            if rule.target_key not in inherited:
+                report(f"remove {rule.target_key}: no such {rule.removed_kind} in "
+                       f"{_where(section, base)}")
+            else:
+                merged.pop(rule.target_key, None)
+            continue
+        key = rule.key
+        if key in written:
+            report(f"{key} is defined twice in this file")
+            continue
+        written.add(key)
+        if rule.override:
+            if key not in inherited:
+                report(f"override {key}: overrides nothing in {_where(section, base)}")
+                continue
+            position = getattr(rule, "position", None)
+            if position is None:
+                merged[key] = rule
+                continue
+            merged.pop(key)
+        elif key in inherited:
+            report(f"{key} is already defined by base edition '{base}'; "
+                   f"write `override` to change it")
+            continue
+        _insert(merged, rule, problems)
+
+
+def _where(section: str, base: str | None) -> str:
+    return f"base edition '{base}' ({section})" if base else "this edition, which extends none"
+
+
+def _insert(merged: OrderedDict, rule: ast.Rule, problems: list[Diagnostic]) -> None:
+    position = getattr(rule, "position", None)
+    if position is None:
+        merged[rule.key] = rule
+        return
+    anchor = f"{rule.kind} {position.anchor}"
+    if anchor not in merged:
+        problems.append(Diagnostic(position.origin, f"{position.where} {position.anchor}: "
+                                   f"no {rule.kind} '{position.anchor}' to place it by"))
+        merged[rule.key] = rule
+        return
+    items = list(merged.items())
+    index = [k for k, _ in items].index(anchor) + (position.where == "after")
+    items.insert(index, (rule.key, rule))
+    merged.clear()
+    merged.update(items)
+
+
+# --- public entry points --------------------------------------------------------
+
+
+def load_path(path: str | Path, use_cache: bool = True) -> Ruleset:
+    """Load, merge and validate the edition in `path`.
+
+    Raises:
+        RulesetError: with every problem found, each located.
+    """
+    from .validate import validate
+
+    path = Path(path)
+    if not path.is_file():
+        raise RulesetError([Diagnostic(ast.Origin(str(path), 1, 1), "no such rule file")])
+    with cache.enabled(use_cache):
+        chain = lineage(path)
+        key = cache.key("ruleset", *[f"{f.path}\0{cache.digest_of(f)}" for f in chain])
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        ruleset, problems = merge(chain)
+        problems += validate(ruleset)
+        if problems:
+            raise RulesetError(problems)
+        cache.put(key, ruleset)
+        return ruleset
+
+
+def load_edition(name_or_path: str | Path, use_cache: bool = True) -> Ruleset:
+    """Load a shipped edition by name (`"17th"`) or any edition file by path."""
+    candidate = Path(name_or_path)
+    if candidate.suffix == SUFFIX or candidate.is_file():
+        return load_path(candidate, use_cache)
+    found = find_edition(str(name_or_path))
+    if found is None:
+        known = ", ".join(edition_files()) or "none"
+        raise RulesetError([Diagnostic(ast.Origin(str(name_or_path), 1, 1),
+                                       f"unknown edition (known: {known})")])
+    return load_path(found, use_cache)
+
+
+def check_paths(paths: list[str | Path]) -> tuple[list[Ruleset], list[Diagnostic]]:
+    """Load every edition file under `paths` (files or directories); collect problems."""
+    files: list[Path] = []
+    problems: list[Diagnostic] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files.extend(sorted(p.glob(f"*{SUFFIX}")))
+        elif p.is_file():
+            files.append(p)
+        else:
+            problems.append(Diagnostic(ast.Origin(str(p), 1, 1), "no such file or directory"))
+    rulesets = []
+    for f in files:
+        try:
+            rulesets.append(load_path(f))
+        except RulesetError as err:
+            problems.extend(err.diagnostics)
+    return rulesets, sorted(set(problems), key=lambda d: (d.origin.file, d.origin.line))

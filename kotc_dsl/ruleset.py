@@ -1,0 +1,118 @@
+"""The resolved ruleset of one edition: plain data, no textX, picklable.
+
+A `Ruleset` holds every rule of an edition after `extends` is resolved, by
+section, in rulebook order. The properties below are the typed views the
+interpreter and the CLI read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ast
+
+
+@dataclass
+class Ruleset:
+    """An edition's rules, its own and those it inherits, by section and key."""
+
+    name: str
+    number: int
+    source: str | None
+    summary: str | None
+    lineage: tuple[str, ...]
+    files: tuple[str, ...]
+    contents: dict[str, tuple[str, ...]]
+    sections: dict[str, dict[str, ast.Rule]] = field(default_factory=dict)
+    origin: ast.Origin = ast.NOWHERE
+
+    # --- generic access ----------------------------------------------------------
+
+    def rules(self, section: str | None = None) -> list[ast.Rule]:
+        """The rules of one section, or of all sections, in order."""
+        if section is not None:
+            return list(self.sections.get(section, {}).values())
+        return [r for s in ast.SECTIONS for r in self.sections.get(s, {}).values()]
+
+    def get(self, section: str, key: str) -> ast.Rule | None:
+        return self.sections.get(section, {}).get(key)
+
+    def _of(self, section: str, cls: type) -> dict:
+        return {r.name: r for r in self.rules(section) if isinstance(r, cls)}
+
+    def setting(self, section: str, name: str):
+        """A setting rule (`deck_size`, `starting_hp`...) or None where absent."""
+        return self.get(section, f"setting {name}")
+
+    # --- typed views -------------------------------------------------------------
+
+    @property
+    def zones(self) -> dict[str, ast.Zone]:
+        return self._of("zones", ast.Zone)
+
+    @property
+    def stats(self) -> dict[str, ast.Stat]:
+        return self._of("cards", ast.Stat)
+
+    @property
+    def card_types(self) -> dict[str, ast.CardType]:
+        return self._of("cards", ast.CardType)
+
+    @property
+    def phases(self) -> list[ast.Phase]:
+        return [r for r in self.rules("turn") if isinstance(r, ast.Phase)]
+
+    @property
+    def actions(self) -> dict[str, ast.Action]:
+        return self._of("actions", ast.Action)
+
+    @property
+    def modifiers(self) -> dict[str, ast.Modifier]:
+        return self._of("actions", ast.Modifier)
+
+    @property
+    def setup_steps(self) -> list[ast.SetupStep]:
+        return [r for r in self.rules("setup") if isinstance(r, ast.SetupStep)]
+
+    @property
+    def battle_steps(self) -> list[ast.BattleStep]:
+        return [r for r in self.rules("battle") if isinstance(r, ast.BattleStep)]
+
+    @property
+    def counters(self) -> dict[str, ast.Counter]:
+        return self._of("counters", ast.Counter)
+
+    @property
+    def keywords(self) -> dict[str, ast.Keyword]:
+        return self._of("keywords", ast.Keyword)
+
+    @property
+    def terms(self) -> dict[str, ast.Term]:
+        return self._of("keywords", ast.Term)
+
+    @property
+    def events(self) -> dict[str, ast.EventDecl]:
+        return self._of("events", ast.EventDecl)
+
+    @property
+    def end_conditions(self) -> list[ast.EndCondition]:
+        return [r for r in self.rules("endgame") if isinstance(r, ast.EndCondition)]
+
+    @property
+    def lose_conditions(self) -> list[ast.LoseCondition]:
+        return [r for r in self.rules("endgame") if isinstance(r, ast.LoseCondition)]
+
+    @property
+    def criteria(self) -> list[ast.Criterion]:
+        return [r for r in self.rules("endgame") if isinstance(r, ast.Criterion)]
+
+    @property
+    def has_chain(self) -> bool:
+        """Whether the edition has a chain at all (the 11th does not)."""
+        return bool(self.sections.get("chain"))
+
+    def legality(self, cls: type) -> list:
+        return [r for r in self.rules("legality") if isinstance(r, cls)]
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.name} ({len(self.rules())} rules)>"

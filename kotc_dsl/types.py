@@ -1,0 +1,104 @@
+"""The type system of the effect language: value types, attributes, built-ins.
+
+Types are plain strings. A card type name (`minion`, `creature`) used as a
+parameter type means `card`. Collections: `cards`, `players`, `dice`, `ints`;
+`zone` is a player's zone, usable wherever `cards` is and as a move destination.
+"""
+
+from __future__ import annotations
+
+BASE_TYPES = frozenset({
+    "int", "bool", "player", "players", "card", "cards", "die", "dice", "counter",
+    "ability",
+})
+
+# What a value of a type accepts in its place: `card` where `cards` is wanted, etc.
+SUBTYPES = {
+    "cards": {"cards", "zone", "card"},
+    "players": {"players", "player"},
+    "dice": {"dice", "die"},
+    "victim": {"victim", "player", "card"},
+}
+
+ELEMENT = {"cards": "card", "zone": "card", "players": "player", "dice": "die", "ints": "int"}
+
+# The implicit name of an element inside `collection where <cond>`.
+ELEMENT_NAME = {"card": "card", "player": "player", "die": "die", "int": "value"}
+
+PLAYER_ATTRS = {
+    "hp": "int", "eliminated": "bool", "decked_out": "bool", "left": "player",
+}
+CARD_ATTRS = {
+    "owner": "player", "controller": "player", "exhausted": "bool", "fatigued": "bool",
+    "fatigued_turn": "int", "face_up": "bool", "pawn": "bool", "petrified": "bool",
+    "ultra_points": "int",
+}
+CONTEXT_ATTRS = {
+    "game": {"turn": "int", "first_player": "player", "phase": "phase", "step": "step",
+             "first_turn": "bool"},
+    "chain": {"length": "int", "open": "bool", "resolving": "bool",
+              "last_actor": "player"},
+    "battle": {"victim": "victim", "attacker": "player", "defender": "player",
+               "attack_team": "cards", "defense_team": "cards", "ongoing": "bool"},
+    "die": {"value": "int", "roller": "player"},
+    "dice": {"value": "ints"},
+    "victim": {"controller": "player"},
+    "ability": {"card": "card"},
+}
+
+# Every event carries these besides its own parameters.
+EVENT_COMMON = {"actor": "player", "source": "card", "as_cost": "bool", "within": "cause"}
+
+# Events raised by the engine's primitives, with their fields.
+BUILTIN_EVENTS = {
+    "rolled": {"die": "die", "roller": "player"},
+    "chaining_action": {"actor": "player"},
+    "enlisted": {"target": "card"},
+    "moved": {"target": "card"},
+}
+
+# The names every program may use, and what each is.
+GLOBAL_NAMES = {
+    "you": "player", "active": "player", "players": "players", "game": "game",
+    "chain": "chain", "battle": "battle",
+}
+
+# Built-in functions: name -> (parameter types, result type).
+FUNCTIONS = {
+    "count": (("any_collection",), "int"),
+    "total": (("ints",), "int"),
+    "top": (("int", "cards"), "cards"),
+    "bottom": (("int", "cards"), "cards"),
+    "max": (("int", "int"), "int"),
+    "min": (("int", "int"), "int"),
+    "half_up": (("int",), "int"),
+    "is_empty": (("cards",), "bool"),
+    "cost": (("card",), "int"),
+    "placed_by": (("card", "counter", "player"), "int"),
+    "counters_on": (("card", "counter"), "int"),
+    "left_of": (("player",), "player"),
+    "enemies": (("player",), "players"),
+}
+
+# Language constructs a glossary term may name instead of a definition.
+BUILTIN_CONSTRUCTS = frozenset({
+    "you", "owner", "controller", "choose", "choose_exactly", "choose_player",
+    "choose_by_opponent", "choose_up_to", "for_each", "reveal", "see", "batch",
+    "counter", "it", "damage", "enlist", "attack", "defend", "targeted",
+})
+
+
+def accepts(wanted: str, given: str) -> bool:
+    """Whether a value of type `given` may stand where `wanted` is expected."""
+    if wanted == given or given == "none" or wanted == "any":
+        return True
+    if wanted == "any_collection":
+        return given in ELEMENT
+    if wanted == "ints" and given in ("dice", "die"):
+        return True
+    return given in SUBTYPES.get(wanted, ())
+
+
+def collection_of(t: str) -> str | None:
+    """The element type of a collection type, or None."""
+    return ELEMENT.get(t)

@@ -1,0 +1,663 @@
+"""Whole-ruleset validation: citations, references between rules, effect types.
+
+Runs on a merged `Ruleset`, so a 17th-edition rule may refer to a zone the 13th
+defines, and a rule that refers to something its edition removed is caught.
+Every problem is collected (not just the first) and located at the node that
+causes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from . import ast
+from .errors import Diagnostic
+from .ruleset import Ruleset
+from .types import (
+    BASE_TYPES, BUILTIN_CONSTRUCTS, BUILTIN_EVENTS, CARD_ATTRS, CONTEXT_ATTRS,
+    ELEMENT_NAME, EVENT_COMMON, FUNCTIONS, GLOBAL_NAMES, PLAYER_ATTRS, accepts,
+    collection_of,
+)
+
+
+def validate(ruleset: Ruleset) -> list[Diagnostic]:
+    """Every problem in the ruleset, located."""
+    checker = Checker(ruleset)
+    checker.run()
+    return checker.problems
+
+
+@dataclass
+class Scope:
+    """Names visible to a program, and what kind of program it is."""
+
+    names: dict[str, str]
+    event_fields: dict[str, str] | None = None
+    would: bool = False
+    keyword: str | None = None
+    calls: set[str] = field(default_factory=set)
+
+    def with_names(self, **more: str) -> Scope:
+        return Scope({**self.names, **more}, self.event_fields, self.would, self.keyword,
+                     self.calls)
+
+
+class Checker:
+    """Walks every rule once; `problems` collects what is wrong."""
+
+    def __init__(self, ruleset: Ruleset):
+        self.rs = ruleset
+        self.problems: list[Diagnostic] = []
+        self.zones = ruleset.zones
+        self.stats = ruleset.stats
+        self.card_types = ruleset.card_types
+        self.counters = ruleset.counters
+        self.keywords = ruleset.keywords
+        self.terms = ruleset.terms
+        self.actions = ruleset.actions
+        self.events = ruleset.events
+        self.phase_names = {p.name for p in ruleset.phases}
+        self.step_names = {s.name for s in ruleset.battle_steps}
+        self.keyword_calls: dict[str, set[str]] = {}
+
+    def error(self, node: ast.Node, message: str) -> None:
+        self.problems.append(Diagnostic(node.origin, message))
+
+    # --- driver ------------------------------------------------------------------
+
+    def run(self) -> None:
+        for rule in self.rs.rules():
+            self.citation(rule, rule.cite, rule.key)
+            check = getattr(self, f"rule_{type(rule).__name__}", None)
+            if check is not None:
+                check(rule)
+        self.keyword_cycles()
+
+    def citation(self, node: ast.Node, cite: ast.Citation | None, what: str) -> None:
+        if cite is None:
+            self.error(node, f"{what} has no citation (add `@ \"<rulebook section>\"`)")
+            return
+        contents = self.rs.contents.get(cite.edition, ())
+        if contents and cite.section not in contents:
+            self.error(cite, f"cites '{cite.section}', which is not a section of the "
+                             f"{cite.edition} rulebook's contents")
+
+    def ref(self, node: ast.Node, name: str, table: Iterable[str], what: str) -> bool:
+        if name in table:
+            return True
+        known = ", ".join(sorted(table)) or "none"
+        self.error(node, f"unknown {what} '{name}' (known: {known})")
+        return False
+
+    def scope(self, **more: str) -> Scope:
+        return Scope({**GLOBAL_NAMES, **more})
+
+    # --- section rules -----------------------------------------------------------
+
+    def rule_SetupStep(self, r: ast.SetupStep) -> None:
+        self.block(r.body, self.scope())
+
+    def rule_CardType(self, r: ast.CardType) -> None:
+        for s in r.stats:
+            self.ref(r, s, self.stats, "stat")
+
+    def rule_CostRule(self, r: ast.CostRule) -> None:
+        self.ref(r, r.stat, self.stats, "stat")
+
+    def rule_PawnRule(self, r: ast.PawnRule) -> None:
+        self.ref(r, r.zone, self.zones, "zone")
+
+    def rule_Zone(self, r: ast.Zone) -> None:
+        for t in r.holds:
+            self.ref(r, t, self.card_types, "card type")
+        if "face_up" in r.flags and "face_down" in r.flags:
+            self.error(r, f"zone '{r.name}' is both face_up and face_down")
+        if len(set(r.flags)) != len(r.flags):
+            self.error(r, f"zone '{r.name}' repeats a flag")
+
+    def rule_Phase(self, r: ast.Phase) -> None:
+        for s in r.skips:
+            self.citation(s, s.cite or r.cite, f"skip of phase '{r.name}'")
+            self.bool_expr(s.cond, self.scope())
+        for v in r.variants:
+            self.bool_expr(v.cond, self.scope())
+            self.block(v.body, self.scope())
+        self.block(r.run, self.scope())
+        for a in r.opens:
+            self.ref(r, a, self.actions, "action")
+
+    def rule_Action(self, r: ast.Action) -> None:
+        scope = self.params(r.params, self.scope())
+        if r.requires is not None:
+            self.bool_expr(r.requires, scope)
+        self.block(r.body, scope)
+
+    def rule_StandardActivation(self, r: ast.StandardActivation) -> None:
+        self.bool_expr(r.cond, self.scope(source="card", ability="ability"))
+
+    def rule_BattleStep(self, r: ast.BattleStep) -> None:
+        if len(set(r.ops)) != len(r.ops):
+            self.error(r, f"battle step '{r.name}' repeats an operation")
+
+    def rule_VictimKinds(self, r: ast.VictimKinds) -> None:
+        for k in r.kinds:
+            if k != "player":
+                self.ref(r, k, self.card_types, "card type")
+
+    def rule_DicePer(self, r: ast.DicePer) -> None:
+        self.ref(r, r.stat, self.stats, "stat")
+
+    def rule_DamageBy(self, r: ast.DamageBy) -> None:
+        self.ref(r, r.keyword, self.keywords, "keyword")
+        self.ref(r, r.player_keyword, self.keywords, "keyword")
+
+    def rule_TeamRule(self, r: ast.TeamRule) -> None:
+        self.ref(r, r.zone, self.zones, "zone")
+
+    def rule_ChainingActions(self, r: ast.ChainingActions) -> None:
+        for a in r.actions:
+            self.ref(r, a, self.actions, "action")
+
+    def rule_CounterHosts(self, r: ast.CounterHosts) -> None:
+        self.ref(r, r.zone, self.zones, "zone")
+
+    def rule_Counter(self, r: ast.Counter) -> None:
+        scope = self.scope(host="card")
+        if r.counter_kind == "reactive" and r.trigger is None:
+            self.error(r, f"reactive counter '{r.name}' needs a trigger (`when ...`)")
+        if r.counter_kind != "reactive" and r.trigger is not None:
+            self.error(r.trigger, f"only reactive counters have triggers; '{r.name}' is "
+                                  f"{r.counter_kind}")
+        if r.trigger is not None:
+            scope = self.trigger(r.trigger, scope)
+        if r.from_card and r.body:
+            self.error(r, f"counter '{r.name}' takes its effect from the card; it has no body")
+        if r.counter_kind == "inert" and r.body:
+            self.error(r, f"inert counter '{r.name}' cannot have an effect")
+        self.block(r.body, scope)
+
+    def rule_Keyword(self, r: ast.Keyword) -> None:
+        scope = self.params(r.params, self.scope())
+        scope.keyword = r.name
+        scope.calls = self.keyword_calls.setdefault(r.name, set())
+        self.block(r.body, scope)
+
+    def rule_Term(self, r: ast.Term) -> None:
+        if r.builtin is not None and r.builtin not in BUILTIN_CONSTRUCTS:
+            self.ref(r, r.builtin, BUILTIN_CONSTRUCTS, "language construct")
+        if r.value is not None:
+            self.expr(r.value, self.params(r.params, self.scope()))
+
+    def rule_EventDecl(self, r: ast.EventDecl) -> None:
+        self.params(r.params, self.scope())
+
+    def rule_EndCondition(self, r: ast.EndCondition) -> None:
+        self.end_rule(r, self.scope())
+
+    def rule_LoseCondition(self, r: ast.LoseCondition) -> None:
+        self.end_rule(r, self.scope(player="player"))
+
+    def end_rule(self, r, scope: Scope) -> None:
+        if r.event is not None:
+            self.ref(r, r.event, self.all_events(), "event")
+        else:
+            self.bool_expr(r.cond, scope)
+
+    def rule_Criterion(self, r: ast.Criterion) -> None:
+        scope = self.scope(player="player")
+        if r.keep:
+            self.bool_expr(r.cond, scope)
+        else:
+            self.typed(r.value, scope, "int", "a criterion's `highest` value")
+
+    # --- parameters, triggers, events ------------------------------------------------
+
+    def param_type(self, p: ast.Param) -> str:
+        if p.type in BASE_TYPES:
+            return p.type
+        if p.type in self.card_types:
+            return "card"
+        known = ", ".join(sorted(BASE_TYPES | set(self.card_types)))
+        self.error(p, f"unknown type '{p.type}' for parameter '{p.name}' (known: {known})")
+        return "any"
+
+    def params(self, params: tuple[ast.Param, ...], scope: Scope) -> Scope:
+        names = dict(scope.names)
+        seen: set[str] = set()
+        for p in params:
+            if p.name in seen:
+                self.error(p, f"parameter '{p.name}' is declared twice")
+            seen.add(p.name)
+            if p.source is not None:
+                source = self.expr(p.source, Scope(names))
+                if collection_of(source) is None and source != "any":
+                    self.error(p.source, f"parameter '{p.name}' must come from a collection, "
+                                         f"not {source}")
+            names[p.name] = self.param_type(p)
+        return Scope(names, scope.event_fields, scope.would, scope.keyword, scope.calls)
+
+    def all_events(self) -> dict[str, dict[str, str]]:
+        """Every event a trigger may name, with its fields."""
+        found: dict[str, dict[str, str]] = dict(BUILTIN_EVENTS)
+        for name, kw in self.keywords.items():
+            found[name] = {p.name: self.plain_type(p.type) for p in kw.params}
+        for name, ev in self.events.items():
+            found[name] = {p.name: self.plain_type(p.type) for p in ev.params}
+        return found
+
+    def plain_type(self, t: str) -> str:
+        return "card" if t in self.card_types else t
+
+    def trigger(self, t: ast.Trigger, scope: Scope) -> Scope:
+        if t.timing in ("before", "after"):
+            steps = self.step_names | self.phase_names
+            for e in t.events:
+                self.ref(t, e, steps, "battle step or phase")
+            fields: dict[str, str] = dict(EVENT_COMMON)
+        else:
+            events = self.all_events()
+            fields = {}
+            for i, e in enumerate(t.events):
+                if not self.ref(t, e, events, "event"):
+                    continue
+                own = events[e]
+                fields = dict(own) if i == 0 else {
+                    k: v for k, v in fields.items() if own.get(k) == v}
+            fields.update(EVENT_COMMON)
+        inner = Scope({**scope.names, "event": "event"}, fields, t.timing == "would")
+        if t.cond is not None:
+            self.bool_expr(t.cond, inner)
+        return inner
+
+    # --- statements --------------------------------------------------------------
+
+    def block(self, stmts: tuple, scope: Scope) -> None:
+        scope = Scope(dict(scope.names), scope.event_fields, scope.would, scope.keyword,
+                      scope.calls)
+        for s in stmts:
+            check = getattr(self, f"stmt_{type(s).__name__}")
+            bound = check(s, scope)
+            if bound:
+                scope.names.update(bound)
+
+    def stmt_Move(self, s: ast.Move, sc: Scope) -> None:
+        self.typed(s.what, sc, "cards", "what `move` moves")
+        self.typed(s.dest, sc, "zone", "a `move` destination")
+        self.exclusive(s, s.mods, ("top", "bottom"), ("exhausted", "unexhausted"),
+                       ("face_up", "face_down"))
+
+    def exclusive(self, node: ast.Node, mods: tuple, *groups: tuple) -> None:
+        for group in groups:
+            if sum(m in group for m in mods) > 1:
+                self.error(node, f"`{' and '.join(group)}` cannot both apply")
+
+    def stmt_Exhaust(self, s: ast.Exhaust, sc: Scope) -> None:
+        self.typed(s.what, sc, "cards", "what is exhausted")
+
+    def stmt_Fatigue(self, s, sc) -> None:
+        self.typed(s.what, sc, "cards", "what is fatigued")
+
+    stmt_Unfatigue = stmt_Fatigue
+
+    def stmt_AddOp(self, s: ast.AddOp, sc: Scope) -> None:
+        self.typed(s.amount, sc, "int", f"the amount to {s.op}")
+        self.assignable(s.target, sc)
+
+    def stmt_SetOp(self, s: ast.SetOp, sc: Scope) -> None:
+        target = self.assignable(s.target, sc)
+        if target:
+            self.typed(s.value, sc, target, f"the new value of {s.target}")
+
+    def assignable(self, target: ast.Path, sc: Scope) -> str | None:
+        """The type of a stat, HP, event field or battle slot that may be changed."""
+        t = self.expr(target, sc)
+        head = target.parts[0]
+        if head == "event":
+            if not sc.would:
+                self.error(target, "event fields can only be changed before the event "
+                                   "happens (in a `when would ...` trigger)")
+            return t
+        last = target.parts[-1]
+        if len(target.parts) >= 2 and (last in self.stats or last == "hp" or
+                                       (head == "battle" and last == "victim")):
+            return t
+        self.error(target, f"'{target}' cannot be changed: only stats, HP, event fields "
+                           f"and the battle's victim can")
+        return None
+
+    def stmt_Roll(self, s: ast.Roll, sc: Scope) -> dict:
+        self.typed(s.count, sc, "int", "how many dice to roll")
+        return {s.name: "dice"}
+
+    def stmt_Reroll(self, s, sc) -> None:
+        self.typed(s.die, sc, "dice", "what is re-rolled")
+
+    def counter_ref(self, node: ast.Node, name: str, sc: Scope) -> None:
+        if sc.names.get(name) == "counter":
+            return
+        self.ref(node, name, self.counters, "counter")
+
+    def stmt_Place(self, s: ast.Place, sc: Scope) -> None:
+        self.typed(s.count, sc, "int", "how many counters")
+        self.counter_ref(s, s.counter, sc)
+        self.typed(s.target, sc, "cards", "where counters go")
+
+    stmt_Strip = stmt_Place
+
+    def stmt_Pop(self, s: ast.Pop, sc: Scope) -> None:
+        self.counter_ref(s, s.counter, sc)
+        self.typed(s.target, sc, "card", "the counter's host")
+
+    def stmt_Give(self, s: ast.Give, sc: Scope) -> None:
+        self.typed(s.what, sc, "cards", "what changes controller")
+        self.typed(s.player, sc, "player", "the new controller")
+
+    def stmt_Reveal(self, s, sc) -> None:
+        self.typed(s.what, sc, "cards", "what is revealed")
+
+    def stmt_See(self, s: ast.See, sc: Scope) -> None:
+        self.typed(s.what, sc, "cards", "what is seen")
+        if s.who is not None:
+            self.typed(s.who, sc, "player", "who sees")
+
+    def stmt_Choose(self, s: ast.Choose, sc: Scope) -> dict:
+        t = self.expr(s.what, sc)
+        element = collection_of(t)
+        if element is None and t != "any":
+            self.error(s.what, f"choose needs a collection to choose from, not {t}")
+        for bound in (s.count.lo, s.count.hi, s.count.n):
+            if bound is not None:
+                self.typed(bound, sc, "int", "how many to choose")
+        if s.chooser is not None:
+            self.typed(s.chooser, sc, "player", "who chooses")
+        return {s.name: "cards" if t == "zone" else t}
+
+    def stmt_Either(self, s: ast.Either, sc: Scope) -> None:
+        if s.who is not None:
+            self.typed(s.who, sc, "player", "who chooses")
+        for option in s.options:
+            self.block(option, sc)
+
+    def stmt_ForEach(self, s: ast.ForEach, sc: Scope) -> None:
+        t = self.expr(s.what, sc)
+        element = collection_of(t)
+        if element is None:
+            if t != "any":
+                self.error(s.what, f"for each needs a collection, not {t}")
+            element = "any"
+        self.block(s.body, sc.with_names(**{s.name: element}))
+
+    def stmt_If(self, s: ast.If, sc: Scope) -> None:
+        self.bool_expr(s.cond, sc)
+        self.block(s.then, sc)
+        self.block(s.otherwise, sc)
+
+    def stmt_May(self, s: ast.May, sc: Scope) -> None:
+        if s.who is not None:
+            self.typed(s.who, sc, "player", "who decides")
+        self.block(s.body, sc)
+
+    def stmt_Emit(self, s: ast.Emit, sc: Scope) -> None:
+        if self.ref(s, s.event, self.events, "event"):
+            self.arguments(s, self.events[s.event].params, s.args, sc, f"event '{s.event}'")
+
+    def stmt_Shuffle(self, s, sc) -> None:
+        self.typed(s.what, sc, "zone", "what is shuffled")
+
+    def stmt_Let(self, s: ast.Let, sc: Scope) -> dict:
+        return {s.name: self.expr(s.value, sc)}
+
+    def stmt_Repeat(self, s: ast.Repeat, sc: Scope) -> None:
+        self.typed(s.times, sc, "int", "how many times")
+        self.block(s.body, sc)
+
+    def stmt_Prevent(self, s, sc) -> None:
+        if not sc.would:
+            self.error(s, "`prevent event` only works before the event happens "
+                          "(in a `when would ...` trigger)")
+
+    def stmt_Negate(self, s, sc) -> None:
+        self.typed(s.what, sc, "cards", "what is negated")
+
+    def stmt_Skip(self, s: ast.Skip, sc: Scope) -> None:
+        self.ref(s, s.step, self.step_names | self.phase_names, "battle step or phase")
+
+    def stmt_Perform(self, s: ast.Perform, sc: Scope) -> None:
+        if self.ref(s, s.action, self.actions, "action"):
+            params = self.actions[s.action].params
+            if len(s.args) > len(params):
+                self.error(s, f"action '{s.action}' takes {len(params)} arguments, "
+                              f"given {len(s.args)}")
+            for p, a in zip(params, s.args, strict=False):
+                self.typed(a, sc, self.param_type(p), f"argument '{p.name}'")
+        if s.who is not None:
+            self.typed(s.who, sc, "player", "who acts")
+
+    def stmt_CreatePawn(self, s: ast.CreatePawn, sc: Scope) -> dict:
+        self.typed(s.zone, sc, "zone", "where the pawn appears")
+        if s.source is not None:
+            self.typed(s.source, sc, "card", "what the pawn copies")
+        return {s.name: "card"}
+
+    def stmt_Pay(self, s: ast.Pay, sc: Scope) -> None:
+        self.typed(s.amount, sc, "int", f"how many {s.kind} to pay")
+
+    def stmt_Enlist(self, s, sc) -> None:
+        self.typed(s.what, sc, "cards", "who is enlisted")
+
+    stmt_Withdraw = stmt_Enlist
+
+    def stmt_AfterChain(self, s, sc) -> None:
+        self.block(s.body, sc)
+
+    def stmt_Attack(self, s: ast.Attack, sc: Scope) -> None:
+        self.typed(s.victim, sc, "victim", "the victim")
+        self.typed(s.team, sc, "cards", "the attacking team")
+
+    def stmt_Banish(self, s, sc) -> None:
+        self.typed(s.what, sc, "cards", "what is removed from the game")
+
+    def stmt_EndGame(self, s, sc) -> None:
+        return None
+
+    def stmt_BeginBattle(self, s, sc) -> None:
+        if not self.step_names:
+            self.error(s, "`begin battle` needs battle steps in the `battle` section")
+
+    def stmt_Reset(self, s: ast.Reset, sc: Scope) -> None:
+        for st in s.stats:
+            self.ref(s, st, self.stats, "stat")
+        self.typed(s.what, sc, "cards", "what is reset")
+
+    def stmt_Expire(self, s, sc) -> None:
+        return None
+
+    def stmt_Resolve(self, s, sc) -> None:
+        self.typed(s.what, sc, "cards", "whose ability resolves")
+
+    def stmt_Call(self, s: ast.Call, sc: Scope) -> None:
+        if not self.ref(s, s.keyword, self.keywords, "keyword"):
+            return
+        sc.calls.add(s.keyword)
+        self.arguments(s, self.keywords[s.keyword].params, s.args, sc,
+                       f"keyword '{s.keyword}'")
+
+    def arguments(self, node: ast.Node, params: tuple, args: tuple, sc: Scope,
+                  what: str) -> None:
+        required = sum(not p.optional for p in params)
+        if not required <= len(args) <= len(params):
+            want = str(len(params)) if required == len(params) else f"{required}-{len(params)}"
+            self.error(node, f"{what} takes {want} arguments, given {len(args)}")
+            return
+        for p, a in zip(params, args, strict=False):
+            self.typed(a, sc, self.param_type(p), f"argument '{p.name}' of {what}")
+
+    def keyword_cycles(self) -> None:
+        for name in self.keyword_calls:
+            stack, seen = list(self.keyword_calls[name]), set()
+            while stack:
+                callee = stack.pop()
+                if callee == name:
+                    self.error(self.keywords[name], f"keyword '{name}' calls itself")
+                    break
+                if callee not in seen:
+                    seen.add(callee)
+                    stack.extend(self.keyword_calls.get(callee, ()))
+
+    # --- expressions -------------------------------------------------------------
+
+    def typed(self, e: ast.Expr, sc: Scope, wanted: str, what: str) -> str:
+        t = self.expr(e, sc)
+        if t != "any" and not accepts(wanted, t):
+            self.error(e, f"type error: {what} must be {wanted}, not {t}")
+        return t
+
+    def bool_expr(self, e: ast.Expr, sc: Scope) -> None:
+        self.typed(e, sc, "bool", "a condition")
+
+    def expr(self, e: ast.Expr, sc: Scope) -> str:
+        return getattr(self, f"expr_{type(e).__name__}")(e, sc)
+
+    def expr_IntLit(self, e, sc) -> str:
+        return "int"
+
+    def expr_BoolLit(self, e, sc) -> str:
+        return "bool"
+
+    def expr_NoneLit(self, e, sc) -> str:
+        return "none"
+
+    def expr_Path(self, e: ast.Path, sc: Scope) -> str:
+        head, *rest = e.parts
+        if head not in sc.names:
+            known = ", ".join(sorted(sc.names))
+            self.error(e, f"unknown name '{head}' (known here: {known})")
+            return "any"
+        t = sc.names[head]
+        for i, part in enumerate(rest):
+            nxt = self.attribute(t, part, sc)
+            if nxt is None:
+                where = ".".join(e.parts[: i + 1])
+                self.error(e, f"'{where}' ({t}) has no attribute '{part}'")
+                return "any"
+            t = nxt
+        return t
+
+    def attribute(self, t: str, name: str, sc: Scope) -> str | None:
+        if t == "any":
+            return "any"
+        if t == "event":
+            return (sc.event_fields or {}).get(name)
+        if t == "player":
+            return PLAYER_ATTRS.get(name) or ("zone" if name in self.zones else None)
+        if t == "players":
+            if name in self.zones:
+                return "cards"
+            return {"hp": "ints"}.get(name)
+        if t == "card":
+            if name in self.stats:
+                return "int"
+            return CARD_ATTRS.get(name)
+        if t in ("cards", "zone"):
+            if name in self.stats:
+                return "ints"
+            return {"owner": "players", "controller": "players"}.get(name)
+        return CONTEXT_ATTRS.get(t, {}).get(name)
+
+    def expr_Unary(self, e: ast.Unary, sc: Scope) -> str:
+        self.bool_expr(e.operand, sc)
+        return "bool"
+
+    def expr_Binary(self, e: ast.Binary, sc: Scope) -> str:
+        op = e.op
+        if op in ("and", "or"):
+            self.bool_expr(e.left, sc)
+            self.bool_expr(e.right, sc)
+            return "bool"
+        if op == "is":
+            return self.is_test(e, sc)
+        left, right = self.expr(e.left, sc), self.expr(e.right, sc)
+        if "any" in (left, right):
+            return "bool" if op in ("==", "!=", "<", "<=", ">", ">=", "in") else "any"
+        if op in ("==", "!="):
+            if not (accepts(left, right) or accepts(right, left)):
+                self.error(e, f"type error: cannot compare {left} with {right}")
+            return "bool"
+        if op in ("<", "<=", ">", ">="):
+            self.need(e, left, right, "int", op)
+            return "bool"
+        if op == "in":
+            element = collection_of(right)
+            if element is None or not accepts(element, left):
+                self.error(e, f"type error: `{left} in {right}` (right side must be a "
+                              f"collection of {left})")
+            return "bool"
+        if op == "+" and collection_of(left) and collection_of(right):
+            if collection_of(left) != collection_of(right):
+                self.error(e, f"type error: cannot join {left} and {right}")
+            return "cards" if left in ("zone", "card") else left
+        if op == "-" and collection_of(left) and accepts(left, right):
+            return "cards" if left == "zone" else left
+        self.need(e, left, right, "int", op)
+        return "int"
+
+    def need(self, e: ast.Binary, left: str, right: str, wanted: str, op: str) -> None:
+        if left != wanted or right != wanted:
+            self.error(e, f"type error: `{op}` needs {wanted} on both sides, "
+                          f"not {left} and {right}")
+
+    def is_test(self, e: ast.Binary, sc: Scope) -> str:
+        left = self.expr(e.left, sc)
+        if not (isinstance(e.right, ast.Path) and len(e.right.parts) == 1):
+            self.error(e.right, "`is` needs a plain name on its right")
+            return "bool"
+        name = e.right.parts[0]
+        choices = {
+            "card": set(self.card_types) | {"pawn"},
+            "victim": set(self.card_types) | {"player"},
+            "phase": self.phase_names,
+            "step": self.step_names,
+            "ability": set(self.rs.modifiers),
+            "counter": set(self.counters),
+            "cause": set(self.keywords) | set(self.actions),
+        }.get(left)
+        if choices is None:
+            if left != "any":
+                self.error(e, f"type error: `is` cannot test a {left}")
+            return "bool"
+        self.ref(e.right, name, choices, f"name for `{left} is`")
+        return "bool"
+
+    def expr_Filtered(self, e: ast.Filtered, sc: Scope) -> str:
+        t = self.expr(e.base, sc)
+        element = collection_of(t)
+        if element is None:
+            if t != "any":
+                self.error(e, f"type error: `where` filters a collection, not {t}")
+            return "any"
+        self.bool_expr(e.cond, sc.with_names(**{ELEMENT_NAME[element]: element}))
+        return "cards" if t == "zone" else t
+
+    def expr_FuncCall(self, e: ast.FuncCall, sc: Scope) -> str:
+        if e.func in self.terms:
+            term = self.terms[e.func]
+            if term.value is None:
+                self.error(e, f"term '{e.func}' names a language construct; it has no value")
+                return "any"
+            self.arguments(e, term.params, e.args, sc, f"term '{e.func}'")
+            return self.expr(term.value, self.params(term.params, self.scope()))
+        if e.func not in FUNCTIONS:
+            known = ", ".join(sorted(set(FUNCTIONS) | set(self.terms)))
+            self.error(e, f"unknown function '{e.func}' (known: {known})")
+            return "any"
+        params, result = FUNCTIONS[e.func]
+        if len(e.args) != len(params):
+            self.error(e, f"{e.func}() takes {len(params)} arguments, given {len(e.args)}")
+            return result
+        for wanted, a in zip(params, e.args, strict=True):
+            if wanted == "counter" and isinstance(a, ast.Path) and len(a.parts) == 1:
+                self.counter_ref(a, a.parts[0], sc)
+                continue
+            self.typed(a, sc, wanted, f"argument of {e.func}()")
+        return result
