@@ -258,6 +258,7 @@ class ForEach(Stmt):
     name: str
     what: Expr
     body: Block
+    chooser: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -797,10 +798,15 @@ class Zombies(Setting):
 
 @dataclass(frozen=True)
 class Criterion(Named):
-    keep: bool = False
+    """`keep` players for whom `cond` holds, or those with the `highest` value."""
+
     cond: Expr | None = None
     value: Expr | None = None
     kind = "criterion"
+
+    @property
+    def keep(self) -> bool:
+        return self.cond is not None
 
 
 # legality

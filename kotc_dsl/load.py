@@ -139,6 +139,15 @@ def _merge_section(merged: OrderedDict, rules: tuple, section: str, base: str | 
         def report(message: str, rule: ast.Rule = rule) -> None:
             problems.append(Diagnostic(rule.origin, message))
 
+        if isinstance(rule, ast.Removal) and rule.removed_name == "*":
+            prefix = f"{rule.removed_kind} "
+            doomed = [k for k in inherited if k.startswith(prefix)]
+            if not doomed:
+                report(f"remove {rule.removed_kind} *: no {rule.removed_kind} rules in "
+                       f"{_where(section, base)}")
+            for k in doomed:
+                merged.pop(k, None)
+            continue
         if isinstance(rule, ast.Removal):
             if rule.target_key not in inherited:
                 report(f"remove {rule.target_key}: no such {rule.removed_kind} in "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 BASE_TYPES = frozenset({
     "int", "bool", "player", "players", "card", "cards", "die", "dice", "counter",
-    "ability",
+    "ability", "stat",
 })
 
 # What a value of a type accepts in its place: `card` where `cards` is wanted, etc.
@@ -84,7 +84,8 @@ FUNCTIONS = {
 BUILTIN_CONSTRUCTS = frozenset({
     "you", "owner", "controller", "choose", "choose_exactly", "choose_player",
     "choose_by_opponent", "choose_up_to", "for_each", "reveal", "see", "batch",
-    "counter", "it", "damage", "enlist", "attack", "defend", "targeted",
+    "counter", "it", "damage", "enlist", "attack", "defend", "targeted", "exhaust",
+    "fatigue", "negate", "remove",
 })
 
 

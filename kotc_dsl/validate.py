@@ -263,7 +263,8 @@ class Checker:
                     continue
                 own = events[e]
                 fields = dict(own) if i == 0 else {
-                    k: v for k, v in fields.items() if own.get(k) == v}
+                    k: _wider(v, own[k]) for k, v in fields.items()
+                    if k in own and _wider(v, own[k])}
             fields.update(EVENT_COMMON)
         inner = Scope({**scope.names, "event": "event"}, fields, t.timing == "would")
         if t.cond is not None:
@@ -319,7 +320,8 @@ class Checker:
                                    "happens (in a `when would ...` trigger)")
             return t
         last = target.parts[-1]
-        if len(target.parts) >= 2 and (last in self.stats or last == "hp" or
+        stat = last in self.stats or sc.names.get(last) == "stat"
+        if len(target.parts) >= 2 and (stat or last == "hp" or
                                        (head == "battle" and last == "victim")):
             return t
         self.error(target, f"'{target}' cannot be changed: only stats, HP, event fields "
@@ -371,6 +373,9 @@ class Checker:
                 self.typed(bound, sc, "int", "how many to choose")
         if s.chooser is not None:
             self.typed(s.chooser, sc, "player", "who chooses")
+        single = isinstance(s.count.n, ast.IntLit) and s.count.n.value == 1
+        if single and element is not None:
+            return {s.name: element}  # `choose exactly 1` names the one chosen
         return {s.name: "cards" if t == "zone" else t}
 
     def stmt_Either(self, s: ast.Either, sc: Scope) -> None:
@@ -386,6 +391,8 @@ class Checker:
             if t != "any":
                 self.error(s.what, f"for each needs a collection, not {t}")
             element = "any"
+        if s.chooser is not None:
+            self.typed(s.chooser, sc, "player", "who orders")
         self.block(s.body, sc.with_names(**{s.name: element}))
 
     def stmt_If(self, s: ast.If, sc: Scope) -> None:
@@ -474,7 +481,9 @@ class Checker:
         return None
 
     def stmt_Resolve(self, s, sc) -> None:
-        self.typed(s.what, sc, "cards", "whose ability resolves")
+        t = self.expr(s.what, sc)
+        if t not in ("card", "ability", "any"):
+            self.error(s.what, f"type error: `resolve` takes a card or an ability, not {t}")
 
     def stmt_Call(self, s: ast.Call, sc: Scope) -> None:
         if not self.ref(s, s.keyword, self.keywords, "keyword"):
@@ -508,6 +517,10 @@ class Checker:
     # --- expressions -------------------------------------------------------------
 
     def typed(self, e: ast.Expr, sc: Scope, wanted: str, what: str) -> str:
+        if wanted == "stat" and isinstance(e, ast.Path) and len(e.parts) == 1:
+            if sc.names.get(e.parts[0]) != "stat":
+                self.ref(e, e.parts[0], self.stats, "stat")
+            return "stat"
         t = self.expr(e, sc)
         if t != "any" and not accepts(wanted, t):
             self.error(e, f"type error: {what} must be {wanted}, not {t}")
@@ -556,11 +569,11 @@ class Checker:
                 return "cards"
             return {"hp": "ints"}.get(name)
         if t == "card":
-            if name in self.stats:
+            if name in self.stats or sc.names.get(name) == "stat":
                 return "int"
             return CARD_ATTRS.get(name)
         if t in ("cards", "zone"):
-            if name in self.stats:
+            if name in self.stats or sc.names.get(name) == "stat":
                 return "ints"
             return {"owner": "players", "controller": "players"}.get(name)
         return CONTEXT_ATTRS.get(t, {}).get(name)
@@ -619,7 +632,7 @@ class Checker:
             "phase": self.phase_names,
             "step": self.step_names,
             "ability": set(self.rs.modifiers),
-            "counter": set(self.counters),
+            "counter": set(self.counters) | {"proactive", "reactive", "inert"},
             "cause": set(self.keywords) | set(self.actions),
         }.get(left)
         if choices is None:
@@ -661,3 +674,12 @@ class Checker:
                 continue
             self.typed(a, sc, wanted, f"argument of {e.func}()")
         return result
+
+
+def _wider(a: str, b: str) -> str | None:
+    """The type that admits both, for a field two events share; None if neither does."""
+    if accepts(a, b):
+        return a
+    if accepts(b, a):
+        return b
+    return None
