@@ -601,7 +601,8 @@ class Checker:
             self.need(e, left, right, "int", op)
             return "bool"
         if op == "in":
-            element = collection_of(right)
+            # A single card or player on the right counts as a collection of one.
+            element = collection_of(right) or (right if right in ("card", "player") else None)
             if element is None or not accepts(element, left):
                 self.error(e, f"type error: `{left} in {right}` (right side must be a "
                               f"collection of {left})")
