@@ -321,10 +321,32 @@ class Perform(Stmt):
 
 
 @dataclass(frozen=True)
+class PawnValue(Node):
+    stat: str
+    value: Expr
+
+
+@dataclass(frozen=True)
 class CreatePawn(Stmt):
     zone: Expr
     name: str
     source: Expr | None = None
+    printed: tuple[PawnValue, ...] = ()
+
+
+@dataclass(frozen=True)
+class Mark(Stmt):
+    what: Expr
+    tag: str
+    until: str | None = None
+
+
+@dataclass(frozen=True)
+class Pick(Stmt):
+    name: str
+    lo: Expr
+    hi: Expr
+    chooser: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -524,6 +546,11 @@ class CardType(Named):
 class Stat(Named):
     floor: int | None = None
     kind = "stat"
+
+
+@dataclass(frozen=True)
+class Tag(Named):
+    kind = "tag"
 
 
 @dataclass(frozen=True)

@@ -248,6 +248,7 @@ _SPECIAL: dict[str, Converter] = {
     "Either": _either,
     "If": _if,
     "AddOp": _stat_change(ast.AddOp),
+    "Mark": _stat_change(ast.Mark),
     "SetOp": _stat_change(ast.SetOp),
     "Prevent": lambda o, c: ast.Prevent(origin=c.origin(o)),
     "Citation": _citation,
@@ -264,7 +265,7 @@ _SPECIAL: dict[str, Converter] = {
 }
 for _cls in (ast.CardType, ast.Stat, ast.Zone, ast.Action, ast.Modifier, ast.BattleStep,
              ast.Keyword, ast.Term, ast.EventDecl, ast.EndCondition, ast.LoseCondition,
-             ast.Criterion):
+             ast.Criterion, ast.Tag):
     _SPECIAL[_cls.__name__] = _named(_cls)
 
 

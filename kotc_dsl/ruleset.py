@@ -55,6 +55,10 @@ class Ruleset:
         return self._of("cards", ast.Stat)
 
     @property
+    def tags(self) -> dict[str, ast.Tag]:
+        return self._of("cards", ast.Tag)
+
+    @property
     def card_types(self) -> dict[str, ast.CardType]:
         return self._of("cards", ast.CardType)
 

@@ -30,7 +30,7 @@ PLAYER_ATTRS = {
 }
 CARD_ATTRS = {
     "owner": "player", "controller": "player", "exhausted": "bool", "fatigued": "bool",
-    "fatigued_turn": "int", "face_up": "bool", "pawn": "bool", "petrified": "bool",
+    "fatigued_turn": "int", "face_up": "bool", "pawn": "bool",
     "ultra_points": "int",
 }
 CONTEXT_ATTRS = {
@@ -77,6 +77,7 @@ FUNCTIONS = {
     "placed_by": (("card", "counter", "player"), "int"),
     "counters_on": (("card", "counter"), "int"),
     "left_of": (("player",), "player"),
+    "tagged": (("card", "tag"), "bool"),
     "enemies": (("player",), "players"),
 }
 

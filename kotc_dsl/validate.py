@@ -410,7 +410,7 @@ class Checker:
             self.arguments(s, self.events[s.event].params, s.args, sc, f"event '{s.event}'")
 
     def stmt_Shuffle(self, s, sc) -> None:
-        self.typed(s.what, sc, "zone", "what is shuffled")
+        self.typed(s.what, sc, "cards", "what is shuffled (in place)")
 
     def stmt_Let(self, s: ast.Let, sc: Scope) -> dict:
         return {s.name: self.expr(s.value, sc)}
@@ -445,7 +445,22 @@ class Checker:
         self.typed(s.zone, sc, "zone", "where the pawn appears")
         if s.source is not None:
             self.typed(s.source, sc, "card", "what the pawn copies")
+        for value in s.printed:
+            if value.stat != "ultra_points":
+                self.ref(value, value.stat, self.stats, "stat")
+            self.typed(value.value, sc, "int", f"the pawn's {value.stat}")
         return {s.name: "card"}
+
+    def stmt_Mark(self, s: ast.Mark, sc: Scope) -> None:
+        self.typed(s.what, sc, "cards", "what is marked")
+        self.ref(s, s.tag, self.rs.tags, "tag")
+
+    def stmt_Pick(self, s: ast.Pick, sc: Scope) -> dict:
+        self.typed(s.lo, sc, "int", "the lowest number")
+        self.typed(s.hi, sc, "int", "the highest number")
+        if s.chooser is not None:
+            self.typed(s.chooser, sc, "player", "who picks")
+        return {s.name: "int"}
 
     def stmt_Pay(self, s: ast.Pay, sc: Scope) -> None:
         self.typed(s.amount, sc, "int", f"how many {s.kind} to pay")
@@ -571,7 +586,11 @@ class Checker:
         if t == "card":
             if name in self.stats or sc.names.get(name) == "stat":
                 return "int"
+            if name == "printed":
+                return "printed"
             return CARD_ATTRS.get(name)
+        if t == "printed":
+            return "int" if name in self.stats or name == "ultra_points" else None
         if t in ("cards", "zone"):
             if name in self.stats or sc.names.get(name) == "stat":
                 return "ints"
@@ -672,6 +691,9 @@ class Checker:
         for wanted, a in zip(params, e.args, strict=True):
             if wanted == "counter" and isinstance(a, ast.Path) and len(a.parts) == 1:
                 self.counter_ref(a, a.parts[0], sc)
+                continue
+            if wanted == "tag" and isinstance(a, ast.Path) and len(a.parts) == 1:
+                self.ref(a, a.parts[0], self.rs.tags, "tag")
                 continue
             self.typed(a, sc, wanted, f"argument of {e.func}()")
         return result
