@@ -1,13 +1,15 @@
-"""The kotc language: one factory for the textX metamodel of rule files.
+"""The kotc language: the one factory of the textX metamodel for rule files.
 
-Everything that parses rule files goes through `metamodel()`; `kotc_language`
-registers the same grammar with textX (`textx check editions/17th.kotc`), with a
-model processor that runs the whole of kotc's validation, so `textx check`
-reports what `kotc check` reports.
+`kotc_language` is registered with textX (`textx check editions/17th.kotc`); its
+model processor runs the whole of kotc's loading and validation on the checked
+file, so `textx check` reports what `kotc check` reports. kotc's own loader
+parses through the same metamodel (`metamodel()`), with the processor standing
+aside because the loader validates the merged edition itself.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
 from pathlib import Path
 
@@ -17,32 +19,25 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "rules"
 EDITIONS_DIR = ROOT / "editions"
 
-
-@functools.lru_cache(maxsize=1)
-def metamodel():
-    """The bare metamodel (grammar only); built once per process."""
-    return metamodel_from_file(str(RULES_DIR / "kotc.tx"), autokwd=True)
+# Set while kotc's loader parses, so the model processor does not load again.
+_loading = contextvars.ContextVar("kotc_loading", default=False)
 
 
 def _check_model(model, metamodel) -> None:
-    """Model processor for `textx check`: load the file as kotc does, raise the first
-    problem located, with every other problem listed in its message."""
+    """Validate a file checked through textX: raise its first problem, located,
+    with every other problem listed in the message."""
     from .load import RulesetError, load_path
 
     path = model._tx_filename
-    if path is None:
+    if _loading.get() or path is None:
         return
     try:
         load_path(path, use_cache=False)
     except RulesetError as err:
         first, *rest = err.diagnostics
-        message = first.message
-        if rest:
-            message += "\n" + "\n".join(str(d) for d in rest)
-        raise TextXSemanticError(
-            message, line=first.origin.line, col=first.origin.col,
-            filename=first.origin.file,
-        ) from None
+        message = "\n".join([first.message] + [str(d) for d in rest])
+        raise TextXSemanticError(message, line=first.origin.line, col=first.origin.col,
+                                 filename=first.origin.file) from None
 
 
 @language("kotc", "*.kotc")
@@ -51,3 +46,17 @@ def kotc_language():
     mm = metamodel_from_file(str(RULES_DIR / "kotc.tx"), autokwd=True)
     mm.register_model_processor(_check_model)
     return mm
+
+
+@functools.lru_cache(maxsize=1)
+def _metamodel():
+    return kotc_language.metamodel()
+
+
+def parse(text: str, path: str):
+    """Parse one rule file's text with the kotc metamodel (no validation)."""
+    token = _loading.set(True)
+    try:
+        return _metamodel().model_from_str(text, file_name=path)
+    finally:
+        _loading.reset(token)

@@ -17,7 +17,7 @@ from textx import TextXError
 from . import ast, cache
 from .convert import convert_edition
 from .errors import Diagnostic, RulesetError
-from .language import EDITIONS_DIR, metamodel
+from .language import EDITIONS_DIR, parse
 from .ruleset import Ruleset
 
 SUFFIX = ".kotc"
@@ -64,7 +64,7 @@ def parse_file(path: Path) -> ast.EditionFile:
     if hit is not None:
         return hit
     try:
-        model = metamodel().model_from_str(text, file_name=str(path))
+        model = parse(text, str(path))
     except TextXError as err:
         origin = ast.Origin(err.filename or str(path), err.line or 1, err.col or 1)
         raise RulesetError([Diagnostic(origin, _syntax_message(err))]) from None
