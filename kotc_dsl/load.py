@@ -36,7 +36,7 @@ def edition_files(directory: Path = EDITIONS_DIR) -> dict[str, Path]:
     """The edition files of a directory, by edition name (from each file's header)."""
     found: dict[str, Path] = {}
     for path in sorted(directory.glob(f"*{SUFFIX}")):
-        match = _HEADER.search(path.read_text(encoding="utf-8"))
+        match = _HEADER.search(path.read_text(encoding="utf-8", errors="replace"))
         found[match.group(1) if match else path.stem] = path
     return found
 
@@ -58,7 +58,15 @@ def find_edition(name: str, near: Path | None = None) -> Path | None:
 
 def parse_file(path: Path) -> ast.EditionFile:
     """Parse and convert one file, with no inheritance; syntax errors are located."""
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise RulesetError([Diagnostic(ast.Origin(str(path), 1, 1),
+                                       f"not a UTF-8 text file ({err.reason} at byte "
+                                       f"{err.start})")]) from None
+    except OSError as err:
+        raise RulesetError([Diagnostic(ast.Origin(str(path), 1, 1),
+                                       f"cannot read: {err.strerror}")]) from None
     key = cache.key("file", str(path), text)
     hit = cache.get(key)
     if hit is not None:
@@ -118,8 +126,11 @@ def merge(chain: list[ast.EditionFile]) -> tuple[Ruleset, list[Diagnostic]]:
     sections: dict[str, OrderedDict[str, ast.Rule]] = {s: OrderedDict() for s in ast.SECTIONS}
     for depth, edition in enumerate(reversed(chain)):
         base_name = chain[len(chain) - depth].name if depth else None
-        for section, rules, _ in edition.sections:
-            _merge_section(sections[section], rules, section, base_name, problems)
+        by_section: dict[str, list[ast.Rule]] = {}
+        for section, rules, _ in edition.sections:  # a section may be written twice
+            by_section.setdefault(section, []).extend(rules)
+        for section, rules in by_section.items():
+            _merge_section(sections[section], tuple(rules), section, base_name, problems)
     top = chain[0]
     ruleset = Ruleset(
         name=top.name, number=top.number, source=top.source, summary=top.summary,

@@ -60,6 +60,8 @@ class Checker:
         self.phase_names = {p.name for p in ruleset.phases}
         self.step_names = {s.name for s in ruleset.battle_steps}
         self.keyword_calls: dict[str, set[str]] = {}
+        self.term_types: dict[str, str] = {}
+        self.expanding: list[str] = []
 
     def error(self, node: ast.Node, message: str) -> None:
         self.problems.append(Diagnostic(node.origin, message))
@@ -69,6 +71,7 @@ class Checker:
     def run(self) -> None:
         for rule in self.rs.rules():
             self.citation(rule, rule.cite, rule.key)
+            self.ranges(rule)
             check = getattr(self, f"rule_{type(rule).__name__}", None)
             if check is not None:
                 check(rule)
@@ -82,6 +85,12 @@ class Checker:
         if contents and cite.section not in contents:
             self.error(cite, f"cites '{cite.section}', which is not a section of the "
                              f"{cite.edition} rulebook's contents")
+
+    def ranges(self, rule: ast.Rule) -> None:
+        for value in vars(rule).values():
+            if isinstance(value, ast.Range) and value.hi is not None and value.lo > value.hi:
+                self.error(value, f"range {value.lo}..{value.hi} is empty: its lower "
+                                  f"bound is above its upper bound")
 
     def ref(self, node: ast.Node, name: str, table: Iterable[str], what: str) -> bool:
         if name in table:
@@ -187,7 +196,24 @@ class Checker:
         if r.builtin is not None and r.builtin not in BUILTIN_CONSTRUCTS:
             self.ref(r, r.builtin, BUILTIN_CONSTRUCTS, "language construct")
         if r.value is not None:
-            self.expr(r.value, self.params(r.params, self.scope()))
+            self.term_type(r)
+
+    def term_type(self, term: ast.Term) -> str:
+        """The type of a term's value; a term defined through itself is an error."""
+        if term.name in self.term_types:
+            return self.term_types[term.name]
+        if term.name in self.expanding:
+            cycle = " -> ".join(self.expanding[self.expanding.index(term.name):]
+                                + [term.name])
+            self.error(term, f"term '{term.name}' is defined through itself ({cycle})")
+            return "any"
+        self.expanding.append(term.name)
+        try:
+            t = self.expr(term.value, self.params(term.params, self.scope()))
+        finally:
+            self.expanding.pop()
+        self.term_types[term.name] = t
+        return t
 
     def rule_EventDecl(self, r: ast.EventDecl) -> None:
         self.params(r.params, self.scope())
@@ -225,10 +251,15 @@ class Checker:
     def params(self, params: tuple[ast.Param, ...], scope: Scope) -> Scope:
         names = dict(scope.names)
         seen: set[str] = set()
+        optional_seen = False
         for p in params:
             if p.name in seen:
                 self.error(p, f"parameter '{p.name}' is declared twice")
             seen.add(p.name)
+            if optional_seen and not p.optional:
+                self.error(p, f"parameter '{p.name}' is required but follows an optional "
+                              f"one; put optional parameters last")
+            optional_seen = optional_seen or p.optional
             if p.source is not None:
                 source = self.expr(p.source, Scope(names))
                 if collection_of(source) is None and source != "any":
@@ -679,7 +710,7 @@ class Checker:
                 self.error(e, f"term '{e.func}' names a language construct; it has no value")
                 return "any"
             self.arguments(e, term.params, e.args, sc, f"term '{e.func}'")
-            return self.expr(term.value, self.params(term.params, self.scope()))
+            return self.term_type(term)
         if e.func not in FUNCTIONS:
             known = ", ".join(sorted(set(FUNCTIONS) | set(self.terms)))
             self.error(e, f"unknown function '{e.func}' (known: {known})")
