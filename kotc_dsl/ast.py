@@ -630,6 +630,12 @@ class TurnPassing(Setting):
 
 
 @dataclass(frozen=True)
+class Anytime(Setting):
+    actions: tuple[str, ...]
+    setting = "anytime"
+
+
+@dataclass(frozen=True)
 class Action(Named):
     params: tuple[Param, ...] = ()
     requires: Expr | None = None

@@ -164,6 +164,10 @@ class Checker:
     def rule_TeamRule(self, r: ast.TeamRule) -> None:
         self.ref(r, r.zone, self.zones, "zone")
 
+    def rule_Anytime(self, r: ast.Anytime) -> None:
+        for a in r.actions:
+            self.ref(r, a, self.actions, "action")
+
     def rule_ChainingActions(self, r: ast.ChainingActions) -> None:
         for a in r.actions:
             self.ref(r, a, self.actions, "action")

@@ -240,14 +240,22 @@ def test_11th_exchange_with_reserves_during_resource_phase(rs):
 
 
 @pytest.mark.parametrize("edition,opens", [
-    ("11th", {"summon", "cast", "set_trap", "activate", "activate_trap", "pop"}),
-    ("12th", {"summon", "cast", "set_trap", "activate", "activate_trap", "pop"}),
-    ("13th", {"summon", "cast", "activate", "pop"}),
-    ("17th", {"summon", "cast", "activate", "pop"}),
+    ("11th", {"summon", "cast", "set_trap", "activate", "activate_trap"}),
+    ("12th", {"summon", "cast", "set_trap", "activate", "activate_trap"}),
+    ("13th", {"summon", "cast", "activate"}),
+    ("17th", {"summon", "cast", "activate"}),
 ])
 def test_action_phase_opens(rs, edition, opens):
     action = next(p for p in rs[edition].phases if p.name == "action")
     assert set(action.opens) == opens
+
+
+@pytest.mark.parametrize("edition,section", [("11th", "Ability Clarifications/Rulings"),
+                                             ("12th", "Counters"), ("13th", "Counters"),
+                                             ("17th", "Counters")])
+def test_counters_pop_at_any_time(rs, edition, section):
+    anytime = rs[edition].setting("turn", "anytime")
+    assert anytime.actions == ("pop",) and anytime.cite.section == section
 
 
 @pytest.mark.parametrize("edition,stats", [("11th", ("offense", "defense")),
