@@ -1,4 +1,15 @@
-"""kotc interpreter: from a loaded `Ruleset` to a game's flow, and the `kotc` command.
+"""kotc interpreter: compile an edition's rules into a flow graph and work with it.
 
-The command line lives in `interpreter.cli`; it is the only module that prints.
+`compile_ruleset(load_edition("13th"))` gives a `FlowGraph` (networkx inside);
+`check_flow` finds flows that cannot be played; `to_dot` draws one;
+`diff_rulesets` says what changed between two editions.
 """
+
+from .compile import compile_ruleset
+from .flow import FlowGraph, Step
+from .graph_checks import check_flow, check_ruleset
+from .render import to_dot
+
+__all__ = [
+    "FlowGraph", "Step", "check_flow", "check_ruleset", "compile_ruleset", "to_dot",
+]

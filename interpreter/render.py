@@ -1,0 +1,312 @@
+"""Draw a flow graph as DOT, the way a rules designer would on a whiteboard.
+
+One cluster per subflow; parallel edges (several actions between the same two
+nodes) merge into one arrow listing them; the many "the game may end here"
+edges become one arrow from each cluster to the endgame check; citations and
+file positions become tooltips (SVG `<title>`). Node ids are generated (`n0`,
+`n1`...) because the graph's own ids contain `:`, which DOT tools mishandle.
+
+A single subflow is drawn with its neighbours as dashed stubs: the node that
+called into it by name (so "returns to the node that opened it" stays
+visible), any other subflow as one box.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import networkx as nx
+
+from .flow import SUBFLOWS, FlowGraph, relative
+
+TITLES = {"setup": "Setup", "turn": "Turn", "battle": "Battle", "chain": "Chain",
+          "endgame": "End of the game"}
+FLOWS = ("setup", "turn", "battle", "chain", "all")
+PLAY = ("turn", "battle", "chain")
+
+_FONT = "Helvetica"
+_NODE_STYLE = {
+    "start": dict(shape="box", style="rounded,filled", fillcolor="#e8e8e8"),
+    "setup_step": dict(shape="box", style="rounded,filled", fillcolor="#f4f4f4"),
+    "turn_start": dict(shape="box", style="rounded,filled,bold", fillcolor="#fff2b3"),
+    "phase": dict(shape="box", style="rounded,filled,bold", fillcolor="#cfe2f3"),
+    "program": dict(shape="box", style="rounded,filled", fillcolor="#eaf2fa"),
+    "choice": dict(shape="box", style="rounded,filled", fillcolor="#f5f9fd"),
+    "window": dict(shape="box", style="rounded,filled", fillcolor="#cfe2f3"),
+    "battle_step": dict(shape="box", style="rounded,filled", fillcolor="#fde3c8"),
+    "chain_open": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
+    "chain_respond": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
+    "chain_resolve": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
+    "chain_close": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
+    "endgame_check": dict(shape="hexagon", style="filled", fillcolor="#f8d7d7"),
+    "eliminated": dict(shape="box", style="rounded,filled", fillcolor="#f8d7d7"),
+    "game_over": dict(shape="doubleoctagon", style="filled", fillcolor="#f4b6b6"),
+    "stub": dict(shape="box", style="rounded,dashed", color="#888888",
+                 fontcolor="#555555"),
+}
+_EDGE_STYLE = {
+    "next": {},
+    "turn": dict(style="bold"),
+    "guard": dict(color="#1f5fa8", fontcolor="#1f5fa8"),
+    "otherwise": dict(color="#1f5fa8", fontcolor="#1f5fa8"),
+    "skip": dict(style="dashed", color="#1f5fa8", fontcolor="#1f5fa8"),
+    "choice": dict(color="#1f5fa8", fontcolor="#1f5fa8"),
+    "action": dict(color="#555555", fontcolor="#333333"),
+    "call": dict(style="bold", color="#7a3db8", fontcolor="#7a3db8"),
+    "return": dict(style="dashed", color="#7a3db8", fontcolor="#7a3db8"),
+    "respond": dict(color="#7a3db8", fontcolor="#7a3db8"),
+    "resolve": dict(color="#7a3db8", fontcolor="#7a3db8"),
+    "end": dict(color="#b22222", fontcolor="#b22222"),
+    "lose": dict(style="dashed", color="#b22222", fontcolor="#b22222"),
+    "endgame": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
+}
+_STATUS_STYLE = {
+    "added": dict(color="#1a8f2e", fontcolor="#1a8f2e", penwidth="2.5"),
+    "removed": dict(color="#c62828", fontcolor="#c62828", style="dashed", penwidth="2"),
+    "changed": dict(color="#e08a00", fontcolor="#b06a00", penwidth="2.5"),
+}
+_LIST_KINDS = {"action", "respond", "call"}  # merged labels read as a list
+
+
+# --- what to draw ----------------------------------------------------------------
+
+
+@dataclass
+class _Arrow:
+    tail: str
+    head: str
+    kind: str
+    labels: list[str] = field(default_factory=list)
+    tips: list[str] = field(default_factory=list)
+    status: str | None = None
+    ltail: str | None = None
+
+
+def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arrow]]:
+    """The nodes to draw (real and stub) and the merged arrows between them."""
+    if flow == "all":
+        shown = {n: d for n, d in graph.nodes(data=True)}
+    else:
+        subflows = {flow} | ({"endgame"} if flow in PLAY else set())
+        shown = {n: d for n, d in graph.nodes(data=True) if d["subflow"] in subflows}
+    stand_in: dict[str, str] = {}
+    nodes = dict(shown)
+    for u, v, d in graph.edges(data=True):
+        if d["kind"] == "endgame" or (u in shown) == (v in shown):
+            continue
+        outside, inside = (u, v) if v in shown else (v, u)
+        od = graph.nodes[outside]
+        opener = (d["kind"] == "call" and outside == u) or (d["kind"] == "return"
+                                                            and outside == v)
+        if opener:
+            stub = f"stub:{outside}"
+            label = od["label"]
+        else:
+            stub = f"stub:{od['subflow']}"
+            label = TITLES.get(od["subflow"], od["subflow"])
+        stand_in[outside] = stub
+        nodes.setdefault(stub, {"label": label, "role": "stub", "subflow": None,
+                                "detail": [], "cite": od.get("cite"),
+                                "origin": od.get("origin"), "status": None})
+    arrows: dict[tuple, _Arrow] = {}
+    ends: dict[str, _Arrow] = {}
+    for u, v, d in graph.edges(data=True):
+        tail, head = stand_in.get(u, u), stand_in.get(v, v)
+        if tail not in nodes or head not in nodes or not (tail in shown or head in shown):
+            continue
+        if d["kind"] == "endgame":
+            sub = graph.nodes[u]["subflow"]
+            if u in shown:  # the cluster's last node, so the check ranks below it
+                ends[sub] = _Arrow(u, v, "endgame", ["any change of state"],
+                                   [_tip("an endgame condition may be met", d)],
+                                   d.get("status"), ltail=f"cluster_{sub}")
+            continue
+        key = (tail, head, d["kind"], d.get("status"))
+        arrow = arrows.setdefault(key, _Arrow(tail, head, d["kind"],
+                                              status=d.get("status")))
+        if d["label"] and d["label"] not in arrow.labels:
+            arrow.labels.append(d["label"])
+        arrow.tips.append(_tip(d["label"] or d["kind"], d))
+    return nodes, list(arrows.values()) + list(ends.values())
+
+
+# --- DOT text --------------------------------------------------------------------
+
+
+def to_dot(fg: FlowGraph, flow: str = "all") -> str:
+    """DOT source of `fg`, one subflow or `all`.
+
+    Raises:
+        ValueError: for a flow name that is not one of `FLOWS`.
+    """
+    if flow not in FLOWS:
+        raise ValueError(f"unknown flow {flow!r} (choose from {', '.join(FLOWS)})")
+    title = f"{fg.edition} edition: {'whole game' if flow == 'all' else flow}"
+    return write_dot(fg.graph, flow, title)
+
+
+def write_dot(graph: nx.MultiDiGraph, flow: str, title: str) -> str:
+    """DOT text for a flow multigraph whose nodes may carry a diff `status`."""
+    nodes, arrows = _view(graph, flow)
+    ids = {n: f"n{i}" for i, n in enumerate(nodes)}
+    lines = [
+        "digraph flow {",
+        f"  graph [{_attrs(dict(label=title, labelloc='t', fontsize='18', fontname=_FONT, compound='true', rankdir='TB', nodesep='0.35', ranksep='0.45', newrank='true'))}];",  # noqa: E501
+        f"  node [{_attrs(dict(fontname=_FONT, fontsize='11', margin='0.12,0.06'))}];",
+        f"  edge [{_attrs(dict(fontname=_FONT, fontsize='9', arrowsize='0.7'))}];",
+    ]
+    by_cluster: dict[str | None, list[str]] = {}
+    for n, d in nodes.items():
+        by_cluster.setdefault(d["subflow"], []).append(n)
+    for sub in [*SUBFLOWS, None]:
+        members = by_cluster.get(sub)
+        if not members:
+            continue
+        indent = "  " if sub is None else "    "
+        if sub is not None:
+            lines.append(f"  subgraph cluster_{sub} {{")
+            lines.append(f"    graph [{_attrs(_cluster_style(sub))}];")
+        for n in members:
+            lines.append(f"{indent}{ids[n]} [{_attrs(_node_attrs(nodes[n]))}];")
+        if sub is not None:
+            lines.append("  }")
+    for a in arrows:
+        lines.append(f"  {ids[a.tail]} -> {ids[a.head]} [{_attrs(_edge_attrs(a))}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _cluster_style(sub: str) -> dict:
+    return dict(label=TITLES.get(sub, sub), style="rounded", color="#aaaaaa",
+                fontname=_FONT, fontsize="14", labeljust="l")
+
+
+def _node_attrs(d: dict) -> dict:
+    attrs = dict(_NODE_STYLE.get(d["role"], {}))
+    attrs["label"] = _html_label(d)
+    attrs["tooltip"] = _node_tip(d)
+    status = d.get("status")
+    if status:
+        attrs.update(_STATUS_STYLE[status])
+        styles = [attrs.get("style", ""), _STATUS_STYLE[status].get("style", "")]
+        attrs["style"] = ",".join(x for x in styles if x)
+        attrs.pop("fontcolor", None)
+    return attrs
+
+
+def _edge_attrs(a: _Arrow) -> dict:
+    attrs = dict(_EDGE_STYLE.get(a.kind, {}))
+    if a.labels:
+        sep = ", " if a.kind in _LIST_KINDS else "\n"
+        text = sep.join(a.labels)
+        attrs["label"] = "\n".join(textwrap.wrap(text, 34)) if sep == ", " else "\n".join(
+            "\n".join(textwrap.wrap(x, 34)) for x in a.labels)
+    attrs["tooltip"] = "\n".join(a.tips)
+    if a.ltail:
+        attrs["ltail"] = a.ltail
+    if a.tail == a.head:
+        attrs["dir"] = "forward"
+    if a.kind in ("return", "lose") or (a.kind == "next" and a.tail.startswith(
+            "endgame")):
+        attrs["constraint"] = "false"
+    if a.status:
+        attrs.update(_STATUS_STYLE[a.status])
+    return attrs
+
+
+_MAX_LINES = 7
+_WIDTH = 46
+
+
+def _html_label(d: dict) -> str:
+    """Title in bold, the program below in small type, wrapped and capped."""
+    title = _esc(d["label"])
+    was = d.get("was")
+    head = "" if d["role"] == "choice" else f"<B>{title}</B>"
+    if was and was.get("label") and was["label"] != d["label"]:
+        head += f'<BR/><FONT POINT-SIZE="9">was: {_esc(was["label"])}</FONT>'
+    wrapped: list[str] = []
+    for line in d.get("detail", []):
+        wrapped += textwrap.wrap(line, _WIDTH, subsequent_indent="  ") or [""]
+    if len(wrapped) > _MAX_LINES:
+        wrapped = wrapped[:_MAX_LINES - 1] + ["…"]
+    if not wrapped:
+        return f"<{head or title}>"
+    body = '<BR ALIGN="LEFT"/>'.join(_esc(x) for x in wrapped) + '<BR ALIGN="LEFT"/>'
+    sep = "<BR/>" if head else ""
+    return f'<{head}{sep}<FONT POINT-SIZE="9">{body}</FONT>>'
+
+
+def _node_tip(d: dict) -> str:
+    lines = [d["label"], *d.get("detail", [])]
+    for note, cite in d.get("notes", []):
+        lines.append(f"{note}: {cite}" if cite else note)
+    lines.append(_where(d))
+    if d.get("was"):
+        lines.append(f"was: {d['was'].get('label')} ({d['was'].get('where')})")
+    return "\n".join(x for x in lines if x)
+
+
+def _tip(label: str, d: dict) -> str:
+    guarded = d.get("guard") is not None and d["label"] != label
+    guard = f" [{d['label']}]" if guarded else ""
+    return f"{label}{guard}: {_where(d)}"
+
+
+def _where(d: dict) -> str:
+    """`11th §Turn Order, editions/11th.kotc:35:3`."""
+    parts = []
+    if d.get("cite") is not None:
+        parts.append(str(d["cite"]))
+    origin = d.get("origin")
+    if origin is not None and origin.line:
+        parts.append(f"{relative(origin.file)}:{origin.line}:{origin.col}")
+    return ", ".join(parts)
+
+
+def _esc(s: str) -> str:
+    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def _attrs(attrs: dict) -> str:
+    return ", ".join(f"{k}={_quote(str(v))}" for k, v in attrs.items())
+
+
+def _quote(v: str) -> str:
+    """DOT quoting; an HTML label (`<...>`) passes through as is."""
+    if v.startswith("<") and v.endswith(">"):
+        return v
+    escaped = v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+# --- files -----------------------------------------------------------------------
+
+
+class DotMissing(RuntimeError):
+    """Graphviz's `dot` program is not installed; DOT text can still be written."""
+
+
+def write_file(dot: str, path: Path) -> None:
+    """Write DOT text, or render it to SVG/PNG (or any format `dot` knows) by suffix.
+
+    Raises:
+        DotMissing: rendering needs the `dot` program, which is absent.
+    """
+    fmt = path.suffix.lstrip(".").lower() or "dot"
+    if fmt in ("dot", "gv"):
+        path.write_text(dot, encoding="utf-8")
+        return
+    import graphviz
+
+    try:
+        data = graphviz.Source(dot).pipe(format=fmt)
+    except graphviz.ExecutableNotFound:
+        raise DotMissing(
+            f"writing {path.name} needs Graphviz's `dot` program: install it "
+            "(`apt-get install graphviz`, `brew install graphviz`) or write a .dot file"
+        ) from None
+    path.write_bytes(data)
