@@ -298,6 +298,7 @@ _SYNTAX: dict[type, Syntax] = {
     ast.Zone: "zone {ident} {label:q} {knowledge} {flags} [holds {holds:,}]",
     ast.Phase: _phase,
     ast.TurnPassing: "next_turn {direction}",
+    ast.Anytime: "anytime {actions:,}",
     ast.Action: "action {ident} {label:q} [{params:params}] [requires {requires}] {cite} "
                 "{body:block}",
     ast.StandardActivation: "standard_activation {cond}",

@@ -1,0 +1,409 @@
+"""The `kotc` command line: list, check and read the editions' rules.
+
+This is the only module that prints. Each subcommand is one `Command` in
+`COMMANDS`: its function does the work and its docstring becomes its `--help`.
+A rule file's problems are printed as `file:line:col: message` and exit with
+status 2; a bad flag exits 2 with argparse's usage message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+import textwrap
+from collections.abc import Callable, Iterable
+from importlib import metadata
+from pathlib import Path
+from typing import Any, TextIO
+
+from kotc_dsl import Diagnostic, Ruleset, RulesetError, ast, edition_files, load_path
+from kotc_dsl.load import SUFFIX, find_edition, parse_file
+from kotc_dsl.serialize import ruleset_to_dict
+from kotc_dsl.unparse import unparse_rule
+
+OK, PROBLEMS = 0, 2
+
+# --- output -----------------------------------------------------------------------
+
+_STYLES = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33",
+           "cyan": "36"}
+
+
+class Console:
+    """Where the command writes, and whether it may use colour.
+
+    Colour is used only on a terminal and only while `NO_COLOR` is unset or empty
+    (https://no-color.org), so piped output and files stay plain text.
+    """
+
+    def __init__(self, out: TextIO | None = None, err: TextIO | None = None):
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.colour = _isatty(self.out) and not os.environ.get("NO_COLOR")
+
+    def print(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def error(self, text: str) -> None:
+        print(text, file=self.err)
+
+    def style(self, text: str, *styles: str) -> str:
+        if not self.colour or not styles:
+            return text
+        codes = ";".join(_STYLES[s] for s in styles)
+        return f"\033[{codes}m{text}\033[0m"
+
+    def json(self, data: Any) -> None:
+        self.print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _isatty(stream: TextIO) -> bool:
+    return bool(getattr(stream, "isatty", None)) and stream.isatty()
+
+
+def display_path(file: str) -> str:
+    """A path as a user typed it: relative to the current directory when under it."""
+    path = Path(file)
+    if not path.is_absolute():
+        return file
+    for here in (Path.cwd(), Path.cwd().resolve()):
+        if path.is_relative_to(here):
+            return str(path.relative_to(here))
+    return file
+
+
+def display_origin(origin: ast.Origin) -> str:
+    return f"{display_path(origin.file)}:{origin.line}:{origin.col}"
+
+
+def _diagnostic_text(d: Diagnostic, con: Console | None = None) -> str:
+    where = display_origin(d.origin)
+    return f"{con.style(where, 'bold') if con else where}: {d.message}"
+
+
+def _diagnostic_dict(d: Diagnostic) -> dict:
+    return {"file": display_path(d.origin.file), "line": d.origin.line,
+            "col": d.origin.col, "message": d.message}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# --- kotc editions ----------------------------------------------------------------
+
+
+def editions(args: argparse.Namespace, con: Console) -> int:
+    """List the shipped editions: name, number, the edition each extends, summary.
+
+    An edition file that does not parse is listed too, with its first problem;
+    `kotc check editions` shows them all.
+    """
+    rows = [_edition_row(name, path) for name, path in edition_files().items()]
+    rows.sort(key=lambda r: (r["number"] is None, r["number"] or 0, r["edition"]))
+    if args.format == "json":
+        con.json(rows)
+        return OK
+    table = [("EDITION", "NUMBER", "EXTENDS", "SUMMARY")] + [
+        (r["edition"], str(r["number"] or "?"), r["extends"] or "-",
+         r["summary"] if r["problem"] is None else f"(does not parse: {r['problem']})")
+        for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(3)]
+    for n, row in enumerate(table):
+        line = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False))
+        line = f"{line}  {row[3] or ''}".rstrip()
+        con.print(con.style(line, "bold") if n == 0 else line)
+    return OK
+
+
+def _edition_row(name: str, path: Path) -> dict:
+    row = {"edition": name, "number": None, "extends": None, "source": None,
+           "summary": None, "file": display_path(str(path)), "problem": None}
+    try:
+        parsed = parse_file(path.resolve())
+    except RulesetError as err:
+        first = err.diagnostics[0]
+        row["problem"] = f"{display_origin(first.origin)}: {first.message}"
+        return row
+    row.update(edition=parsed.name, number=parsed.number, extends=parsed.base,
+               source=parsed.source, summary=parsed.summary)
+    return row
+
+
+# --- kotc check -------------------------------------------------------------------
+
+
+def check(args: argparse.Namespace, con: Console) -> int:
+    """Check rule files: parse each, follow what it extends, merge and validate it.
+
+    PATH is a .kotc file or a directory of them. Every problem is printed as
+    `file:line:col: message`, then a summary line. Exit status: 0 when every
+    file is clean, 2 when there is any problem.
+    """
+    files, problems = _rule_files(args.paths)
+    for path in files:
+        ruleset, found = _load(path)
+        problems += found
+        if ruleset is not None:
+            problems += graph_diagnostics(ruleset)
+    problems = sorted(set(problems), key=lambda d: (display_path(d.origin.file),
+                                                   d.origin.line, d.origin.col))
+    if args.format == "json":
+        con.json({"files": [display_path(str(f)) for f in files],
+                  "diagnostics": [_diagnostic_dict(d) for d in problems],
+                  "errors": len(problems)})
+    else:
+        for d in problems:
+            con.print(_diagnostic_text(d, con))
+        summary = (f"{_plural(len(files), 'file')} checked, "
+                   f"{_plural(len(problems), 'error')}")
+        con.print(con.style(summary, "red" if problems else "green"))
+    return PROBLEMS if problems else OK
+
+
+def graph_diagnostics(ruleset: Ruleset) -> list[Diagnostic]:
+    """Problems in the game flow of an edition that loads (the flow-graph checks).
+
+    `kotc check` calls this for every edition that parses and validates; the
+    checks on its compiled flow graph (phases never reached, a chain that never
+    resolves, a game that never ends) belong here. None are wired in yet.
+    """
+    return []
+
+
+def _rule_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
+    """The files to check, and a problem for each path that gives none."""
+    files: list[Path] = []
+    problems: list[Diagnostic] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted(p for p in path.glob(f"*{SUFFIX}") if p.is_file())
+            if not found:
+                problems.append(Diagnostic(ast.Origin(name, 1, 1),
+                                           f"no {SUFFIX} files in this directory"))
+            files += found
+        elif path.is_file():
+            files.append(path)
+        else:
+            problems.append(Diagnostic(ast.Origin(name, 1, 1),
+                                       "no such file or directory"))
+    return list(dict.fromkeys(files)), problems
+
+
+def _load(path: Path) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """Load one edition; every way it can fail becomes a located problem."""
+    where = ast.Origin(str(path), 1, 1)
+    try:
+        return load_path(path), []
+    except RulesetError as err:
+        return None, list(err.diagnostics)
+    except OSError as err:
+        return None, [Diagnostic(where, f"cannot read: {err.strerror or err}")]
+    except Exception as err:  # a bad file must never end in a traceback
+        problem = f"internal error while loading ({type(err).__name__}: {err})"
+        return None, [Diagnostic(where, f"{problem}; please report it")]
+
+
+# --- kotc show --------------------------------------------------------------------
+
+
+def show(args: argparse.Namespace, con: Console) -> int:
+    """Show an edition's rules as a person reads them, section by section.
+
+    Sections come in rulebook order; each rule is followed by its citation (the
+    edition and rulebook section it encodes), by `[interpretation: ...]` where
+    the rulebook is silent and the rule decides, and by the edition it is
+    inherited from when that is not the edition shown. EDITION is a shipped
+    edition's name or the path of a .kotc file; SECTION limits the output to
+    one section.
+    """
+    if args.section is not None and args.section not in ast.SECTIONS:
+        con.error(f"kotc show: unknown section '{args.section}'; "
+                  f"choose one of: {', '.join(ast.SECTIONS)}")
+        return PROBLEMS
+    path = _edition_path(args.edition)
+    if path is None and args.edition.endswith(SUFFIX):
+        con.error(f"kotc show: no such file: {args.edition}")
+        return PROBLEMS
+    if path is None:
+        known = ", ".join(edition_files()) or "none"
+        con.error(f"kotc show: unknown edition '{args.edition}'; choose one of: {known} "
+                  f"(or the path of a {SUFFIX} file)")
+        return PROBLEMS
+    ruleset, problems = _load(path)
+    if ruleset is None:
+        for d in problems:
+            con.error(_diagnostic_text(d))
+        con.error(f"kotc show: {display_path(str(path))} does not load "
+                  f"({_plural(len(problems), 'error')})")
+        return PROBLEMS
+    sections = (args.section,) if args.section else ast.SECTIONS
+    if args.format == "json":
+        con.json(ruleset_to_dict(ruleset, sections, origin=display_origin))
+        return OK
+    _show_header(ruleset, con, full=args.section is None)
+    for section in sections:
+        _show_section(ruleset, section, con)
+    return OK
+
+
+def _edition_path(name: str) -> Path | None:
+    path = Path(name)
+    if path.suffix == SUFFIX or path.is_file():
+        return path if path.is_file() else None
+    return find_edition(name)
+
+
+def _show_header(ruleset: Ruleset, con: Console, full: bool) -> None:
+    con.print(con.style(f"Edition {ruleset.name} (number {ruleset.number})", "bold"))
+    if not full:
+        con.print()
+        return
+    if ruleset.source:
+        con.print(f"Source: {ruleset.source}")
+    if len(ruleset.lineage) > 1:
+        con.print(f"Extends: {' <- '.join(ruleset.lineage[1:])}")
+    if ruleset.summary:
+        con.print(ruleset.summary)
+    con.print()
+
+
+def _show_section(ruleset: Ruleset, section: str, con: Console) -> None:
+    rules = ruleset.rules(section)
+    con.print(con.style(f"{section} ({_plural(len(rules), 'rule')})", "bold"))
+    if not rules:
+        con.print(con.style(f"  {ruleset.name} has no {section} rules", "dim"))
+    editions_by_file = dict(zip(ruleset.files, ruleset.lineage, strict=False))
+    for rule in rules:
+        # The merged rule is the rule; whether it once overrode another is history.
+        text = unparse_rule(dataclasses.replace(rule, override=False), citation=False)
+        con.print(textwrap.indent(text, "  "))
+        con.print("      " + _citation_line(rule, ruleset, editions_by_file, con))
+    con.print()
+
+
+def _citation_line(rule: ast.Rule, ruleset: Ruleset, editions_by_file: dict[str, str],
+                   con: Console) -> str:
+    """The edition and rulebook section, any interpretation, and the edition an
+    inherited rule comes from."""
+    cite = rule.cite
+    home = editions_by_file.get(rule.origin.file) or (cite.edition if cite else "")
+    parts = [con.style(f"{cite.edition} §{cite.section}" if cite else "(no citation)",
+                       "cyan")]
+    if cite is not None and cite.interpretation:
+        parts.append(con.style(f"[interpretation: {cite.interpretation}]", "yellow"))
+    if home and home != ruleset.name:
+        parts.append(con.style(f"(inherited from {home})", "dim"))
+    return "  ".join(parts)
+
+
+# --- the command table --------------------------------------------------------------
+
+
+def _format_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text for people (default), json for programs")
+
+
+def _editions_args(parser: argparse.ArgumentParser) -> None:
+    _format_option(parser)
+
+
+def _check_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="a .kotc rule file, or a directory of them")
+    _format_option(parser)
+
+
+def _show_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("edition", metavar="EDITION",
+                        help="a shipped edition's name (see `kotc editions`), or a "
+                             ".kotc file")
+    parser.add_argument("section", nargs="?", metavar="SECTION",
+                        help=f"one of: {', '.join(ast.SECTIONS)} (default: all)")
+    _format_option(parser)
+
+
+@dataclasses.dataclass(frozen=True)
+class Command:
+    """A subcommand: `run` does the work (its docstring is the help), `arguments`
+    declares its arguments, `examples` are shown under `--help`."""
+
+    name: str
+    run: Callable[[argparse.Namespace, Console], int]
+    arguments: Callable[[argparse.ArgumentParser], None]
+    examples: str
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("editions", editions, _editions_args,
+            "kotc editions\nkotc editions --format json"),
+    Command("check", check, _check_args,
+            "kotc check editions\nkotc check editions/17th.kotc my_house_rules.kotc\n"
+            "kotc check editions --format json"),
+    Command("show", show, _show_args,
+            "kotc show 17th\nkotc show 17th turn\nkotc show 11th keywords\n"
+            "kotc show my_house_rules.kotc legality --format json"),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kotc",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="The rules of Keeper of the Cards, edition by edition, as data: "
+                    "list the editions, check rule files, read an edition's rules "
+                    "with the rulebook sections they come from.",
+        epilog=_examples("\n".join(c.examples.splitlines()[0] for c in COMMANDS)
+                         + "\nkotc COMMAND --help"),
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        doc = textwrap.dedent(command.run.__doc__ or "").strip()
+        sub = commands.add_parser(
+            command.name, help=doc.splitlines()[0] if doc else None, description=doc,
+            epilog=_examples(command.examples),
+            formatter_class=argparse.RawDescriptionHelpFormatter)
+        command.arguments(sub)
+        sub.set_defaults(run=command.run)
+    return parser
+
+
+def _examples(lines: str) -> str:
+    return "examples:\n" + textwrap.indent(lines, "  ")
+
+
+def _version() -> str:
+    try:
+        return metadata.version("kotc")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the `kotc` command; returns the exit status (0 ok, 2 problems or bad usage)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exit_:  # --help, --version, or a usage error already printed
+        return exit_.code if isinstance(exit_.code, int) else OK
+    con = Console()
+    try:
+        return args.run(args, con)
+    except BrokenPipeError:  # `kotc show 17th | head`: the reader left; stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return OK
+    except KeyboardInterrupt:
+        return 130
+    except OSError as err:  # an unreadable editions directory, a full disk...
+        con.error(f"kotc {args.command}: {err}")
+        return PROBLEMS
+
+
+if __name__ == "__main__":
+    sys.exit(main())
