@@ -2,7 +2,8 @@
 
 `compile_ruleset(load_edition("13th"))` gives a `FlowGraph` (networkx inside);
 `check_flow` finds flows that cannot be played; `to_dot` draws one;
-`diff_rulesets` says what changed between two editions.
+`diff_rulesets` says what changed between two editions. The command line
+lives in `interpreter.cli`; it is the only module that prints.
 """
 
 from .compile import compile_ruleset

@@ -58,7 +58,6 @@ class _Builder:
         self.rs = ruleset
         self.g = nx.MultiDiGraph()
         self.gaps: list[tuple[ast.Origin, str]] = []
-        self.callers: dict[str, list[str]] = {"battle": [], "chain": []}
         chaining = ruleset.setting("chain", "chaining")
         self.chaining = set(chaining.actions) if chaining else set()
 
@@ -80,7 +79,7 @@ class _Builder:
              action: str | None = None, guard: ast.Expr | None = None,
              cite: ast.Citation | None = None, origin: ast.Origin | None = None) -> None:
         self.g.add_edge(u, v, kind=kind, label=label, action=action, guard=guard,
-                        cite=cite, origin=origin or ast.NOWHERE)
+                        cite=cite, origin=origin or ast.NOWHERE, anytime=False)
 
     def land(self, pending: list[_Pending], target: str) -> None:
         for p in pending:
@@ -100,6 +99,8 @@ class _Builder:
                   detail=self.settings_lines("setup"))
         pending = self.setup()
         self.turn(pending)
+        self.battle_steps()
+        self.anytime()
         self.battle()
         self.chain()
         self.endgame()
@@ -235,30 +236,48 @@ class _Builder:
         cite = phase.opens_cite or phase.cite
         origin = phase.opens_cite.origin if phase.opens_cite else phase.origin
         for name in phase.opens:
-            action = self.rs.actions.get(name)
-            body = action.body if action else ()
-            if name in self.chaining:
-                kind, target = CALL_KIND, "chain"
-            elif _contains(body, ast.BeginBattle):
-                kind, target = CALL_KIND, "battle"
-            elif _contains(body, ast.EndGame):
-                self.edge(win, GAME_OVER, "end", name, action=name, cite=cite,
-                          origin=origin)
-                continue
-            else:
-                self.edge(win, win, "action", name, action=name, cite=cite, origin=origin)
-                continue
-            self.callers[target].append(win)
-            self.g.add_edge(win, f"@{target}", kind=kind, label=name, action=name,
-                            guard=None, cite=cite, origin=origin)
+            self.open_action(win, name, cite, origin)
         return [_Pending(win, "next", "end phase", cite=phase.cite, origin=phase.origin)]
+
+    def open_action(self, node: str, name: str, cite: ast.Citation | None,
+                    origin: ast.Origin, anytime: bool = False) -> None:
+        """An action open at `node`: a loop, or a call into the chain or a battle.
+
+        Calls go to a placeholder (`@chain`, `@battle`) until that subflow exists.
+        """
+        action = self.rs.actions.get(name)
+        body = action.body if action else ()
+        common = dict(label=name, action=name, guard=None, cite=cite, origin=origin,
+                      anytime=anytime)
+        if name in self.chaining:
+            self.g.add_edge(node, "@chain", kind=CALL_KIND, **common)
+        elif _contains(body, ast.BeginBattle):
+            self.g.add_edge(node, "@battle", kind=CALL_KIND, **common)
+        elif _contains(body, ast.EndGame):
+            self.g.add_edge(node, GAME_OVER, kind="end", **common)
+        else:
+            self.g.add_edge(node, node, kind="action", **common)
+
+    def anytime(self) -> None:
+        """Actions open at any time: from every phase and every battle step."""
+        rule = self.rs.setting("turn", "anytime")
+        if rule is None:
+            return
+        for nid, data in list(self.g.nodes(data=True)):
+            if data.get("role") in ("phase", "window", "battle_step"):
+                for name in rule.actions:
+                    self.open_action(nid, name, rule.cite, rule.origin, anytime=True)
 
     # --- battle ------------------------------------------------------------------
 
+    def battle_steps(self) -> None:
+        for s in self.rs.battle_steps:
+            self.node(f"battle:{s.name}", s.title, "battle_step", "battle", rule=s,
+                      detail=[", ".join(s.ops)])
+
     def battle(self) -> None:
         steps = self.rs.battle_steps
-        ids = [self.node(f"battle:{s.name}", s.title, "battle_step", "battle", rule=s,
-                         detail=[", ".join(s.ops)]) for s in steps]
+        ids = [f"battle:{s.name}" for s in steps]
         for i, step in enumerate(steps[1:], 1):
             self.edge(ids[i - 1], ids[i], "next", cite=step.cite, origin=step.origin)
         if ids:
@@ -284,9 +303,13 @@ class _Builder:
         if entry is None or exit_ is None:
             return
         exit_node = self.g.nodes[exit_]
-        for caller in dict.fromkeys(u for u, _, _ in calls):
-            self.edge(exit_, caller, RETURN_KIND, back, cite=exit_node["cite"],
-                      origin=exit_node["origin"])
+        anytime_only: dict[str, bool] = {}
+        for u, _, d in calls:
+            anytime_only[u] = anytime_only.get(u, True) and d.get("anytime", False)
+        for caller, anytime in anytime_only.items():
+            self.g.add_edge(exit_, caller, kind=RETURN_KIND, label=back, action=None,
+                            guard=None, cite=exit_node["cite"],
+                            origin=exit_node["origin"], anytime=anytime)
 
     # --- chain -------------------------------------------------------------------
 

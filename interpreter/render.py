@@ -40,9 +40,11 @@ _NODE_STYLE = {
     "chain_respond": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
     "chain_resolve": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
     "chain_close": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
-    "endgame_check": dict(shape="hexagon", style="filled", fillcolor="#f8d7d7"),
+    "endgame_check": dict(shape="box", style="rounded,filled", fillcolor="#f8d7d7"),
     "eliminated": dict(shape="box", style="rounded,filled", fillcolor="#f8d7d7"),
-    "game_over": dict(shape="doubleoctagon", style="filled", fillcolor="#f4b6b6"),
+    "game_over": dict(shape="box", style="rounded,filled,bold", fillcolor="#f4b6b6",
+                      peripheries="2"),
+    "anytime": dict(shape="note", style="filled", fillcolor="#fffbe6"),
     "stub": dict(shape="box", style="rounded,dashed", color="#888888",
                  fontcolor="#555555"),
 }
@@ -85,51 +87,77 @@ class _Arrow:
 
 
 def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arrow]]:
-    """The nodes to draw (real and stub) and the merged arrows between them."""
+    """The nodes to draw (real, stand-in and stub) and the merged arrows between them.
+
+    Actions open at any time would put an arrow on every phase; they are drawn
+    once, from one "any time" box.
+    """
     if flow == "all":
         shown = {n: d for n, d in graph.nodes(data=True)}
     else:
         subflows = {flow} | ({"endgame"} if flow in PLAY else set())
         shown = {n: d for n, d in graph.nodes(data=True) if d["subflow"] in subflows}
-    stand_in: dict[str, str] = {}
     nodes = dict(shown)
-    for u, v, d in graph.edges(data=True):
-        if d["kind"] == "endgame" or (u in shown) == (v in shown):
-            continue
-        outside, inside = (u, v) if v in shown else (v, u)
-        od = graph.nodes[outside]
-        opener = (d["kind"] == "call" and outside == u) or (d["kind"] == "return"
-                                                            and outside == v)
+
+    def ends(u: str, v: str, d: dict) -> tuple[str, str]:
+        if d.get("anytime"):
+            if d["kind"] == "return":
+                v = _anytime_box(graph, v, nodes)
+            else:
+                u = _anytime_box(graph, u, nodes)
+                v = u if d["kind"] == "action" else v
+        return u, v
+
+    def stub(outside: str, opener: bool) -> str:
+        od = graph.nodes[outside] if outside in graph else nodes[outside]
         if opener:
-            stub = f"stub:{outside}"
-            label = od["label"]
+            key, label = f"stub:{outside}", od["label"]
         else:
-            stub = f"stub:{od['subflow']}"
-            label = TITLES.get(od["subflow"], od["subflow"])
-        stand_in[outside] = stub
-        nodes.setdefault(stub, {"label": label, "role": "stub", "subflow": None,
-                                "detail": [], "cite": od.get("cite"),
-                                "origin": od.get("origin"), "status": None})
+            key, label = f"stub:{od['subflow']}", TITLES.get(od["subflow"], od["subflow"])
+        nodes.setdefault(key, {"label": label, "role": "stub", "subflow": None,
+                               "detail": [], "cite": od.get("cite"),
+                               "origin": od.get("origin"), "status": None})
+        return key
+
     arrows: dict[tuple, _Arrow] = {}
-    ends: dict[str, _Arrow] = {}
+    endings: dict[str, _Arrow] = {}
     for u, v, d in graph.edges(data=True):
-        tail, head = stand_in.get(u, u), stand_in.get(v, v)
-        if tail not in nodes or head not in nodes or not (tail in shown or head in shown):
+        tail, head = ends(u, v, d)
+        inside = [x in nodes and nodes[x]["role"] != "stub" for x in (tail, head)]
+        if not any(inside):
             continue
         if d["kind"] == "endgame":
             sub = graph.nodes[u]["subflow"]
-            if u in shown:  # the cluster's last node, so the check ranks below it
-                ends[sub] = _Arrow(u, v, "endgame", ["any change of state"],
-                                   [_tip("an endgame condition may be met", d)],
-                                   d.get("status"), ltail=f"cluster_{sub}")
+            if all(inside):  # the cluster's last node, so the check ranks below it
+                endings[sub] = _Arrow(tail, head, "endgame", ["any change of state"],
+                                      [_tip("an endgame condition may be met", d)],
+                                      d.get("status"), ltail=f"cluster_{sub}")
             continue
+        opener = d["kind"] in ("call", "return")
+        if not inside[0]:
+            tail = stub(tail, opener and d["kind"] == "call")
+        if not inside[1]:
+            head = stub(head, opener and d["kind"] == "return")
         key = (tail, head, d["kind"], d.get("status"))
         arrow = arrows.setdefault(key, _Arrow(tail, head, d["kind"],
                                               status=d.get("status")))
         if d["label"] and d["label"] not in arrow.labels:
             arrow.labels.append(d["label"])
         arrow.tips.append(_tip(d["label"] or d["kind"], d))
-    return nodes, list(arrows.values()) + list(ends.values())
+    return nodes, list(arrows.values()) + list(endings.values())
+
+
+def _anytime_box(graph: nx.MultiDiGraph, node: str, nodes: dict) -> str:
+    """The one "any time" box, made on first use; it says where it stands for."""
+    where = {"turn": "phase", "battle": "battle step"}
+    box = nodes.setdefault("anytime", {"label": "Any time", "role": "anytime",
+                                       "subflow": None, "detail": [], "cite": None,
+                                       "origin": None, "status": None, "over": []})
+    over = where.get(graph.nodes[node]["subflow"], graph.nodes[node]["subflow"])
+    if over not in box["over"]:
+        box["over"].append(over)
+        box["detail"] = [f"in every {' and every '.join(box['over'])}"]
+    return "anytime"
 
 
 # --- DOT text --------------------------------------------------------------------
