@@ -848,6 +848,7 @@ class Criterion(Named):
 @dataclass(frozen=True)
 class CleanSlate(Setting):
     edition: int
+    verdict: str
     setting = "clean_slate"
 
 
@@ -892,12 +893,31 @@ class VariableLimit(TextRule):
     max: int = 0
 
 
+# phrases
+
+
+@dataclass(frozen=True)
+class Phrase(Named):
+    """A printed card text (`[x]` a number, `[counter]` a counter) and its meaning."""
+
+    phrase_kind: str = "effect"
+    text: str = ""
+    trigger: Trigger | None = None
+    cond: Expr | None = None
+    modifiers: tuple[str, ...] = ()
+    body: Block = ()
+
+    @property
+    def key(self) -> str:
+        return f"{self.phrase_kind} {self.name}"
+
+
 # --- files -----------------------------------------------------------------------
 
 
 SECTIONS = (
     "setup", "cards", "zones", "turn", "actions", "battle", "chain", "counters",
-    "keywords", "events", "endgame", "legality",
+    "keywords", "events", "endgame", "legality", "phrases",
 )
 
 

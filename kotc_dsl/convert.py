@@ -164,7 +164,8 @@ def _stat_change(cls: type) -> Converter:
 
 
 def _citation(obj: Any, ctx: Context) -> ast.Citation:
-    return ast.Citation(obj.section, obj.interpretation, ctx.edition, origin=ctx.origin(obj))
+    return ast.Citation(obj.section, obj.interpretation or None, ctx.edition,
+                        origin=ctx.origin(obj))
 
 
 def _range(obj: Any, ctx: Context) -> ast.Range:
@@ -219,6 +220,11 @@ def _phase(obj: Any, ctx: Context) -> ast.Phase:
     )
 
 
+def _phrase(obj: Any, ctx: Context) -> ast.Phrase:
+    return _generic(ast.Phrase, obj, ctx, ident=obj.name, label="", phrase_kind=obj.kind,
+                    body=_block(obj.body, ctx))
+
+
 def _counter(obj: Any, ctx: Context) -> ast.Counter:
     return _generic(ast.Counter, obj, ctx, ident=obj.name, label=obj.label,
                     counter_kind=obj.kind, body=_block(obj.body, ctx))
@@ -257,6 +263,7 @@ _SPECIAL: dict[str, Converter] = {
     "SetupStep": _setup_step,
     "Phase": _phase,
     "Counter": _counter,
+    "Phrase": _phrase,
     "Refurbish": _text_rule(ast.Refurbish, text="old", verb="kind"),
     "RevisedLevel": _text_rule(ast.RevisedLevel),
     "Ban": _text_rule(ast.Ban),
@@ -274,6 +281,7 @@ SECTION_RULES = {
     "TurnSection": "turn", "ActionsSection": "actions", "BattleSection": "battle",
     "ChainSection": "chain", "CountersSection": "counters", "KeywordsSection": "keywords",
     "EventsSection": "events", "EndgameSection": "endgame", "LegalitySection": "legality",
+    "PhrasesSection": "phrases",
 }
 
 

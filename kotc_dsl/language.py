@@ -60,3 +60,25 @@ def parse(text: str, path: str):
         return _metamodel().model_from_str(text, file_name=path)
     finally:
         _loading.reset(token)
+
+
+@language("kotc-card", "*.kcard")
+def kotc_card_language():
+    """Keeper of the Cards card designs, written as printed."""
+    return metamodel_from_file(str(RULES_DIR / "card.tx"), autokwd=True)
+
+
+@language("kotc-deck", "*.kdeck")
+def kotc_deck_language():
+    """Keeper of the Cards decks: card counts for one edition."""
+    return metamodel_from_file(str(RULES_DIR / "deck.tx"), autokwd=True)
+
+
+@functools.lru_cache(maxsize=None)
+def _other(name: str):
+    return {"card": kotc_card_language, "deck": kotc_deck_language}[name].metamodel()
+
+
+def parse_other(kind: str, text: str, path: str):
+    """Parse a card file (`kind="card"`) or a deck file (`kind="deck"`)."""
+    return _other(kind).model_from_str(text, file_name=path)

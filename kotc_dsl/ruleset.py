@@ -111,6 +111,10 @@ class Ruleset:
         return [r for r in self.rules("endgame") if isinstance(r, ast.Criterion)]
 
     @property
+    def phrases(self) -> list[ast.Phrase]:
+        return [r for r in self.rules("phrases") if isinstance(r, ast.Phrase)]
+
+    @property
     def has_chain(self) -> bool:
         """Whether the edition has a chain at all (the 11th does not)."""
         return bool(self.sections.get("chain"))

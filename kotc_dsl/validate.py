@@ -8,6 +8,7 @@ causes it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -19,6 +20,10 @@ from .types import (
     ELEMENT_NAME, EVENT_COMMON, FUNCTIONS, GLOBAL_NAMES, PLAYER_ATTRS, accepts,
     collection_of,
 )
+
+
+# What a phrase's placeholders mean inside its program.
+PHRASE_HOLES = {"x": "int", "y": "int", "z": "int", "counter": "counter"}
 
 
 def validate(ruleset: Ruleset) -> list[Diagnostic]:
@@ -240,6 +245,35 @@ class Checker:
             self.bool_expr(r.cond, scope)
         else:
             self.typed(r.value, scope, "int", "a criterion's `highest` value")
+
+    def rule_Phrase(self, r: ast.Phrase) -> None:
+        holes = set(re.findall(r"\[(\w+)\]", r.text))
+        for hole in sorted(holes - PHRASE_HOLES.keys()):
+            self.error(r, f"phrase text has an unknown placeholder [{hole}] "
+                          f"(known: {', '.join(f'[{h}]' for h in PHRASE_HOLES)})")
+        names = {h: PHRASE_HOLES[h] for h in holes if h in PHRASE_HOLES}
+        scope = self.scope(this="card", **names)
+        for m in r.modifiers:
+            self.ref(r, m, self.rs.modifiers, "activation modifier")
+        if r.phrase_kind == "condition":
+            if r.body:
+                self.error(r, f"condition phrase '{r.name}' has a program; conditions "
+                              f"take `when ...` or `if ...`")
+            if r.trigger is not None:
+                self.trigger(r.trigger, scope)
+            elif r.cond is not None:
+                self.bool_expr(r.cond, scope)
+            return
+        if r.trigger is not None or r.cond is not None or r.modifiers:
+            self.error(r, f"only condition phrases take `when`, `if` or `with`")
+        if not r.body:
+            self.error(r, f"{r.phrase_kind} phrase '{r.name}' needs a program")
+        if r.phrase_kind == "effect":
+            scope = scope.with_names(targets="cards")
+        self.block(r.body, scope)
+        if r.phrase_kind == "target" and not any(
+                isinstance(s, ast.Choose) and s.name == "targets" for s in r.body):
+            self.error(r, f"target phrase '{r.name}' must choose `... as targets`")
 
     # --- parameters, triggers, events ------------------------------------------------
 

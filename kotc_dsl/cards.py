@@ -1,0 +1,200 @@
+"""Card designs and decks as plain data, read from `.kcard` and `.kdeck` files.
+
+A card keeps its printed text (each condition, cost and sentence, located), so
+legality can match the rulebooks' exact texts and `reading.py` can read it with
+an edition's phrases. Nothing here depends on an edition: that is `legality.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textx import TextXError, get_location
+
+from .ast import Origin
+from .errors import Diagnostic, RulesetError
+from .language import parse_other
+from .phrasing import normalize
+
+
+@dataclass(frozen=True)
+class Text:
+    """One printed piece of an ability: a condition, a cost or a sentence."""
+
+    text: str
+    origin: Origin
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class AbilityText:
+    name: str | None
+    condition: Text | None
+    cost: Text | None
+    sentences: tuple[Text, ...]
+    origin: Origin
+
+    @property
+    def pieces(self) -> tuple[Text, ...]:
+        head = tuple(t for t in (self.condition, self.cost) if t is not None)
+        return head + self.sentences
+
+    @property
+    def text(self) -> str:
+        return " ".join(t.text for t in self.pieces)
+
+
+@dataclass(frozen=True)
+class StatValue:
+    stat: str
+    value: int
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class CardDesign:
+    """A card as designed: type, Edition Indicator, printed stats, abilities."""
+
+    name: str
+    type: str
+    design_edition: int | None
+    stats: tuple[StatValue, ...]
+    abilities: tuple[AbilityText, ...]
+    flavor: str | None
+    origin: Origin
+
+    def stat(self, name: str) -> int | None:
+        return next((s.value for s in self.stats if s.stat == name), None)
+
+    @property
+    def text(self) -> str:
+        """The whole ability text, as legality lists are matched against it."""
+        return " ".join(a.text for a in self.abilities)
+
+
+@dataclass(frozen=True)
+class Entry:
+    count: int
+    name: str
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class DeckList:
+    """A deck file: its edition, its card files, and how many of each card."""
+
+    name: str
+    edition: str
+    card_files: tuple[str, ...]
+    entries: tuple[Entry, ...]
+    reserves: tuple[Entry, ...]
+    origin: Origin
+    path: str
+
+
+def _origin(obj, path: str) -> Origin:
+    loc = get_location(obj)
+    return Origin(path, loc["line"], loc["col"])
+
+
+def _parse(kind: str, path: Path):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = getattr(err, "strerror", None) or "not a UTF-8 text file"
+        raise RulesetError([Diagnostic(Origin(str(path), 1, 1),
+                                       f"cannot read {kind} file: {reason}")]) from None
+    try:
+        return parse_other(kind, text, str(path))
+    except TextXError as err:
+        message = str(getattr(err, "message", err)).split(" => ")[0]
+        origin = Origin(str(path), err.line or 1, err.col or 1)
+        raise RulesetError([Diagnostic(origin, f"syntax error: {message}")]) from None
+
+
+def _text(obj, path: str) -> Text | None:
+    if obj is None:
+        return None
+    return Text(normalize(obj.text), _origin(obj, path))
+
+
+def load_cards(path: str | Path) -> list[CardDesign]:
+    """Read a card file.
+
+    Raises:
+        RulesetError: on a syntax error, a card named twice, a stat given twice.
+    """
+    path = Path(path)
+    model = _parse("card", path)
+    problems: list[Diagnostic] = []
+    cards: list[CardDesign] = []
+    seen: set[str] = set()
+    for c in model.cards:
+        origin = _origin(c, str(path))
+        if c.name in seen:
+            problems.append(Diagnostic(origin, f"card '{c.name}' is defined twice"))
+        seen.add(c.name)
+        stats, editions, abilities, flavor = [], [], [], None
+        for part in c.parts:
+            kind = type(part).__name__
+            if kind == "Indicator":
+                editions.append(part.edition)
+            elif kind == "Flavor":
+                flavor = part.text
+            elif kind == "StatValue":
+                if any(s.stat == part.stat for s in stats):
+                    problems.append(Diagnostic(_origin(part, str(path)),
+                                               f"card '{c.name}' gives {part.stat} twice"))
+                stats.append(StatValue(part.stat, part.value, _origin(part, str(path))))
+            else:
+                abilities.append(AbilityText(
+                    part.name or None, _text(part.condition, str(path)),
+                    _text(part.cost, str(path)),
+                    tuple(_text(s, str(path)) for s in part.sentences),
+                    _origin(part, str(path))))
+        if len(editions) > 1:
+            problems.append(Diagnostic(origin, f"card '{c.name}' has two Edition Indicators"))
+        cards.append(CardDesign(c.name, c.type, editions[0] if editions else None,
+                                tuple(stats), tuple(abilities), flavor, origin))
+    if problems:
+        raise RulesetError(problems)
+    return cards
+
+
+def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
+    """Read a deck file and the card files it names (relative to it).
+
+    Raises:
+        RulesetError: for syntax errors, missing card files, unknown card names.
+    """
+    path = Path(path)
+    model = _parse("deck", path).deck
+    entry = lambda e: Entry(e.count, e.name, _origin(e, str(path)))  # noqa: E731
+    deck = DeckList(model.name, model.edition, tuple(model.files),
+                    tuple(map(entry, model.entries)), tuple(map(entry, model.reserves)),
+                    _origin(model, str(path)), str(path))
+    problems: list[Diagnostic] = []
+    cards: dict[str, CardDesign] = {}
+    for name in deck.card_files:
+        card_path = path.parent / name
+        if not card_path.is_file():
+            problems.append(Diagnostic(deck.origin, f"card file '{name}' not found "
+                                                    f"beside the deck"))
+            continue
+        try:
+            for card in load_cards(card_path):
+                cards.setdefault(card.name, card)
+        except RulesetError as err:
+            problems.extend(err.diagnostics)
+    for e in deck.entries + deck.reserves:
+        if e.name not in cards and not problems:
+            problems.append(Diagnostic(e.origin, f"no card named '{e.name}' in "
+                                                 f"{', '.join(deck.card_files)}"))
+        if e.count < 1:
+            problems.append(Diagnostic(e.origin, f"'{e.name}': a count must be at least 1"))
+    if problems:
+        raise RulesetError(problems)
+    return deck, cards

@@ -1,0 +1,201 @@
+"""Whether a card or a deck may be played under an edition, from its data only.
+
+Every verdict comes from the edition's rules (card types and stats, the Edition
+Indicator rule, the clean slate, refurbished and revised texts, bans, revised
+levels and costs, variable limits, deck size, reserves, the Ultra Points cap,
+and the phrases a card's text must read as), and every finding cites its rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ast
+from .cards import CardDesign, DeckList
+from .phrasing import search, substitute
+from .reading import AbilityReading, read_card
+from .ruleset import Ruleset
+
+# From best to worst; a card's status is its worst finding.
+STATUSES = ("legal", "refurbished", "pruned", "banned", "invalid")
+
+
+@dataclass(frozen=True)
+class Finding:
+    status: str
+    message: str
+    origin: ast.Origin
+    cite: ast.Citation | None = None
+
+    def __str__(self) -> str:
+        cite = f" [{self.cite}]" if self.cite else ""
+        return f"{self.origin}: {self.status}: {self.message}{cite}"
+
+
+@dataclass
+class CardVerdict:
+    card: CardDesign
+    edition: str
+    findings: list[Finding] = field(default_factory=list)
+    refurbished_text: str | None = None
+    readings: list[AbilityReading] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        return max((f.status for f in self.findings), key=STATUSES.index, default="legal")
+
+    @property
+    def playable(self) -> bool:
+        return self.status in ("legal", "refurbished")
+
+
+@dataclass
+class DeckVerdict:
+    deck: DeckList
+    edition: str
+    cards: list[CardVerdict]
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        worst = [f.status for f in self.findings] + [c.status for c in self.cards]
+        return max(worst, key=STATUSES.index, default="legal")
+
+    @property
+    def legal(self) -> bool:
+        return self.status in ("legal", "refurbished")
+
+
+def judge_card(card: CardDesign, rs: Ruleset) -> CardVerdict:
+    """Judge one card design under the edition `rs`."""
+    verdict = CardVerdict(card, rs.name)
+    add = verdict.findings.append
+    _anatomy(card, rs, add)
+    _design_edition(card, rs, add)
+    text = card.text
+    for rule in rs.legality(ast.Ban):
+        if search(rule.text, text):
+            add(Finding("banned", f"its text contains \"{rule.text}\"", card.origin, rule.cite))
+    for rule in rs.legality(ast.RevisedCost):
+        if search(rule.text, text) and (card.design_edition or 0) < rule.edition:
+            add(Finding("banned", f"\"{rule.text}\" needs an Edition Indicator of at least "
+                                  f"{rule.edition}", card.origin, rule.cite))
+    for rule in rs.legality(ast.RevisedLevel):
+        if search(rule.text, text) and (card.design_edition or 0) < rule.edition:
+            add(Finding("pruned", f"\"{rule.text}\" had its level revised in edition "
+                                  f"{rule.edition}; this card was designed for "
+                                  f"{card.design_edition}", card.origin, rule.cite))
+    for rule in rs.legality(ast.VariableLimit):
+        found = search(rule.text, text)
+        if found and found.numbers.get(rule.variable, 0) > rule.max:
+            add(Finding("banned", f"\"{rule.text}\" sets {rule.variable} above {rule.max}",
+                        card.origin, rule.cite))
+    card = _refurbish(verdict, rs)
+    readings, problems = read_card(card, rs)
+    verdict.readings = readings
+    for p in problems:
+        add(Finding("invalid", p.message, p.origin))
+    return verdict
+
+
+def _anatomy(card: CardDesign, rs: Ruleset, add) -> None:
+    types = rs.card_types
+    kind = types.get(card.type)
+    if kind is None:
+        add(Finding("invalid", f"the {rs.name} edition has no card type '{card.type}' "
+                               f"(its types: {', '.join(types)})", card.origin))
+        return
+    up = rs.setting("cards", "ultra_points_stat")
+    allowed = set(kind.stats) | ({"ultra_points"} if up else set())
+    for s in card.stats:
+        if s.stat not in allowed:
+            add(Finding("invalid", f"a {card.type} of the {rs.name} edition has no stat "
+                                   f"'{s.stat}' (its stats: {', '.join(sorted(allowed))})",
+                        s.origin, kind.cite))
+            continue
+        floor = rs.stats[s.stat].floor if s.stat in rs.stats else 0
+        if floor is not None and s.value < floor:
+            stat = rs.stats.get(s.stat)
+            add(Finding("invalid", f"{s.stat} {s.value} is below its floor of {floor}",
+                        s.origin, stat.cite if stat else None))
+    for name in kind.stats:
+        if card.stat(name) is None:
+            add(Finding("invalid", f"a {card.type} must print its {name}", card.origin,
+                        kind.cite))
+    if card.type == "spell" and len(card.abilities) != 1:
+        add(Finding("invalid", f"a spell has exactly one ability, not "
+                               f"{len(card.abilities)}", card.origin, kind.cite))
+
+
+def _design_edition(card: CardDesign, rs: Ruleset, add) -> None:
+    indicator = rs.setting("setup", "edition_indicator")
+    if card.design_edition is None and indicator and indicator.need == "required":
+        add(Finding("invalid", "the card has no Edition Indicator", card.origin,
+                    indicator.cite))
+        return
+    slate = rs.setting("legality", "clean_slate")
+    if slate and (card.design_edition or 0) < slate.edition:
+        shown = card.design_edition or "none"
+        add(Finding(slate.verdict, f"designed for edition {shown}, before the clean-slate "
+                                   f"edition {slate.edition}", card.origin, slate.cite))
+
+
+def _refurbish(verdict: CardVerdict, rs: Ruleset) -> CardDesign:
+    """The card as the edition reads it, with refurbished or revised texts swapped in."""
+    from dataclasses import replace
+
+    card = verdict.card
+    rules = rs.legality(ast.Refurbish)
+    if not rules:
+        return card
+    abilities = []
+    for a in card.abilities:
+        pieces = {}
+        for name in ("condition", "cost"):
+            piece = getattr(a, name)
+            pieces[name] = piece and replace(piece, text=_swap(piece.text, rules))
+        sentences = tuple(replace(s, text=_swap(s.text, rules)) for s in a.sentences)
+        abilities.append(replace(a, sentences=sentences, **pieces))
+    new = replace(card, abilities=tuple(abilities))
+    if new.text != card.text:
+        used = [r for r in rules if search(r.text, card.text)]
+        verdict.refurbished_text = new.text
+        for r in used:
+            verdict.findings.append(Finding(
+                "refurbished", f"\"{r.text}\" reads \"{r.new}\"", card.origin, r.cite))
+    return new
+
+
+def _swap(text: str, rules: list) -> str:
+    for r in rules:
+        text = substitute(r.text, r.new, text)
+    return text
+
+
+def judge_deck(deck: DeckList, cards: dict[str, CardDesign], rs: Ruleset) -> DeckVerdict:
+    """Judge a deck: every card it names, then the edition's deck rules."""
+    names = [e.name for e in deck.entries + deck.reserves]
+    verdicts = {n: judge_card(cards[n], rs) for n in dict.fromkeys(names)}
+    result = DeckVerdict(deck, rs.name, list(verdicts.values()))
+    add = result.findings.append
+    main = sum(e.count for e in deck.entries)
+    extra = sum(e.count for e in deck.reserves)
+    reserves = rs.setting("setup", "reserves")
+    size_rule = rs.setting("setup", "deck_size")
+    counted = main + extra if reserves and reserves.source == "from_deck" else main
+    if size_rule and counted not in size_rule.size:
+        add(Finding("invalid", f"the deck has {counted} cards; the {rs.name} edition needs "
+                               f"{size_rule.size}", deck.origin, size_rule.cite))
+    if reserves is None and extra:
+        add(Finding("invalid", f"the {rs.name} edition has no reserves", deck.origin))
+    elif reserves and (extra or reserves.source == "apart") and extra not in reserves.size:
+        add(Finding("invalid", f"the reserves have {extra} cards; the {rs.name} edition "
+                               f"allows {reserves.size}", deck.origin, reserves.cite))
+    cap = rs.setting("setup", "ultra_points")
+    if cap:
+        points = sum(e.count * (cards[e.name].stat("ultra_points") or 0)
+                     for e in deck.entries + deck.reserves)
+        if points > cap.cap:
+            add(Finding("invalid", f"the deck holds {points} Ultra Points; at most "
+                                   f"{cap.cap} are allowed", deck.origin, cap.cite))
+    return result

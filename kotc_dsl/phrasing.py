@@ -1,0 +1,102 @@
+"""Matching printed card text against text patterns from the rules.
+
+Rule files write texts with placeholders: `[x]`, `[y]`, `[z]` (or a bare `x`,
+`y`, `z` word, as the later rulebooks print them) for numbers, and `[counter]`
+for a counter's printed name. The rulebooks allow "it" where a text says "the
+targets"; matching treats the two alike.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+_NUMBER_HOLE = re.compile(r"\[(x|y|z)\]|\b(x|y|z)\b")
+_COUNTER_HOLE = "[counter]"
+# Pass as `counters` to accept any capitalised "... Counter" name.
+ANY_COUNTER = ("<any counter>",)
+_IT = re.compile(r"\bit\b|\bthe targets\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Match:
+    """The values a text's placeholders took: numbers by name, the counter's name."""
+
+    numbers: dict[str, int]
+    counter: str | None = None
+
+
+def normalize(text: str) -> str:
+    """Collapse whitespace and print arrows one way, so layout never matters."""
+    text = text.replace("->", "→")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@functools.lru_cache(maxsize=4096)
+def _pattern(template: str, counters: tuple[str, ...], whole: bool) -> re.Pattern:
+    parts: list[str] = []
+    pos = 0
+    template = normalize(template)
+    tokens = list(_NUMBER_HOLE.finditer(template))
+    counter_at = template.find(_COUNTER_HOLE)
+    cuts = [(m.start(), m.end(), m.group(1) or m.group(2)) for m in tokens]
+    if counter_at >= 0:
+        cuts.append((counter_at, counter_at + len(_COUNTER_HOLE), "counter"))
+    for start, end, name in sorted(cuts):
+        parts.append(_literal(template[pos:start]))
+        if name == "counter" and counters == ANY_COUNTER:
+            parts.append(r"(?P<counter>(?:[A-Z][\w-]* )+Counter)s?")
+        elif name == "counter":
+            names = "|".join(re.escape(c) for c in sorted(counters, key=len, reverse=True))
+            parts.append(rf"(?P<counter>{names or '(?!)'})s?")
+        else:
+            parts.append(rf"(?P<{name}>\d+)")
+        pos = end
+    parts.append(_literal(template[pos:]))
+    body = "".join(parts)
+    return re.compile(rf"^{body}$" if whole else body, re.IGNORECASE)
+
+
+def _literal(text: str) -> str:
+    """Escape literal text; let "it" and "the targets" stand for each other."""
+    out, pos = [], 0
+    for m in _IT.finditer(text):
+        out.append(re.escape(text[pos:m.start()]))
+        out.append(r"(?:it|the targets)")
+        pos = m.end()
+    out.append(re.escape(text[pos:]))
+    return "".join(out)
+
+
+def match(template: str, text: str, counters: tuple[str, ...] = ()) -> Match | None:
+    """Match a whole printed text against a template."""
+    m = _pattern(template, counters, True).match(normalize(text))
+    return _found(m)
+
+
+def search(template: str, text: str) -> Match | None:
+    """Find a template anywhere inside a printed text (legality lists)."""
+    m = _pattern(template, (), False).search(normalize(text))
+    return _found(m)
+
+
+def substitute(old: str, new: str, text: str) -> str:
+    """Replace every occurrence of the `old` template in `text` with `new`, carrying
+    the numbers across (`x of your resources` -> `x cards in your granary`)."""
+    pattern = _pattern(old, (), False)
+
+    def repl(m: re.Match) -> str:
+        found = {k: v for k, v in m.groupdict().items() if v is not None}
+        return _NUMBER_HOLE.sub(lambda h: found.get(h.group(1) or h.group(2), h.group(0)),
+                                normalize(new))
+
+    return pattern.sub(repl, normalize(text))
+
+
+def _found(m: re.Match | None) -> Match | None:
+    if m is None:
+        return None
+    groups = {k: v for k, v in m.groupdict().items() if v is not None}
+    counter = groups.pop("counter", None)
+    return Match({k: int(v) for k, v in groups.items()}, counter)

@@ -1,0 +1,101 @@
+"""Reading a card's printed abilities with an edition's phrases.
+
+Each activation condition, cost and sentence must match one phrase of the
+edition; a sentence that matches a target phrase starts a sub-ability, and the
+effect sentences after it act on its targets. The result tells the engine which
+programs a card runs and with which numbers and counters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import ast
+from .cards import AbilityText, CardDesign, Text
+from .errors import Diagnostic
+from .phrasing import ANY_COUNTER, Match, match
+from .ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A printed piece read as a phrase, with its numbers and its counter."""
+
+    phrase: ast.Phrase
+    numbers: dict
+    counter: str | None
+    text: Text
+
+
+@dataclass(frozen=True)
+class SubAbility:
+    target: Reading | None
+    effects: tuple[Reading, ...]
+
+
+@dataclass(frozen=True)
+class AbilityReading:
+    name: str | None
+    condition: Reading | None
+    cost: Reading | None
+    subs: tuple[SubAbility, ...]
+
+
+def read_card(card: CardDesign, ruleset: Ruleset) -> tuple[list[AbilityReading],
+                                                          list[Diagnostic]]:
+    """Read every ability of a card; problems are located at the printed text."""
+    reader = _Reader(ruleset)
+    readings = [reader.ability(a) for a in card.abilities]
+    return readings, reader.problems
+
+
+class _Reader:
+    def __init__(self, ruleset: Ruleset):
+        self.rs = ruleset
+        self.problems: list[Diagnostic] = []
+        self.by_kind: dict[str, list[ast.Phrase]] = {}
+        for p in ruleset.phrases:
+            self.by_kind.setdefault(p.phrase_kind, []).append(p)
+        self.counter_names = {c.label.lower(): c.name for c in ruleset.counters.values()}
+        self.counter_labels = tuple(c.label for c in ruleset.counters.values())
+
+    def ability(self, a: AbilityText) -> AbilityReading:
+        condition = self.read(a.condition, ("condition",), "activation condition")
+        cost = self.read(a.cost, ("cost",), "activation cost")
+        subs: list[SubAbility] = []
+        for sentence in a.sentences:
+            reading = self.read(sentence, ("target", "effect"), "sentence")
+            if reading is None:
+                continue
+            if reading.phrase.phrase_kind == "target":
+                subs.append(SubAbility(reading, ()))
+            elif subs:
+                subs[-1] = SubAbility(subs[-1].target, subs[-1].effects + (reading,))
+            else:
+                subs.append(SubAbility(None, (reading,)))
+        return AbilityReading(a.name, condition, cost, tuple(subs))
+
+    def read(self, text: Text | None, kinds: tuple[str, ...], what: str) -> Reading | None:
+        if text is None:
+            return None
+        phrases = [p for k in kinds for p in self.by_kind.get(k, ())]
+        for p in phrases:
+            found = match(p.text, text.text, self.counter_labels)
+            if found is not None:
+                return self.reading(p, found, text)
+        self.problems.append(Diagnostic(text.origin, self.why_not(text, phrases, what)))
+        return None
+
+    def reading(self, p: ast.Phrase, found: Match, text: Text) -> Reading:
+        counter = self.counter_names.get(found.counter.lower()) if found.counter else None
+        return Reading(p, found.numbers, counter, text)
+
+    def why_not(self, text: Text, phrases: list[ast.Phrase], what: str) -> str:
+        for p in phrases:
+            found = match(p.text, text.text, ANY_COUNTER)
+            if found is not None and found.counter:
+                known = ", ".join(sorted(self.counter_labels)) or "none"
+                return (f"the {self.rs.name} edition has no {found.counter} "
+                        f"(its counters: {known})")
+        return (f"no {what} phrase of the {self.rs.name} edition reads "
+                f"\"{text.text}\"")
