@@ -330,12 +330,14 @@ _SYNTAX: dict[type, Syntax] = {
     ast.HpFloor: "hp_floor {floor}",
     ast.Zombies: "zombies play_on",
     ast.Criterion: "criterion {ident} {label:q} [keep {cond}] [highest {value}]",
-    ast.CleanSlate: "clean_slate {edition}",
+    ast.CleanSlate: "clean_slate {edition} {verdict}",
     ast.Refurbish: "{verb} {text:q} as {new:q}",
     ast.RevisedLevel: "revised_level {text:q} since {edition}",
     ast.Ban: "ban {text:q}",
     ast.RevisedCost: "revised_cost {text:q} since {edition}",
     ast.VariableLimit: "limit {text:q} {variable} at_most {max}",
+    ast.Phrase: "{phrase_kind} {ident} {text:q} {trigger} [if {cond}] "
+                "[with {modifiers:,}] {cite} [{body:block}]",
 }
 
 

@@ -94,7 +94,8 @@ SYNTAX_CLASSES = [
     if isinstance(cls, type) and issubclass(cls, ast.Node) and not cls.__subclasses__()
     and not issubclass(cls, ast.Expr) and cls is not ast.EditionFile
 ]
-IMPLICIT = {ast.Citation: {"edition"}}  # a citation's edition is the file's own
+# Not written: a citation's edition is its file's; a phrase's text is its label.
+IMPLICIT = {ast.Citation: {"edition"}, ast.Phrase: {"label"}}
 
 
 @pytest.mark.parametrize("cls", SYNTAX_CLASSES, ids=lambda c: c.__name__)

@@ -1,0 +1,358 @@
+"""The `kotc` command as a user sees it: output, exit status, located messages."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from interpreter import cli
+from kotc_dsl import Diagnostic, RulesetError, ast, edition_files, load_edition
+from kotc_dsl.language import EDITIONS_DIR
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = sorted(EDITIONS_DIR.glob("*.kotc"))
+ANSI = "\033["
+
+# A small edition of its own: base-less, so it does not depend on the shipped ones.
+TINY = '''\
+edition "tiny" number 1
+  contents { "Fields" }
+zones {
+  zone deck "Deck" restricted ordered face_down  @ "Fields"
+}
+'''
+# Line 4, column 3: the zone is not cited.
+UNCITED = TINY.replace('  @ "Fields"', "")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def loadable() -> list[str]:
+    names = []
+    for name in sorted(edition_files()):
+        try:
+            load_edition(name)
+        except RulesetError:
+            continue
+        names.append(name)
+    return names
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+# --- kotc editions ----------------------------------------------------------------
+
+
+def test_editions_lists_every_file_in_editions(capsys):
+    code, out, _ = run(capsys, "editions")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["EDITION", "NUMBER", "EXTENDS", "SUMMARY"]
+    assert len(lines) == 1 + len(SHIPPED)
+    for name in edition_files():
+        assert any(line.split()[0] == name for line in lines[1:]), name
+
+
+def test_editions_as_json_names_each_file_its_number_and_base(capsys):
+    code, out, _ = run(capsys, "editions", "--format", "json")
+    assert code == 0
+    rows = json.loads(out)
+    assert {(ROOT / r["file"]).resolve() for r in rows} == {p.resolve() for p in SHIPPED}
+    by_name = {r["edition"]: r for r in rows}
+    for row in rows:
+        assert isinstance(row["number"], int)
+        assert row["extends"] is None or row["extends"] in by_name
+    assert [r["number"] for r in rows] == sorted(r["number"] for r in rows)
+
+
+# --- kotc check -------------------------------------------------------------------
+
+
+def test_check_passes_the_shipped_editions(capsys):
+    code, out, err = run(capsys, "check", str(EDITIONS_DIR))
+    assert (code, err) == (0, ""), out
+    assert out.splitlines()[-1] == f"{len(SHIPPED)} files checked, 0 errors"
+
+
+def test_check_locates_a_problem_relative_to_the_current_directory(capsys, in_tmp):
+    (in_tmp / "bad.kotc").write_text(UNCITED, encoding="utf-8")
+    code, out, _ = run(capsys, "check", "bad.kotc")
+    assert code == 2
+    first, *_, summary = out.splitlines()
+    assert first.startswith("bad.kotc:4:3: ") and "citation" in first
+    assert summary == "1 file checked, 1 error"
+
+
+def test_check_reports_a_syntax_error_with_its_place(capsys, in_tmp):
+    (in_tmp / "broken.kotc").write_text(TINY.replace("zones {", "zones {{"),
+                                        encoding="utf-8")
+    code, out, err = run(capsys, "check", str(in_tmp / "broken.kotc"))
+    assert code == 2 and err == ""
+    assert re.match(r"broken\.kotc:3:\d+: syntax error", out), out
+
+
+def test_check_walks_directories_and_counts_files(capsys, in_tmp):
+    (in_tmp / "rules").mkdir()
+    (in_tmp / "rules" / "good.kotc").write_text(TINY, encoding="utf-8")
+    (in_tmp / "rules" / "bad.kotc").write_text(UNCITED, encoding="utf-8")
+    (in_tmp / "rules" / "notes.txt").write_text("not a rule file", encoding="utf-8")
+    code, out, _ = run(capsys, "check", "rules")
+    assert code == 2
+    assert out.splitlines()[-1] == "2 files checked, 1 error"
+    assert out.startswith("rules/bad.kotc:4:3:")
+
+
+@pytest.mark.parametrize("setup, fragment", [
+    (lambda p: None, "no such file or directory"),
+    (lambda p: p.write_bytes(b"edition \xff\xfe"), "not a UTF-8"),
+    (lambda p: p.write_text("", encoding="utf-8"), "syntax error"),
+    (lambda p: p.mkdir(), "no .kotc files in this directory"),
+], ids=["missing", "not-utf8", "empty", "empty-directory"])
+def test_check_turns_bad_input_into_a_located_message(capsys, in_tmp, setup, fragment):
+    setup(in_tmp / "nope.kotc")
+    code, out, err = run(capsys, "check", "nope.kotc")
+    assert code == 2, out
+    assert out.startswith(f"nope.kotc:1:1: {fragment}")
+    assert "Traceback" not in out + err
+
+
+def test_check_as_json(capsys, in_tmp):
+    (in_tmp / "bad.kotc").write_text(UNCITED, encoding="utf-8")
+    (in_tmp / "good.kotc").write_text(TINY, encoding="utf-8")
+    code, out, _ = run(capsys, "check", "bad.kotc", "good.kotc", "--format", "json")
+    assert code == 2
+    data = json.loads(out)
+    assert data["files"] == ["bad.kotc", "good.kotc"]
+    assert data["errors"] == 1
+    (problem,) = data["diagnostics"]
+    assert (problem["file"], problem["line"], problem["col"]) == ("bad.kotc", 4, 3)
+    assert "citation" in problem["message"]
+
+
+def test_check_json_when_clean(capsys):
+    code, out, _ = run(capsys, "check", str(EDITIONS_DIR), "--format", "json")
+    assert code == 0
+    assert json.loads(out)["errors"] == 0
+
+
+def test_an_unexpected_failure_is_a_located_problem_not_a_traceback(
+        capsys, in_tmp, monkeypatch):
+    (in_tmp / "good.kotc").write_text(TINY, encoding="utf-8")
+
+    def explode(path):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(cli, "load_path", explode)
+    code, out, _ = run(capsys, "check", "good.kotc")
+    assert code == 2
+    assert out.startswith("good.kotc:1:1: internal error while loading (ValueError: ")
+
+
+def test_graph_checks_plug_into_check(capsys, in_tmp, monkeypatch):
+    (in_tmp / "good.kotc").write_text(TINY, encoding="utf-8")
+    seen = []
+
+    def graph_problem(ruleset):
+        seen.append(ruleset.name)
+        return [Diagnostic(ruleset.origin, "phase 'x' is never reached")]
+
+    monkeypatch.setattr(cli, "graph_diagnostics", graph_problem)
+    code, out, _ = run(capsys, "check", "good.kotc")
+    assert seen == ["tiny"]
+    assert code == 2
+    assert "good.kotc:1:1: phase 'x' is never reached" in out
+
+
+def test_graph_hook_finds_nothing_in_a_clean_edition():
+    assert cli.graph_diagnostics(load_edition(EDITIONS_DIR / "11th.kotc")) == []
+
+
+@given(st.text(alphabet=st.sampled_from('{}"@ .:=()\nzonedckabs0123'), max_size=30),
+       st.integers(0, len(TINY)))
+def test_check_never_fails_with_a_traceback_on_mangled_input(tmp_path_factory, junk, at):
+    path = tmp_path_factory.mktemp("fuzz") / "mangled.kotc"
+    path.write_text(TINY[:at] + junk + TINY[at:], encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(["check", str(path)])
+    assert err.getvalue() == ""
+    assert "internal error" not in out.getvalue(), out.getvalue()
+    lines = out.getvalue().splitlines()
+    if code == 2:
+        assert re.search(r"mangled\.kotc:\d+:\d+: \S", lines[0]), lines
+    else:
+        assert code == 0 and lines == ["1 file checked, 0 errors"]
+
+
+# --- kotc show --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("section", ast.SECTIONS)
+@pytest.mark.parametrize("name", loadable())
+def test_show_each_section_with_citations(capsys, name, section):
+    ruleset = load_edition(name)
+    code, out, err = run(capsys, "show", name, section)
+    assert (code, err) == (0, "")
+    rules = ruleset.rules(section)
+    noun = "rule" if len(rules) == 1 else "rules"
+    assert f"{section} ({len(rules)} {noun})" in out
+    for rule in rules:
+        cite = rule.cite
+        assert f"{cite.edition} §{cite.section}" in out
+        if cite.interpretation:
+            assert f"[interpretation: {cite.interpretation}]" in out
+    if not rules:
+        assert f"{name} has no {section} rules" in out
+
+
+def test_show_marks_inherited_rules_with_their_edition(capsys):
+    derived = [n for n in loadable() if len(load_edition(n).lineage) > 1]
+    if not derived:
+        pytest.skip("no loadable edition extends another")
+    ruleset = load_edition(derived[-1])
+    code, out, _ = run(capsys, "show", ruleset.name)
+    assert code == 0
+    for base in ruleset.lineage[1:]:
+        mine = [r for r in ruleset.rules() if r.cite and r.cite.edition == base]
+        if mine:
+            assert f"(inherited from {base})" in out
+    assert f"Extends: {' <- '.join(ruleset.lineage[1:])}" in out
+
+
+def test_show_reads_like_the_rule_files(capsys):
+    code, out, _ = run(capsys, "show", str(EDITIONS_DIR / "11th.kotc"), "keywords")
+    assert code == 0
+    assert '  keyword draw "Draw" (who: player, n: int) {\n    repeat n {\n' in out
+    assert "      11th §Turn Order\n" in out
+
+
+def test_show_a_file_by_path(capsys, in_tmp):
+    (in_tmp / "tiny.kotc").write_text(TINY, encoding="utf-8")
+    code, out, _ = run(capsys, "show", "tiny.kotc")
+    assert code == 0
+    assert 'zone deck "Deck" restricted ordered face_down' in out
+
+
+def test_show_as_json(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, _ = run(capsys, "show", "11th", "zones", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["edition"] == "11th"
+    assert list(data["sections"]) == ["zones"]
+    zones = data["sections"]["zones"]
+    assert [z["name"] for z in zones] == list(load_edition("11th").zones)
+    assert all(z["origin"].startswith("editions/11th.kotc:") for z in zones)
+    assert all(z["citation"]["edition"] == "11th" for z in zones)
+
+
+def test_show_unknown_edition_lists_the_known_ones(capsys):
+    code, out, err = run(capsys, "show", "99th")
+    assert code == 2 and out == ""
+    (line,) = err.splitlines()
+    assert "unknown edition '99th'" in line
+    assert all(name in line for name in edition_files())
+
+
+def test_show_unknown_section_lists_the_sections(capsys):
+    code, out, err = run(capsys, "show", "11th", "rulez")
+    assert code == 2 and out == ""
+    (line,) = err.splitlines()
+    assert "unknown section 'rulez'" in line
+    assert ", ".join(ast.SECTIONS) in line
+
+
+def test_show_a_file_that_does_not_load(capsys, in_tmp):
+    (in_tmp / "bad.kotc").write_text(UNCITED, encoding="utf-8")
+    code, out, err = run(capsys, "show", "bad.kotc")
+    assert code == 2 and out == ""
+    assert err.startswith("bad.kotc:4:3:")
+    assert "does not load" in err.splitlines()[-1]
+
+
+# --- flags, help, colour ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    [], ["show"], ["check"], ["frobnicate"], ["check", "editions", "--format", "xml"],
+    ["editions", "--colour"],
+])
+def test_bad_usage_exits_2_with_the_usage_message(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("usage: kotc")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["show", "--help"],
+                                  ["editions", "--help"]])
+def test_help_teaches_with_examples(capsys, argv):
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert "examples:\n  kotc " in out
+
+
+def test_show_help_names_every_section(capsys):
+    _, out, _ = run(capsys, "show", "--help")
+    flat = " ".join(out.split())
+    assert all(s in flat for s in ast.SECTIONS)
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch, capsys):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert ANSI not in run(capsys, "check", str(EDITIONS_DIR))[1]  # captured: no tty
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert cli.main(["check", str(EDITIONS_DIR)]) == 0
+    assert ANSI in terminal.getvalue()
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert cli.main(["check", str(EDITIONS_DIR)]) == 0
+    assert ANSI not in terminal.getvalue()
+
+
+def test_version(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.startswith("kotc ")
+
+
+# --- the installed console script -------------------------------------------------
+
+
+def test_console_script_exit_status_and_messages(in_tmp):
+    scripts = str(Path(sys.executable).parent)
+    kotc = shutil.which("kotc", path=scripts) or shutil.which("kotc")
+    if kotc is None:
+        pytest.skip("the kotc console script is not installed (pip install -e .)")
+    (in_tmp / "bad.kotc").write_text(UNCITED, encoding="utf-8")
+    result = subprocess.run([kotc, "check", "bad.kotc", str(EDITIONS_DIR)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout.startswith("bad.kotc:4:3: ")
+    assert result.stdout.splitlines()[-1] == f"{1 + len(SHIPPED)} files checked, 1 error"
