@@ -19,7 +19,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from .flow import SUBFLOWS, FlowGraph, relative
+from .flow import SUBFLOWS, FlowGraph, relative, where
 
 TITLES = {"setup": "Setup", "turn": "Turn", "battle": "Battle", "chain": "Chain",
           "endgame": "End of the game"}
@@ -338,3 +338,67 @@ def write_file(dot: str, path: Path) -> None:
             "(`apt-get install graphviz`, `brew install graphviz`) or write a .dot file"
         ) from None
     path.write_bytes(data)
+
+
+# --- kotc graph --------------------------------------------------------------------
+
+
+def graph_arguments(parser) -> None:
+    """Arguments of `kotc graph`."""
+    parser.add_argument("edition", nargs="?", metavar="EDITION",
+                        help="a shipped edition's name, or a .kotc file")
+    parser.add_argument("--flow", choices=FLOWS, default="all",
+                        help="the part of the game to draw (default: all)")
+    parser.add_argument("--diff", nargs=2, metavar=("A", "B"),
+                        help="draw the changes from edition A to edition B in one graph")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="FILE.svg, FILE.png or FILE.dot (default: DOT on stdout)")
+
+
+def graph_command(args, con) -> int:
+    """Draw an edition's flow: setup, turn, battle steps, chain, and the game's end.
+
+    Clusters per subflow; arrows labelled with the actions and guards that move
+    along them; citations and rule-file positions as SVG tooltips. With
+    `--diff A B`, one graph shows what B added (green), removed (red, dashed)
+    and changed (orange) relative to A. SVG and PNG need Graphviz's `dot`;
+    DOT text never does.
+    """
+    from .compile import compile_ruleset
+    from .diff import flow_diff
+
+    if (args.edition is None) == (args.diff is None):
+        con.error("kotc graph: give one EDITION, or --diff A B")
+        return 2
+    names = args.diff or [args.edition]
+    loaded = [load_or_report(name, con) for name in names]
+    if any(r is None for r in loaded):
+        return 2
+    flows = [compile_ruleset(r) for r in loaded]
+    if args.diff:
+        title = f"{flows[0].edition} -> {flows[1].edition}: " + (
+            "whole game" if args.flow == "all" else args.flow)
+        dot = write_dot(flow_diff(*flows), args.flow, title)
+    else:
+        dot = to_dot(flows[0], args.flow)
+    if not args.output:
+        con.print(dot.rstrip("\n"))
+        return 0
+    try:
+        write_file(dot, Path(args.output))
+    except DotMissing as err:
+        con.error(f"kotc graph: {err}")
+        return 2
+    return 0
+
+
+def load_or_report(name: str, con):
+    """Load an edition by name or path; on failure print its located problems."""
+    from kotc_dsl import RulesetError, load_edition
+
+    try:
+        return load_edition(name)
+    except RulesetError as err:
+        for d in err.diagnostics:
+            con.error(f"{where(d.origin)}: {d.message}")
+        return None
