@@ -24,6 +24,10 @@ from kotc_dsl.load import SUFFIX, find_edition, parse_file
 from kotc_dsl.serialize import ruleset_to_dict
 from kotc_dsl.unparse import unparse_rule
 
+from .diff import diff_arguments, diff_command
+from .graph_checks import check_ruleset
+from .render import graph_arguments, graph_command
+
 OK, PROBLEMS = 0, 2
 
 # --- output -----------------------------------------------------------------------
@@ -169,9 +173,9 @@ def graph_diagnostics(ruleset: Ruleset) -> list[Diagnostic]:
 
     `kotc check` calls this for every edition that parses and validates; the
     checks on its compiled flow graph (phases never reached, a chain that never
-    resolves, a game that never ends) belong here. None are wired in yet.
+    resolves, a game that never ends) belong here.
     """
-    return []
+    return check_ruleset(ruleset)
 
 
 def _rule_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
@@ -348,6 +352,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("show", show, _show_args,
             "kotc show 17th\nkotc show 17th turn\nkotc show 11th keywords\n"
             "kotc show my_house_rules.kotc legality --format json"),
+    Command("graph", graph_command, graph_arguments,
+            "kotc graph 13th --flow turn -o turn.svg\n"
+            "kotc graph 17th --flow chain -o chain.png\nkotc graph 11th > flow.dot\n"
+            "kotc graph --diff 12th 17th -o changes.svg"),
+    Command("diff", diff_command, diff_arguments,
+            "kotc diff 12th 17th\nkotc diff 11th 12th --format markdown\n"
+            "kotc diff 13th my_house_rules.kotc --format json"),
 )
 
 
