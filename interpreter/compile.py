@@ -82,9 +82,13 @@ class _Builder:
                         cite=cite, origin=origin or ast.NOWHERE, anytime=False)
 
     def land(self, pending: list[_Pending], target: str) -> None:
+        """Connect pending edges to `target`; a plain step in cites the rule it enters."""
+        into = self.g.nodes[target]
         for p in pending:
-            self.edge(p.src, target, p.kind, p.label, guard=p.guard, cite=p.cite,
-                      origin=p.origin)
+            cite = p.cite if p.cite is not None else into["cite"]
+            origin = p.origin if p.origin != ast.NOWHERE else into["origin"]
+            self.edge(p.src, target, p.kind, p.label, guard=p.guard, cite=cite,
+                      origin=origin)
 
     def stuck(self, pending: list[_Pending], why: str) -> None:
         for p in pending:

@@ -42,6 +42,7 @@ class Step:
     guard: ast.Expr | None
     cite: ast.Citation | None
     origin: ast.Origin
+    anytime: bool = False
 
 
 class FlowGraph:
@@ -122,12 +123,28 @@ class FlowGraph:
 
     def paths(self, source: str, target: str, cutoff: int | None = None,
               flow_only: bool = True) -> list[list[str]]:
-        """Simple paths from `source` to `target` (without endgame shortcuts)."""
+        """Simple paths from `source` to `target` (without endgame shortcuts).
+
+        A chain or battle returns to the node that entered it, which a simple
+        path has already visited; so a path that enters a subflow never leaves
+        it by a return (the shared subflow's returns to other callers would
+        be false routes). A path starting inside a subflow may return.
+        """
         graph = self.flow_graph() if flow_only else self.graph
         if source not in graph or target not in graph:
             return []
-        return [list(p) for p in nx.all_simple_paths(nx.DiGraph(graph), source, target,
-                                                     cutoff=cutoff)]
+        found = nx.all_simple_paths(nx.DiGraph(graph), source, target, cutoff=cutoff)
+        return [list(p) for p in found if self._returns_unentered(p, graph)]
+
+    @staticmethod
+    def _returns_unentered(path: list[str], graph: nx.MultiDiGraph) -> bool:
+        entered = False
+        for u, v in zip(path, path[1:], strict=False):
+            kinds = {d["kind"] for d in graph.get_edge_data(u, v).values()}
+            if RETURN_KIND in kinds and CALL_KIND not in kinds and entered:
+                return False
+            entered = entered or (CALL_KIND in kinds and RETURN_KIND not in kinds)
+        return True
 
     def phase_order(self) -> list[str]:
         """The phases' labels in turn order."""
@@ -162,4 +179,4 @@ def where(origin: ast.Origin) -> str:
 
 def _step(target: str, d: dict) -> Step:
     return Step(target, d["label"], d["kind"], d.get("action"), d.get("guard"),
-                d.get("cite"), d.get("origin", ast.NOWHERE))
+                d.get("cite"), d.get("origin", ast.NOWHERE), bool(d.get("anytime")))

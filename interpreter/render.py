@@ -127,20 +127,27 @@ def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arr
         if not any(inside):
             continue
         if d["kind"] == "endgame":
+            # From the cluster's last node, so the check ranks below it; a node
+            # removed in a diff only when the whole cluster is.
             sub = graph.nodes[u]["subflow"]
-            if all(inside):  # the cluster's last node, so the check ranks below it
+            gone = graph.nodes[u].get("status") == "removed"
+            if all(inside) and (not gone or sub not in endings):
                 endings[sub] = _Arrow(tail, head, "endgame", ["any change of state"],
                                       [_tip("an endgame condition may be met", d)],
-                                      d.get("status"), ltail=f"cluster_{sub}")
+                                      "removed" if gone else None, ltail=f"cluster_{sub}")
             continue
         opener = d["kind"] in ("call", "return")
         if not inside[0]:
             tail = stub(tail, opener and d["kind"] == "call")
         if not inside[1]:
             head = stub(head, opener and d["kind"] == "return")
-        key = (tail, head, d["kind"], d.get("status"))
-        arrow = arrows.setdefault(key, _Arrow(tail, head, d["kind"],
-                                              status=d.get("status")))
+        # In a diff, the any-time arrows stand for many edges: one arrow, marked
+        # only when every edge it stands for has the same mark.
+        status = d.get("status")
+        key = (tail, head, d["kind"], "any" if d.get("anytime") else status)
+        arrow = arrows.setdefault(key, _Arrow(tail, head, d["kind"], status=status))
+        if arrow.status != status:
+            arrow.status = None
         if d["label"] and d["label"] not in arrow.labels:
             arrow.labels.append(d["label"])
         arrow.tips.append(_tip(d["label"] or d["kind"], d))
