@@ -23,7 +23,13 @@ _HUBS = frozenset({"endgame_check"})
 
 
 def check_ruleset(ruleset: Ruleset) -> list[Diagnostic]:
-    """Compile `ruleset` and check its flow; the hook `kotc check` calls."""
+    """Compile `ruleset` and check its flow; the hook `kotc check` calls.
+
+    A rule file with no phases at all (only zones, or only cards) describes no
+    game flow, so there is nothing to check; one phase is enough to be a game.
+    """
+    if not ruleset.phases:
+        return []
     return check_flow(compile_ruleset(ruleset))
 
 

@@ -88,3 +88,14 @@ def test_kotc_check_reports_them_located(capsys, name, line):
     assert code == 2
     assert f"{name}.kotc:{line}:" in out
     assert "1 file checked" in out
+
+
+def test_a_file_without_phases_has_no_flow_to_check(tmp_path):
+    path = tmp_path / "zones_only.kotc"
+    path.write_text('edition "zones_only" number 1\n  contents { "Fields" }\n'
+                    'zones {\n  zone deck "Deck" restricted ordered face_down'
+                    '  @ "Fields"\n}\n', encoding="utf-8")
+    ruleset = load_path(path, use_cache=False)
+    assert check_ruleset(ruleset) == []
+    # compiled anyway, its flow is broken: the turn has nowhere to go
+    assert check_flow(compile_ruleset(ruleset))

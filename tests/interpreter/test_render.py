@@ -1,0 +1,224 @@
+"""The drawings, asserted on their DOT text; SVGs rendered when `dot` is installed."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+
+import graphviz
+import pytest
+
+from interpreter import cli, compile_ruleset
+from interpreter.diff import flow_diff
+from interpreter.render import FLOWS, DotMissing, write_dot, write_file
+from kotc_dsl import edition_files, load_edition
+
+EDITIONS = sorted(edition_files())
+HAS_DOT = shutil.which("dot") is not None
+_QUOTED = r'"((?:[^"\\]|\\.)*)"'
+
+
+class Dot:
+    """Just enough of a DOT reader for our writer's output: nodes, edges, clusters."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.nodes: dict[str, dict[str, str]] = {}
+        self.edges: list[tuple[str, str, dict[str, str]]] = []
+        self.clusters = re.findall(r"^\s*subgraph (cluster_\w+) \{$", text, re.M)
+        for line in text.splitlines():
+            if m := re.match(r"^\s*(n\d+) -> (n\d+) \[(.*)\];$", line):
+                self.edges.append((m[1], m[2], self._attrs(m[3])))
+            elif m := re.match(r"^\s*(n\d+) \[(.*)\];$", line):
+                self.nodes[m[1]] = self._attrs(m[2])
+
+    @staticmethod
+    def _attrs(text: str) -> dict[str, str]:
+        attrs = {k: v.replace("\\n", " ").replace('\\"', '"')
+                 for k, v in re.findall(rf"(\w+)={_QUOTED}", text)}
+        if m := re.search(r"label=<(.*)>, tooltip=", text):
+            attrs["label"] = html.unescape(re.sub(r"<[^>]+>", " ", m[1]))
+            attrs["title"] = html.unescape(re.sub(r"<[^>]+>", "", m[1].split("<BR/>")[0]))
+        return attrs
+
+    def id(self, title: str) -> str:
+        (found,) = [n for n, a in self.nodes.items() if a.get("title") == title]
+        return found
+
+    def edge(self, tail: str, head: str) -> list[dict[str, str]]:
+        t, h = self.id(tail), self.id(head)
+        return [a for u, v, a in self.edges if (u, v) == (t, h)]
+
+    def label(self, tail: str, head: str) -> str:
+        (attrs,) = self.edge(tail, head)
+        return attrs.get("label", "")
+
+
+@pytest.fixture(scope="module")
+def flows():
+    return {name: compile_ruleset(load_edition(name)) for name in EDITIONS}
+
+
+def dot(flows, edition: str, flow: str = "all") -> Dot:
+    return Dot(flows[edition].to_dot(flow))
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("flow", FLOWS)
+def test_generated_ids_only(flows, edition, flow):
+    """Statements use n0, n1...: ids with `:` break pydot and the graphviz package."""
+    text = flows[edition].to_dot(flow)
+    allowed = re.compile(r"^(digraph flow \{|\}|\s+\}|\s+(graph|node|edge) \[.*\];"
+                         r"|\s+subgraph cluster_[a-z]+ \{|\s+n\d+( -> n\d+)? \[.*\];)$")
+    assert all(allowed.match(line) for line in text.splitlines())
+    ids = re.findall(r"^\s*(n\d+) \[", text, re.M)
+    assert ids == [f"n{i}" for i in range(len(ids))]
+
+
+def test_clusters_per_subflow(flows):
+    assert dot(flows, "11th").clusters == ["cluster_setup", "cluster_turn",
+                                           "cluster_battle", "cluster_endgame"]
+    assert dot(flows, "17th").clusters == ["cluster_setup", "cluster_turn",
+                                           "cluster_battle", "cluster_chain",
+                                           "cluster_endgame"]
+    assert dot(flows, "17th", "chain").clusters == ["cluster_chain", "cluster_endgame"]
+    assert dot(flows, "17th", "setup").clusters == ["cluster_setup"]
+
+
+@pytest.mark.parametrize("edition", ["13th", "17th"])
+def test_draw_skip_is_a_labelled_dashed_edge(flows, edition):
+    d = dot(flows, edition, "turn")
+    (skip,) = d.edge("Start of turn", "Resource Phase")
+    assert skip["label"] == ("skip Draw Phase when game.turn == 1 and you == "
+                             "game.first_player")
+    assert skip["style"] == "dashed"
+    assert "13th §Turn Order" in skip["tooltip"]
+    assert d.edge("Start of turn", "Draw Phase")
+
+
+def test_first_turn_exception_and_choice_are_drawn(flows):
+    d = dot(flows, "12th", "turn")
+    assert d.label("Resource Phase", "Resource Phase: exception") == (
+        "when game.turn == 1 and you == game.first_player")
+    assert d.label("Resource Phase", "Resource Phase: as usual") == "otherwise"
+    exception = d.id("Resource Phase: exception")
+    choices = [a["label"] for u, _, a in d.edges if u == exception]
+    assert choices == ["chosen by you", "chosen by you"]
+    assert "draw(you, 2 - count(placed))" in d.nodes[d.id("Resource Phase: as usual")][
+        "label"]
+
+
+def test_actions_merge_into_one_labelled_loop(flows):
+    d = dot(flows, "11th", "turn")
+    assert d.label("Resource Phase: actions", "Resource Phase: actions") == "exchange"
+    assert d.label("Action Phase", "Action Phase") == (
+        "summon, cast, set_trap, activate, activate_trap")
+    assert "cluster_chain" not in d.clusters
+    assert not [a for a in d.nodes.values() if a.get("title") == "Chain"]
+
+
+def test_turn_view_shows_other_subflows_as_stubs(flows):
+    d = dot(flows, "12th", "turn")
+    assert d.nodes[d.id("Chain")]["style"] == "rounded,dashed"
+    assert d.label("Action Phase", "Chain") == "cast, activate, activate_trap"
+    assert d.label("Chain", "Action Phase") == "chain closed"
+    assert d.label("Battle Phase", "Battle") == "battle"
+    assert d.label("Any time", "Chain") == "pop"
+    assert d.nodes[d.id("Any time")]["label"].strip().endswith(
+        "in every phase and every battle step")
+
+
+def test_chain_view_keeps_its_openers_by_name(flows):
+    d = dot(flows, "13th", "chain")
+    assert d.label("Action Phase", "Chain opens") == "cast, activate"
+    assert d.label("Chain closes", "Action Phase") == "chain closed"
+    assert d.label("Responses", "Responses") == "activate, cast, pop"
+    assert d.label("Resolve", "Resolve") == "links remain"
+
+
+def test_battle_view(flows):
+    d = dot(flows, "11th", "battle")
+    assert d.label("Battle Phase", "Declare the attacking team and target") == "battle"
+    assert d.label("Leftover defending dice hit the attacking player",
+                   "Battle Phase") == "battle over"
+
+
+def test_endgame_is_one_arrow_per_cluster(flows):
+    d = dot(flows, "17th")
+    endings = [a for _, _, a in d.edges if a.get("label") == "any change of state"]
+    assert sorted(a["ltail"] for a in endings) == [
+        "cluster_battle", "cluster_chain", "cluster_turn"]
+    over = d.label("Endgame check", "Game over")
+    assert "All players have zero HP" in over and "All players agree" in over
+
+
+def test_citations_and_positions_are_tooltips(flows):
+    d = dot(flows, "13th", "turn")
+    tip = d.nodes[d.id("Draw Phase")]["tooltip"]
+    assert "13th §Turn Order" in tip
+    assert re.search(r"editions/13th\.kotc:\d+:\d+$", tip)
+    (skip,) = d.edge("Start of turn", "Resource Phase")
+    assert re.fullmatch(r"skip Draw Phase when .*: 13th §Turn Order, "
+                        r"\S*editions/13th\.kotc:\d+:5", skip["tooltip"])
+
+
+def test_diff_graph_styles(flows):
+    old, new = flows["12th"], flows["13th"]
+    d = Dot(write_dot(flow_diff(old, new), "all", "12th -> 13th"))
+    added = d.nodes[d.id("Draw Phase")]
+    removed = d.nodes[d.id("Battle Dice")]
+    changed = d.nodes[d.id("Draw 5 cards")]
+    same = d.nodes[d.id("Action Phase")]
+    assert added["color"] == "#1a8f2e"
+    assert removed["color"] == "#c62828" and "dashed" in removed["style"]
+    assert changed["color"] == "#e08a00"
+    assert "was: Draw 5 cards from your deck" in changed["label"]
+    assert "color" not in same
+    statuses = {a.get("color") for a in d.edge("Start of turn", "Resource Phase")}
+    assert statuses == {"#c62828", "#1a8f2e"}  # the old way in; the new skip
+
+
+@pytest.mark.skipif(not HAS_DOT, reason="Graphviz's dot is not installed")
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("flow", FLOWS)
+def test_svg_for_every_edition_and_flow(flows, tmp_path, edition, flow):
+    if flow == "chain" and "chain" not in flows[edition].subflows:
+        pytest.skip(f"{edition} has no chain")
+    out = tmp_path / f"{edition}-{flow}.svg"
+    write_file(flows[edition].to_dot(flow), out)
+    svg = out.read_text(encoding="utf-8")
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    tooltips = re.findall(r'xlink:title="([^"]*)"', svg)
+    assert tooltips and all("§" in t for t in tooltips if "kotc:" in t)
+    assert any(re.search(r"\d+(st|nd|rd|th) §", t) for t in tooltips)
+
+
+def test_without_dot_svg_says_how_to_get_it_and_dot_still_works(flows, tmp_path,
+                                                                 monkeypatch):
+    def missing(*args, **kwargs):
+        raise graphviz.ExecutableNotFound(["dot"])
+
+    monkeypatch.setattr(graphviz.Source, "pipe", missing)
+    with pytest.raises(DotMissing) as err:
+        write_file(flows["13th"].to_dot(), tmp_path / "flow.svg")
+    message = str(err.value)
+    assert "\n" not in message and "apt-get install graphviz" in message
+    write_file(flows["13th"].to_dot(), tmp_path / "flow.dot")
+    assert (tmp_path / "flow.dot").read_text().startswith("digraph flow {")
+    code = cli.main(["graph", "13th", "-o", str(tmp_path / "flow.png")])
+    assert code == 2
+
+
+def test_kotc_graph(capsys, tmp_path):
+    assert cli.main(["graph", "13th", "--flow", "turn"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("digraph flow {") and "13th edition: turn" in out
+    target = tmp_path / "diff.dot"
+    assert cli.main(["graph", "--diff", "12th", "13th", "-o", str(target)]) == 0
+    assert "12th -> 13th: whole game" in target.read_text()
+    assert cli.main(["graph"]) == 2
+    assert "give one EDITION, or --diff A B" in capsys.readouterr().err
+    assert cli.main(["graph", "13th", "--flow", "upkeep"]) == 2
+    assert cli.main(["graph", "no_such_edition"]) == 2
+    assert "unknown edition" in capsys.readouterr().err
