@@ -23,12 +23,12 @@ ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(EDITIONS_DIR.glob("*.kotc"))
 ANSI = "\033["
 
-# A small edition of its own: base-less, so it does not depend on the shipped ones.
+# A small edition on top of a shipped one, which makes it a whole, playable game.
 TINY = '''\
-edition "tiny" number 1
+edition "tiny" number 1 extends "11th"
   contents { "Fields" }
 zones {
-  zone deck "Deck" restricted ordered face_down  @ "Fields"
+  zone vault "Vault" private  @ "Fields"
 }
 '''
 # Line 4, column 3: the zone is not cited.
@@ -181,7 +181,7 @@ def test_graph_checks_plug_into_check(capsys, in_tmp, monkeypatch):
     assert "good.kotc:1:1: phase 'x' is never reached" in out
 
 
-def test_graph_hook_finds_nothing_in_a_clean_edition():
+def test_graph_hook_passes_a_shipped_edition():
     assert cli.graph_diagnostics(load_edition(EDITIONS_DIR / "11th.kotc")) == []
 
 
@@ -246,9 +246,11 @@ def test_show_reads_like_the_rule_files(capsys):
 
 def test_show_a_file_by_path(capsys, in_tmp):
     (in_tmp / "tiny.kotc").write_text(TINY, encoding="utf-8")
-    code, out, _ = run(capsys, "show", "tiny.kotc")
+    code, out, _ = run(capsys, "show", "tiny.kotc", "zones")
     assert code == 0
+    assert '  zone vault "Vault" private\n      tiny §Fields\n' in out
     assert 'zone deck "Deck" restricted ordered face_down' in out
+    assert "(inherited from 11th)" in out
 
 
 def test_show_as_json(capsys, monkeypatch):
