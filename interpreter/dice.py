@@ -1,0 +1,52 @@
+"""Dice and shuffles from one seeded generator, which a test can script."""
+
+from __future__ import annotations
+
+import random
+
+
+class Dice:
+    """Six-sided dice: seeded, or scripted with the values to come.
+
+    A script is consumed first; when it runs out, the seeded generator goes on.
+    The generator's whole state is saved with the game, so a restored game rolls
+    exactly as the original would have.
+    """
+
+    def __init__(self, seed: int = 0, script: list[int] | None = None):
+        self.random = random.Random(seed)
+        self.script = list(script or [])
+
+    def roll(self) -> int:
+        if self.script:
+            return self.script.pop(0)
+        return self.random.randint(1, 6)
+
+    def shuffle(self, items: list) -> None:
+        self.random.shuffle(items)
+
+    def sample(self, items: list, k: int) -> list:
+        return self.random.sample(items, k)
+
+    def randint(self, lo: int, hi: int) -> int:
+        return self.random.randint(lo, hi)
+
+    def copy(self) -> Dice:
+        d = Dice.__new__(Dice)
+        d.random = random.Random()
+        d.random.setstate(self.random.getstate())
+        d.script = list(self.script)
+        return d
+
+    def to_json(self) -> dict:
+        version, internal, gauss = self.random.getstate()
+        return {"state": [version, list(internal), gauss], "script": self.script}
+
+    @staticmethod
+    def from_json(data: dict) -> Dice:
+        d = Dice.__new__(Dice)
+        d.random = random.Random()
+        version, internal, gauss = data["state"]
+        d.random.setstate((version, tuple(internal), gauss))
+        d.script = list(data["script"])
+        return d

@@ -1,0 +1,759 @@
+"""A game of Keeper of the Cards under any edition's ruleset.
+
+The engine knows primitives (move a card, exhaust, change a stat, roll, place
+and pop counters, ask a player) and how to walk the edition's flow: setup steps,
+phases in order with their skips, variants and opened actions, the chain's
+response windows and last-in-first-out resolution, battle steps, endgame
+conditions and winner criteria. What happens in each of these is the ruleset's
+programs; nothing here asks which edition it is.
+
+OpenSpiel-style API: `Game.new`, `legal_actions`, `apply`, `is_over`, `result`,
+`clone`, `to_json` / `from_json`. Every choice is an action at a `Decision`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from kotc_dsl import Ruleset, ast, load_edition
+from kotc_dsl.cards import CardDesign
+
+from .abilities import CompiledAbility, compile_card
+from .referee import Referee
+from .actions import Action, Decision, IllegalAction
+from .dice import Dice
+from .programs import NEXT, PUSHED, WAIT, Block, Frame, Programs, as_list, run
+from .state import CardState, PlayerState, Record
+from .values import AbilityRef, DieRef, Seat, decode, encode
+
+DEFAULT_MAX_TURNS = 300
+
+
+@dataclass
+class Deck:
+    """The cards a player brings: the deck list, and a reserves pile if any."""
+
+    cards: list[CardDesign]
+    reserves: list[CardDesign] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened, with the rule that made it happen."""
+
+    kind: str
+    data: dict
+    cite: str | None = None
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "data": encode(self.data), "cite": self.cite}
+
+    def __str__(self) -> str:
+        data = ", ".join(f"{k}={v}" for k, v in self.data.items())
+        cite = f"  [{self.cite}]" if self.cite else ""
+        return f"{self.kind}({data}){cite}"
+
+
+class Engine:
+    """What every game of one ruleset and card pool shares: compiled programs."""
+
+    def __init__(self, ruleset: Ruleset, designs: list[CardDesign]):
+        self.rs = ruleset
+        self.programs = Programs(ruleset)
+        self.abilities: dict[str, list[CompiledAbility]] = {}
+        self.designs: dict[str, CardDesign] = {}
+        for d in designs:
+            if d.name not in self.designs:
+                self.designs[d.name] = d
+                self.abilities[d.name] = compile_card(d, ruleset, self.programs)
+        self.referee = Referee(self)
+
+
+class Game:
+    """One game in progress. Create with `Game.new`."""
+
+    # --- creation -----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, ruleset: Ruleset | str, decks: list[Deck], seed: int = 0,
+            players: int | None = None, max_turns: int = DEFAULT_MAX_TURNS,
+            dice: list[int] | None = None, engine: Engine | None = None) -> Game:
+        """Set up a game and play until the first decision.
+
+        Args:
+            ruleset: an edition, or its name.
+            decks: one per player (reused in turn when fewer are given).
+            seed: seeds dice, shuffles and random choices.
+            players: how many play (2..8 recommended); default: one per deck.
+            max_turns: a safety limit; reaching it ends the game by agreement.
+            dice: scripted die results to use before the seeded ones.
+        """
+        rs = load_edition(ruleset) if isinstance(ruleset, str) else ruleset
+        n = players or len(decks)
+        allowed = rs.setting("setup", "players")
+        if allowed and n not in allowed.count:
+            raise ValueError(f"the {rs.name} edition is played by {allowed.count} players, "
+                             f"not {n}")
+        designs = [d for deck in decks for d in deck.cards + deck.reserves]
+        g = cls.__new__(cls)
+        g.engine = engine or Engine(rs, designs)
+        g._init_state(n, seed, dice, max_turns)
+        for seat in range(n):
+            deck = decks[seat % len(decks)]
+            g._deal(Seat(seat), deck)
+        g.tasks = [["setup", 0, 0]]
+        g._advance()
+        return g
+
+    def _init_state(self, n: int, seed: int, dice, max_turns: int) -> None:
+        rs = self.engine.rs
+        hp = rs.setting("setup", "starting_hp")
+        self.players = [PlayerState(i, hp.hp if hp else 0, list(rs.zones)) for i in range(n)]
+        self.cards: list[CardState] = []
+        self.rng = Dice(seed, dice)
+        self.seed = seed
+        self.turn = 0
+        self.active = 0
+        self.first_player = 0
+        self.phase = ""
+        self.step = ""
+        self.frames: list[Frame] = []
+        self.tasks: list[list] = []
+        self.decision: Decision | None = None
+        self.answer: Action | None = None
+        self.chain: Record | None = None
+        self.battle: Record | None = None
+        self.victims: list = []
+        self.after: list[list] = []
+        self.dice: list[list] = []
+        self.recent: list[list] = []
+        self.events: list[Event] = []
+        self.flags: dict[str, Any] = {}
+        self.max_turns = max_turns
+        self.over = False
+        self.outcome: dict | None = None
+        self.applied = 0
+        self.node = "start"
+        self.dirty = True
+
+    def _deal(self, seat: Seat, deck: Deck) -> None:
+        rs = self.engine.rs
+        start = next((z.name for z in rs.zones.values() if "starting" in z.flags), None)
+        reserve = next((z.name for z in rs.zones.values() if "reserve" in z.flags), None)
+        for design in deck.cards:
+            self._new_card(design, seat, start)
+        for design in deck.reserves:
+            self._new_card(design, seat, reserve or start)
+
+    def _new_card(self, design: CardDesign, seat: int, zone: str | None) -> int:
+        printed = {s.stat: s.value for s in design.stats}
+        c = CardState(len(self.cards), design.name, design.type, seat, printed, design.name)
+        self.cards.append(c)
+        if zone is not None:
+            self.players[seat].zones[zone].append(c.id)
+            c.zone = zone
+            c.face_up = self.engine.rs.zones[zone].face == "face_up"
+        return c.id
+
+    # --- the public API ---------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the deciding player may take now (empty when the game is over)."""
+        return [] if self.over or self.decision is None else list(self.decision.options)
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.over or self.decision is None else self.decision.player
+
+    def apply(self, action: Action | int) -> list[Event]:
+        """Take a legal action; returns the events it caused.
+
+        Raises:
+            IllegalAction: the action is not legal now; the message says why and cites
+                the rule that asked for the decision.
+        """
+        if self.over:
+            raise IllegalAction("the game is over")
+        d = self.decision
+        if isinstance(action, int) and not isinstance(action, Action):
+            action = d.options[action]
+        if action not in d.options:
+            why = f" [{d.cite}]" if d.cite else ""
+            raise IllegalAction(f"'{action}' is not a legal answer to {d.prompt} for "
+                                f"player {d.player}{why}; legal: "
+                                f"{', '.join(map(str, d.options[:8]))}"
+                                f"{'...' if len(d.options) > 8 else ''}")
+        chosen = d.options[d.options.index(action)]
+        start = len(self.events)
+        self.applied += 1
+        self.decision = None
+        self.log("decide", d.cite, player=d.player, action=str(chosen))
+        if d.resume == "vm":
+            self.answer = chosen
+        else:
+            self.engine.referee.answer(self, chosen)
+        self._advance()
+        return self.events[start:]
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def result(self) -> dict | None:
+        """`{"winner": seat | None, "tied": [...], "criterion": ..., "condition": ...}`."""
+        return self.outcome
+
+    def clone(self) -> Game:
+        g = object.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.players = [p.copy() for p in self.players]
+        g.cards = [c.copy() for c in self.cards]
+        g.rng = self.rng.copy()
+        g.frames = [_copy_frame(f) for f in self.frames]
+        g.tasks = [list(t) for t in self.tasks]
+        g.chain = self.chain.copy() if self.chain else None
+        g.battle = self.battle.copy() if self.battle else None
+        g.victims = list(self.victims)
+        g.after = [list(a) for a in self.after]
+        g.dice = [list(d) for d in self.dice]
+        g.recent = [list(r) for r in self.recent]
+        g.events = list(self.events)
+        g.flags = dict(self.flags)
+        return g
+
+    # --- JSON ----------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The whole state as JSON; `from_json` with the same engine restores it."""
+        d = self.decision
+        data = {
+            "edition": self.engine.rs.name, "seed": self.seed,
+            "players": [p.to_json() for p in self.players],
+            "cards": [c.to_json() for c in self.cards],
+            "rng": self.rng.to_json(), "turn": self.turn, "active": self.active,
+            "first_player": self.first_player, "phase": self.phase, "step": self.step,
+            "frames": [_frame_json(f) for f in self.frames],
+            "tasks": encode(self.tasks),
+            "decision": None if d is None else {
+                "player": d.player, "prompt": d.prompt, "resume": d.resume,
+                "options": [o.to_json() for o in d.options],
+                "cite": _cite_json(d.cite)},
+            "chain": self.chain.to_json() if self.chain else None,
+            "battle": self.battle.to_json() if self.battle else None,
+            "victims": encode(self.victims), "after": encode(self.after),
+            "dice": encode(self.dice), "recent": encode(self.recent),
+            "events": [e.to_json() for e in self.events],
+            "flags": encode(self.flags), "max_turns": self.max_turns,
+            "over": self.over, "outcome": encode(self.outcome), "applied": self.applied,
+            "node": self.node, "dirty": self.dirty,
+        }
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, engine: Engine) -> Game:
+        data = json.loads(text)
+        g = object.__new__(cls)
+        g.engine = engine
+        g.seed = data["seed"]
+        g.players = [PlayerState.from_json(p) for p in data["players"]]
+        g.cards = [CardState.from_json(c) for c in data["cards"]]
+        g.rng = Dice.from_json(data["rng"])
+        for k in ("turn", "active", "first_player", "phase", "step", "max_turns", "over",
+                  "applied", "node", "dirty"):
+            setattr(g, k, data[k])
+        blocks = engine.programs.blocks
+        g.frames = [_frame_from_json(f, blocks) for f in data["frames"]]
+        g.tasks = decode(data["tasks"])
+        d = data["decision"]
+        g.decision = None if d is None else Decision(
+            d["player"], d["prompt"], [Action.from_json(o) for o in d["options"]],
+            d["resume"], _cite_from_json(d["cite"]))
+        g.answer = None
+        g.chain = Record.from_json(data["chain"])
+        g.battle = Record.from_json(data["battle"])
+        g.victims = decode(data["victims"])
+        g.after = decode(data["after"])
+        g.dice = decode(data["dice"])
+        g.recent = decode(data["recent"])
+        g.events = [Event(e["kind"], decode(e["data"]), e["cite"]) for e in data["events"]]
+        g.flags = decode(data["flags"])
+        g.outcome = decode(data["outcome"])
+        return g
+
+    # --- the run loop ------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        referee = self.engine.referee
+        while not self.over:
+            if self.decision is not None:
+                return
+            if self.frames:
+                if run(self) == WAIT:
+                    return
+                referee.check_end(self)
+                continue
+            if not self.tasks:
+                self.end_game("no more play", None)
+                return
+            referee.step(self)
+            referee.check_end(self)
+
+    # --- services for programs -------------------------------------------------------------
+
+    def ask(self, player: int, prompt: str, options: list[Action], resume: str = "vm",
+            cite: ast.Citation | None = None) -> int:
+        self.decision = Decision(int(player), prompt, options, resume, cite)
+        return WAIT
+
+    def take_answer(self) -> Action | None:
+        a, self.answer = self.answer, None
+        return a
+
+    def pick_action(self, x: Any) -> Action:
+        if isinstance(x, Seat):
+            return Action("pick", x, f"player {int(x)}")
+        if isinstance(x, DieRef):
+            return Action("pick", x, f"die {self.dice[x][0]}")
+        return Action("pick", x, f"{self.cards[x].name}#{x}")
+
+    def done_action(self) -> Action:
+        return Action("done", None, "done")
+
+    def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
+        self.events.append(Event(kind, data, str(cite) if cite else None))
+
+    @property
+    def active_seat(self) -> Seat:
+        return Seat(self.active)
+
+    def seats_in_game(self) -> list[Seat]:
+        return [Seat(p.seat) for p in self.players if not p.eliminated]
+
+    def left_of(self, seat: int) -> Seat:
+        n = len(self.players)
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if not self.players[s].eliminated:
+                return Seat(s)
+        return Seat(seat)
+
+    def context(self, name: str) -> Any:
+        return _Context(self, name)
+
+    def attr(self, value: Any, name: str, env: dict) -> Any:
+        if isinstance(value, _Context):
+            return value.get(name)
+        if isinstance(value, Seat):
+            p = self.players[value]
+            if name in p.zones:
+                return p.zones[name]
+            if name == "left":
+                return self.left_of(value)
+            return getattr(p, name)
+        if isinstance(value, DieRef):
+            die = self.dice[value]
+            return die[0] if name == "value" else Seat(die[1])
+        if isinstance(value, dict):
+            return value.get(name)
+        if isinstance(value, AbilityRef):
+            return value.card
+        if isinstance(value, (list, tuple)):
+            values = [self.attr(v, name, env) for v in value]
+            if values and isinstance(values[0], list):  # `players.hand`: all their cards
+                return [x for v in values for x in v]
+            return values
+        if value is None:
+            return None
+        card = self.cards[value]
+        stat = env.get(name, name) if name not in card.stats else name
+        if stat in card.stats:
+            return card.stats[stat]
+        if name == "printed":
+            return card.printed
+        if name in ("owner", "controller"):
+            return Seat(getattr(card, name))
+        if name == "ultra_points":
+            return card.printed.get("ultra_points", 0)
+        return getattr(card, name)
+
+    def value_of(self, x: Any) -> int:
+        return self.dice[x][0] if isinstance(x, DieRef) else x
+
+    def card_is_type(self, card: Any, name: str) -> bool:
+        return card is not None and not isinstance(card, Seat) and \
+            self.cards[card].type == name
+
+    def ability_has(self, ability: AbilityRef, modifier: str) -> bool:
+        return modifier in self.ability(ability).modifiers
+
+    def ability(self, ref: AbilityRef) -> CompiledAbility:
+        return self.engine.abilities[self.cards[ref.card].design][ref.index]
+
+    def cost_of(self, card: int) -> int:
+        stat = self.engine.rs.setting("cards", "cost")
+        return self.cards[card].stats.get(stat.stat, 0) if stat else 0
+
+    def counters_placed(self, card: int, kind: str, placer: Any) -> int:
+        return sum(1 for k, p in self.cards[card].counters
+                   if k == kind and (placer is None or p == placer))
+
+    def is_tagged(self, card: int, tag: str) -> bool:
+        return tag in self.cards[card].tags
+
+    # --- primitives ---------------------------------------------------------------------
+
+    def move(self, card: int, seat: int, zone: str, mods: tuple, cite) -> None:
+        c = self.cards[card]
+        rs = self.engine.rs
+        pawns = rs.setting("cards", "pawns")
+        if c.zone == "":
+            return  # removed from the game
+        old = self.players[c.controller].zones[c.zone]
+        if card in old:
+            old.remove(card)
+        leaving_play = c.zone != zone or c.controller != seat
+        if c.pawn and pawns and zone != pawns.zone:
+            c.zone = ""
+            self.log("removed", pawns.cite, card=card, name=c.name)
+            return
+        target = self.players[seat].zones[zone]
+        if "bottom" in mods:
+            target.insert(0, card)
+        else:
+            target.append(card)
+        if leaving_play:
+            self._leave(c, rs)
+        c.zone, c.controller = zone, seat
+        z = rs.zones[zone]
+        c.face_up = ("face_up" in mods) or ("face_down" not in mods and z.face == "face_up")
+        c.exhausted = "exhausted" in mods
+        self.dirty = True
+        self.log("move", cite, card=card, name=c.name, to=zone, player=seat)
+        self._after_event("moved", {"target": card})
+
+    def _leave(self, c: CardState, rs: Ruleset) -> None:
+        """A card leaving its zone: counters, marks and battle places go with it."""
+        c.counters.clear()
+        c.tags = {t: u for t, u in c.tags.items() if u != "leave"}
+        for stat in c.stats:
+            if stat not in c.timed:
+                c.stats[stat] = c.printed.get(stat, c.stats[stat])
+        c.fatigued = False
+        if self.battle is not None:
+            self.withdraw(c.id, None)
+
+    def give(self, card: int, seat: int, cite) -> None:
+        c = self.cards[card]
+        if c.zone and c.controller != seat:
+            zones = self.players[c.controller].zones[c.zone]
+            if card in zones:
+                zones.remove(card)
+            self.players[seat].zones[c.zone].append(card)
+            c.controller = seat
+            if self.battle is not None:
+                self.withdraw(card, None)
+            self.log("give", cite, card=card, to=seat)
+
+    def banish(self, card: int, cite) -> None:
+        c = self.cards[card]
+        if c.zone:
+            zone = self.players[c.controller].zones[c.zone]
+            if card in zone:
+                zone.remove(card)
+            c.counters.clear()
+            c.zone = ""
+            self.log("removed", cite, card=card, name=c.name)
+
+    def set_exhausted(self, card: int, flag: bool, cite) -> None:
+        c = self.cards[card]
+        if c.zone and "exhaustible" in self.engine.rs.zones[c.zone].flags:
+            c.exhausted = flag
+
+    def fatigue(self, card: int, flag: bool, cite) -> None:
+        c = self.cards[card]
+        c.fatigued = flag
+        if flag:
+            c.fatigued_turn = self.turn
+
+    def change(self, obj: Any, name: str, delta: int, until: str | None, cite) -> None:
+        self.assign(obj, name, self._current(obj, name) + delta, until, cite, delta)
+
+    def _current(self, obj: Any, name: str) -> int:
+        if isinstance(obj, Seat):
+            return self.players[obj].hp
+        if isinstance(obj, dict):
+            return obj.get(name) or 0
+        return self.cards[obj].stats.get(name, 0)
+
+    def assign(self, obj: Any, name: str, value: Any, until: str | None, cite,
+               delta: int | None = None) -> None:
+        if isinstance(obj, _Context):
+            obj.set(name, value)
+            return
+        if isinstance(obj, dict):
+            obj[name] = value
+            return
+        if isinstance(obj, Seat):
+            self.dirty = True
+            floor = self.engine.referee.hp_floor
+            p = self.players[obj]
+            before = p.hp
+            p.hp = max(value, floor) if floor is not None else value
+            if p.hp != before:
+                self.log("hp", cite, player=int(obj), hp=p.hp, change=p.hp - before)
+            return
+        c = self.cards[obj]
+        if name not in c.stats:
+            return
+        stat = self.engine.rs.stats.get(name)
+        if stat is not None and stat.floor is not None:
+            value = max(value, stat.floor)
+        change = value - c.stats[name]
+        c.stats[name] = value
+        if until is not None:
+            c.timed[name] = c.timed.get(name, 0) + change
+        self.log("stat", cite, card=obj, stat=name, value=value)
+
+    def reset_stats(self, card: int, stats: tuple) -> None:
+        c = self.cards[card]
+        for s in stats:
+            if s in c.printed:
+                c.stats[s] = c.printed[s]
+                c.timed.pop(s, None)
+
+    def expire(self, until: str) -> None:
+        for c in self.cards:
+            if c.timed and not c.fatigued:
+                for s, delta in c.timed.items():
+                    if s in c.stats:
+                        c.stats[s] -= delta
+                c.timed = {}
+            if c.tags:
+                c.tags = {t: u for t, u in c.tags.items() if u != until}
+
+    def mark(self, card: int, tag: str, until: str | None) -> None:
+        self.cards[card].tags[tag] = until or "leave"
+
+    def roll(self, n: int, seat: int, cite) -> list[DieRef]:
+        dice = []
+        for _ in range(max(n, 0)):
+            self.dice.append([self.rng.roll(), int(seat)])
+            dice.append(DieRef(len(self.dice) - 1))
+        if dice:
+            self.log("roll", cite, player=int(seat), dice=[self.dice[d][0] for d in dice])
+        return dice
+
+    def reroll(self, die: DieRef, cite) -> None:
+        self.dice[die][0] = self.rng.roll()
+        self.log("reroll", cite, die=int(die), value=self.dice[die][0])
+
+    def shuffle(self, cards: list[int], cite) -> None:
+        if not cards:
+            return
+        c = self.cards[cards[0]]
+        zone = self.players[c.controller].zones[c.zone]
+        positions = sorted(zone.index(x) for x in cards if x in zone)
+        chosen = [zone[i] for i in positions]
+        self.rng.shuffle(chosen)
+        for i, x in zip(positions, chosen, strict=True):
+            zone[i] = x
+        self.log("shuffle", cite, player=c.controller, zone=c.zone)
+
+    def place_counters(self, card: int, kind: str, n: int, placer: int, cite) -> None:
+        c = self.cards[card]
+        hosts = self.engine.rs.setting("counters", "counters_on")
+        if hosts is not None and c.zone != hosts.zone:
+            return
+        for _ in range(max(n, 0)):
+            c.counters.append([kind, int(placer)])
+        self.log("place", cite, card=card, counter=kind, n=n, by=int(placer))
+
+    def strip_counters(self, card: int, kind: str, n: int, cite) -> None:
+        c = self.cards[card]
+        for _ in range(max(n, 0)):
+            for i, (k, _p) in enumerate(c.counters):
+                if k == kind:
+                    del c.counters[i]
+                    break
+
+    def pop_counter(self, card: int, kind: str, seat: int, cite) -> None:
+        self.engine.referee.pop_counter(self, card, kind, seat, cite)
+
+    def pay(self, seat: int, amount: int, kind: str, cite) -> None:
+        if amount <= 0:
+            return
+        if kind == "hp":
+            p = self.players[seat]
+            p.hp -= min(amount, p.hp)
+            self.dirty = True
+            self.log("pay", cite, player=int(seat), hp=amount)
+            return
+        paid = 0
+        for card in self.resources(seat):
+            if paid >= amount:
+                break
+            c = self.cards[card]
+            if not c.exhausted:
+                c.exhausted = True
+                paid += 1
+        self.log("pay", cite, player=int(seat), resources=paid)
+
+    def resources(self, seat: int) -> list[int]:
+        zones = self.engine.referee.resource_zones
+        p = self.players[seat]
+        return [c for z in zones for c in p.zones[z]]
+
+    def unexhausted_resources(self, seat: int) -> int:
+        return sum(1 for c in self.resources(seat) if not self.cards[c].exhausted)
+
+    def create_pawn(self, seat: int, zone: str, source: int | None, values: dict,
+                    cite) -> int:
+        printed = dict(self.cards[source].printed) if source is not None else {}
+        printed.update(values)
+        base = self.cards[source] if source is not None else None
+        c = CardState(len(self.cards), f"pawn of {base.name}" if base else "pawn",
+                      self._minion_type(), seat, printed,
+                      base.design if base else None, pawn=True)
+        self.cards.append(c)
+        self.players[seat].zones[zone].append(c.id)
+        c.zone, c.face_up = zone, True
+        self.log("pawn", cite, card=c.id, player=int(seat), stats=printed)
+        return c.id
+
+    def _minion_type(self) -> str:
+        return next(t for t in self.engine.rs.card_types if t != "spell")
+
+    def negate(self, cards: list[int], cite) -> None:
+        if self.chain is not None:
+            for link in self.chain.links:
+                if link["source"] in cards:
+                    link["negated"] = True
+            self.log("negate", cite, cards=cards)
+
+    def end_game(self, why: str, cite) -> None:
+        self.engine.referee.finish(self, why, cite)
+
+    # delegated to the flow -------------------------------------------------------------
+
+    def emit(self, name: str, fields: dict, env: dict, cite) -> None:
+        self.engine.referee.emit(self, name, fields, env, cite)
+
+    def fire(self, name: str, fields: dict, env: dict, cite) -> None:
+        self.engine.referee.fire(self, name, fields, env, cite)
+
+    def _after_event(self, name: str, fields: dict) -> None:
+        self.engine.referee.note(self, name, fields)
+
+    def call_keyword(self, name: str, fields: dict, env: dict, as_cost: bool, cite) -> None:
+        self.engine.referee.call_keyword(self, name, fields, env, as_cost, cite)
+
+    def resolve(self, what: Any, env: dict, cite) -> None:
+        self.engine.referee.resolve(self, what, env, cite)
+
+    def perform(self, name: str, values: list, mods: tuple, seat: int, cite,
+                env: dict) -> None:
+        self.engine.referee.perform(self, name, values, mods, seat, cite, env)
+
+    def begin_battle(self, seat: int, cite) -> None:
+        self.engine.referee.begin_battle(self, seat, cite)
+
+    def force_attack(self, seat: int, victim: Any, team: list, exhausting: bool,
+                     cite) -> None:
+        self.engine.referee.force_attack(self, seat, victim, team, exhausting, cite)
+
+    def after_chain(self, block: Block, env: dict) -> None:
+        self.after.append([block.id, env])
+
+    def skip_step(self, step: str, cite) -> None:
+        if self.battle is not None:
+            self.battle.skipped.append(step)
+            self.log("skip", cite, step=step)
+
+    def enlist(self, card: int, cite) -> None:
+        self.engine.referee.enlist(self, card, cite)
+
+    def withdraw(self, card: int, cite) -> None:
+        b = self.battle
+        if b is None:
+            return
+        for team in (b.attack_team, b.defense_team):
+            if card in team:
+                team.remove(card)
+                if cite is not None:
+                    self.log("withdraw", cite, card=card)
+
+
+class _Context:
+    """`game`, `chain` and `battle` as programs see them."""
+
+    __slots__ = ("g", "name")
+
+    def __init__(self, g: Game, name: str):
+        self.g, self.name = g, name
+
+    def get(self, attr: str) -> Any:
+        g = self.g
+        if self.name == "game":
+            if attr == "first_player":
+                return Seat(g.first_player)
+            if attr == "first_turn":
+                return g.turn == 1
+            return getattr(g, attr)
+        if self.name == "chain":
+            ch = g.chain
+            if attr == "open":
+                return ch is not None
+            if ch is None:
+                return {"length": 0, "resolving": False, "last_actor": None}[attr]
+            if attr == "length":
+                return len(ch.links)
+            if attr == "last_actor":
+                return Seat(ch.last_actor)
+            return getattr(ch, attr)
+        b = g.battle
+        if attr == "ongoing":
+            return b is not None
+        if b is None:
+            return [] if attr.endswith("team") else None
+        value = getattr(b, attr)
+        return Seat(value) if attr in ("attacker", "defender") and value is not None else value
+
+    def set(self, attr: str, value: Any) -> None:
+        if self.name == "battle" and self.g.battle is not None:
+            setattr(self.g.battle, attr, value)
+            self.g.log("victim", None, victim=value)
+
+
+def _copy_frame(f: Frame) -> Frame:
+    c = Frame(f.block, f.env.copy(), list(f.loop) if f.loop else None, f.event)
+    c.pc = f.pc
+    c.scratch = [list(x) if isinstance(x, list) else x for x in f.scratch] \
+        if f.scratch else f.scratch
+    return c
+
+
+def _frame_json(f: Frame) -> dict:
+    return {"block": f.block.id, "pc": f.pc, "env": encode(f.env),
+            "loop": encode(f.loop), "scratch": encode(f.scratch),
+            "event": encode(f.event)}
+
+
+def _frame_from_json(d: dict, blocks: list[Block]) -> Frame:
+    f = Frame(blocks[d["block"]], decode(d["env"]), decode(d["loop"]), decode(d["event"]))
+    f.pc = d["pc"]
+    f.scratch = decode(d["scratch"])
+    return f
+
+
+def _cite_json(c: ast.Citation | None) -> list | None:
+    return None if c is None else [c.edition, c.section, c.interpretation]
+
+
+def _cite_from_json(d: list | None) -> ast.Citation | None:
+    return None if d is None else ast.Citation(d[1], d[2], d[0])
+
+
+__all__ = ["Deck", "Engine", "Event", "Game", "IllegalAction", "NEXT", "PUSHED", "as_list"]

@@ -1,0 +1,895 @@
+"""Compile effect programs to closures, and the small machine that runs them.
+
+Every block of statements becomes a `Block` of closures, numbered in compile
+order so a suspended program can be saved as plain data: a stack of `Frame`s,
+each a block number, a position and the names bound so far. A statement that
+needs a player's choice sets the game's decision and returns `WAIT`; the machine
+stops, and picks up at the same statement once the answer arrives.
+
+Statements return: `NEXT` (go on), `PUSHED` (a frame was pushed and this one has
+already moved on), `WAIT` (a decision is pending, stay here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kotc_dsl import Ruleset, ast
+
+from .values import AbilityRef, DieRef, Seat
+
+NEXT, PUSHED, WAIT = 0, 1, 2
+
+Eval = Callable[[Any, dict], Any]
+Step = Callable[[Any, "Frame"], int]
+
+
+class Block:
+    """A compiled list of statements, with the rule it comes from."""
+
+    __slots__ = ("id", "stmts", "cite", "where")
+
+    def __init__(self, id: int, stmts: list[Step], cite: ast.Citation | None, where: str):
+        self.id, self.stmts, self.cite, self.where = id, stmts, cite, where
+
+
+class Frame:
+    """A block being run: position, bound names, loop state, pending choice state."""
+
+    __slots__ = ("block", "pc", "env", "loop", "scratch", "event")
+
+    def __init__(self, block: Block, env: dict, loop: list | None = None,
+                 event: dict | None = None):
+        self.block, self.pc, self.env = block, 0, env
+        self.loop, self.scratch, self.event = loop, None, event
+
+
+def run(g) -> int:
+    """Run the frames on top of `g.frames` until they finish or a choice is pending."""
+    frames = g.frames
+    while frames:
+        f = frames[-1]
+        stmts = f.block.stmts
+        if f.pc >= len(stmts):
+            loop = f.loop
+            if loop is not None and _next_iteration(g, f, loop):
+                continue
+            frames.pop()
+            continue
+        code = stmts[f.pc](g, f)
+        if code == NEXT:
+            f.pc += 1
+        elif code == WAIT:
+            return WAIT
+    return NEXT
+
+
+def _next_iteration(g, f: Frame, loop: list) -> bool:
+    """Advance a `for each` or `repeat` frame; False when the loop is done."""
+    if loop[0] == "repeat":
+        if loop[1] <= 1:
+            return False
+        loop[1] -= 1
+        f.pc = 0
+        return True
+    _, var, items, index = loop
+    index += 1
+    if index >= len(items):
+        return False
+    loop[3] = index
+    f.env[var] = items[index]
+    f.pc = 0
+    return True
+
+
+# --- compiling ----------------------------------------------------------------------
+
+
+class Programs:
+    """Every compiled block of one ruleset (and its cards), by number."""
+
+    def __init__(self, ruleset: Ruleset):
+        self.rs = ruleset
+        self.blocks: list[Block] = []
+        self.terms: dict[str, tuple[tuple[str, ...], Eval]] = {}
+        self.keyword_blocks: dict[str, Block] = {}
+        self.card_types = set(ruleset.card_types)
+        self.modifiers = set(ruleset.modifiers)
+        self.zones = set(ruleset.zones)
+        self.stats = set(ruleset.stats)
+        self.counter_kinds = {c.name: c.counter_kind for c in ruleset.counters.values()}
+        for term in ruleset.terms.values():
+            if term.value is not None:
+                self.terms[term.name] = ((), None)  # placeholder for recursion
+        for term in ruleset.terms.values():
+            if term.value is not None:
+                self.terms[term.name] = (tuple(p.name for p in term.params),
+                                         self.expr(term.value))
+        for kw in ruleset.keywords.values():
+            self.keyword_blocks[kw.name] = self.block(kw.body, kw.cite, f"keyword {kw.name}")
+
+    def block(self, stmts: tuple, cite: ast.Citation | None, where: str) -> Block:
+        b = Block(len(self.blocks), [], cite, where)
+        self.blocks.append(b)
+        b.stmts = [self.stmt(s, cite, where) for s in stmts]
+        return b
+
+    # --- expressions -------------------------------------------------------------
+
+    def expr(self, e: ast.Expr) -> Eval:
+        return getattr(self, f"_e_{type(e).__name__}")(e)
+
+    def _e_IntLit(self, e):
+        v = e.value
+        return lambda g, env: v
+
+    _e_BoolLit = _e_IntLit
+
+    def _e_NoneLit(self, e):
+        return lambda g, env: None
+
+    def _e_Path(self, e: ast.Path) -> Eval:
+        head, *rest = e.parts
+        get_head = self._head(head)
+        if not rest:
+            return get_head
+        attrs = tuple(rest)
+
+        def path(g, env):
+            value = get_head(g, env)
+            for a in attrs:
+                value = g.attr(value, a, env)
+            return value
+
+        return path
+
+    def _head(self, name: str) -> Eval:
+        if name == "active":
+            return lambda g, env: env.get("active", g.active_seat)
+        if name == "players":
+            return lambda g, env: g.seats_in_game()
+        if name in ("game", "chain", "battle"):
+            return lambda g, env: g.context(name)
+
+        def lookup(g, env):
+            try:
+                return env[name]
+            except KeyError:
+                raise RuntimeError(f"'{name}' is not bound here") from None
+
+        return lookup
+
+    def _e_FuncCall(self, e: ast.FuncCall) -> Eval:
+        args = [self.expr(a) for a in e.args]
+        if e.func in self.terms:
+            return self._term_call(e.func, args)
+        if e.func in ("placed_by", "counters_on", "tagged") and len(e.args) >= 2:
+            # the second argument may be a counter or tag name written bare
+            name = e.args[1]
+            if isinstance(name, ast.Path) and len(name.parts) == 1:
+                bare = name.parts[0]
+                args[1] = lambda g, env, bare=bare: env.get(bare, bare)
+        fn = BUILTINS[e.func]
+        if len(args) == 1:
+            a0 = args[0]
+            return lambda g, env: fn(g, a0(g, env))
+        return lambda g, env: fn(g, *[a(g, env) for a in args])
+
+    def _term_call(self, name: str, args: list[Eval]) -> Eval:
+        def call(g, env):
+            params, body = self.terms[name]
+            inner = {"you": env.get("you")}
+            for p, a in zip(params, args, strict=False):
+                inner[p] = a(g, env)
+            return body(g, inner)
+
+        return call
+
+    def _e_Unary(self, e: ast.Unary) -> Eval:
+        inner = self.expr(e.operand)
+        return lambda g, env: not inner(g, env)
+
+    def _e_Binary(self, e: ast.Binary) -> Eval:
+        op = e.op
+        if op == "is":
+            return self._is(e)
+        left, right = self.expr(e.left), self.expr(e.right)
+        if op == "and":
+            return lambda g, env: bool(left(g, env)) and bool(right(g, env))
+        if op == "or":
+            return lambda g, env: bool(left(g, env)) or bool(right(g, env))
+        if op == "in":
+            def contains(g, env):
+                r = right(g, env)
+                x = left(g, env)
+                return x in r if isinstance(r, (list, tuple)) else x == r
+            return contains
+        if op == "+":
+            def plus(g, env):
+                a, b = left(g, env), right(g, env)
+                if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+                    return list(_as_list(a)) + [x for x in _as_list(b) if x not in _as_list(a)]
+                return a + b
+            return plus
+        if op == "-":
+            def minus(g, env):
+                a, b = left(g, env), right(g, env)
+                if isinstance(a, (list, tuple)):
+                    drop = _as_list(b)
+                    return [x for x in a if x not in drop]
+                return a - b
+            return minus
+        fn = _BINARY[op]
+        return lambda g, env: fn(left(g, env), right(g, env))
+
+    def _is(self, e: ast.Binary) -> Eval:
+        left = self.expr(e.left)
+        name = e.right.parts[0]
+        if name in self.card_types:
+            return lambda g, env: g.card_is_type(left(g, env), name)
+        if name == "pawn":
+            return lambda g, env: g.cards[left(g, env)].pawn
+        if name == "player":
+            return lambda g, env: isinstance(left(g, env), Seat)
+        if name in self.modifiers:
+            return lambda g, env: g.ability_has(left(g, env), name)
+        if name in ("proactive", "reactive", "inert"):
+            kinds = self.counter_kinds
+            return lambda g, env: kinds.get(left(g, env)) == name
+        return lambda g, env: left(g, env) == name
+
+    def _e_Filtered(self, e: ast.Filtered) -> Eval:
+        base, cond = self.expr(e.base), self.expr(e.cond)
+
+        def filtered(g, env):
+            items = _as_list(base(g, env))
+            if not items:
+                return []
+            var = _element_name(items[0])
+            inner = dict(env)
+            out = []
+            for x in items:
+                inner[var] = x
+                if cond(g, inner):
+                    out.append(x)
+            return out
+
+        return filtered
+
+    # --- statements --------------------------------------------------------------
+
+    def stmt(self, s: ast.Stmt, cite, where) -> Step:
+        return getattr(self, f"_s_{type(s).__name__}")(s, cite, where)
+
+    def _zone_target(self, dest: ast.Expr) -> Callable:
+        """A destination `x.y.zone`: the seat it belongs to, and the zone's name."""
+        assert isinstance(dest, ast.Path)
+        owner = self.expr(ast.Path(dest.parts[:-1], origin=dest.origin))
+        zone = dest.parts[-1]
+        return lambda g, env: (owner(g, env), zone)
+
+    def _s_Move(self, s: ast.Move, cite, where):
+        what, dest, mods = self.expr(s.what), self._zone_target(s.dest), s.mods
+
+        def move(g, f):
+            seat, zone = dest(g, f.env)
+            for c in list(_as_list(what(g, f.env))):
+                g.move(c, seat, zone, mods, cite)
+            return NEXT
+
+        return move
+
+    def _s_Exhaust(self, s: ast.Exhaust, cite, where):
+        what, flag = self.expr(s.what), not s.unexhaust
+
+        def exhaust(g, f):
+            for c in _as_list(what(g, f.env)):
+                g.set_exhausted(c, flag, cite)
+            return NEXT
+
+        return exhaust
+
+    def _s_Fatigue(self, s, cite, where):
+        what = self.expr(s.what)
+
+        def fatigue(g, f):
+            for c in _as_list(what(g, f.env)):
+                g.fatigue(c, True, cite)
+            return NEXT
+
+        return fatigue
+
+    def _s_Unfatigue(self, s, cite, where):
+        what = self.expr(s.what)
+
+        def unfatigue(g, f):
+            for c in _as_list(what(g, f.env)):
+                g.fatigue(c, False, cite)
+            return NEXT
+
+        return unfatigue
+
+    def _assign_target(self, target: ast.Path) -> Callable:
+        owner = self.expr(ast.Path(target.parts[:-1], origin=target.origin))
+        field = target.parts[-1]
+
+        def resolve(g, env):
+            # a name bound to a stat (`which`) stands for that stat
+            name = env.get(field, field) if field not in self.stats else field
+            return owner(g, env), name
+
+        return resolve
+
+    def _s_AddOp(self, s: ast.AddOp, cite, where):
+        target, amount = self._assign_target(s.target), self.expr(s.amount)
+        sign, until = (1 if s.op == "add" else -1), s.until
+
+        def add(g, f):
+            obj, name = target(g, f.env)
+            delta = sign * amount(g, f.env)
+            for o in _as_list(obj) if isinstance(obj, list) else [obj]:
+                g.change(o, name, delta, until, cite)
+            return NEXT
+
+        return add
+
+    def _s_SetOp(self, s: ast.SetOp, cite, where):
+        target, value, until = self._assign_target(s.target), self.expr(s.value), s.until
+
+        def set_(g, f):
+            obj, name = target(g, f.env)
+            g.assign(obj, name, value(g, f.env), until, cite)
+            return NEXT
+
+        return set_
+
+    def _s_Roll(self, s: ast.Roll, cite, where):
+        count, name = self.expr(s.count), s.name
+
+        def roll(g, f):
+            dice = g.roll(count(g, f.env), f.env["you"], cite)
+            f.env[name] = dice
+            f.pc += 1
+            for d in reversed(dice):
+                g.fire("rolled", {"die": d, "roller": f.env["you"]}, f.env, cite)
+            return PUSHED
+
+        return roll
+
+    def _s_Reroll(self, s, cite, where):
+        die = self.expr(s.die)
+
+        def reroll(g, f):
+            for d in _as_list(die(g, f.env)):
+                g.reroll(d, cite)
+            return NEXT
+
+        return reroll
+
+    def _counter_name(self, name: str) -> Eval:
+        if name in self.counter_kinds:
+            return lambda g, env: name
+        return lambda g, env: env[name]
+
+    def _s_Place(self, s: ast.Place, cite, where):
+        count, kind, target = self.expr(s.count), self._counter_name(s.counter), \
+            self.expr(s.target)
+
+        def place(g, f):
+            n, k = count(g, f.env), kind(g, f.env)
+            for c in _as_list(target(g, f.env)):
+                g.place_counters(c, k, n, f.env["you"], cite)
+            return NEXT
+
+        return place
+
+    def _s_Strip(self, s: ast.Strip, cite, where):
+        count, kind, target = self.expr(s.count), self._counter_name(s.counter), \
+            self.expr(s.target)
+
+        def strip(g, f):
+            n, k = count(g, f.env), kind(g, f.env)
+            for c in _as_list(target(g, f.env)):
+                g.strip_counters(c, k, n, cite)
+            return NEXT
+
+        return strip
+
+    def _s_Pop(self, s: ast.Pop, cite, where):
+        kind, target = self._counter_name(s.counter), self.expr(s.target)
+
+        def pop(g, f):
+            f.pc += 1
+            g.pop_counter(target(g, f.env), kind(g, f.env), f.env["you"], cite)
+            return PUSHED
+
+        return pop
+
+    def _s_Give(self, s: ast.Give, cite, where):
+        what, player = self.expr(s.what), self.expr(s.player)
+
+        def give(g, f):
+            seat = player(g, f.env)
+            for c in list(_as_list(what(g, f.env))):
+                g.give(c, seat, cite)
+            return NEXT
+
+        return give
+
+    def _s_Reveal(self, s, cite, where):
+        what = self.expr(s.what)
+
+        def reveal(g, f):
+            g.log("reveal", cite, cards=list(_as_list(what(g, f.env))))
+            return NEXT
+
+        return reveal
+
+    def _s_See(self, s: ast.See, cite, where):
+        what = self.expr(s.what)
+        who = self.expr(s.who) if s.who else None
+
+        def see(g, f):
+            seer = who(g, f.env) if who else f.env["you"]
+            g.log("see", cite, player=seer, cards=list(_as_list(what(g, f.env))))
+            return NEXT
+
+        return see
+
+    def _s_Choose(self, s: ast.Choose, cite, where):
+        what = self.expr(s.what)
+        lo = self.expr(s.count.lo) if s.count.lo is not None else None
+        hi = self.expr(s.count.hi) if s.count.hi is not None else None
+        n = self.expr(s.count.n) if s.count.n is not None else None
+        chooser = self.expr(s.chooser) if s.chooser else None
+        single = isinstance(s.count.n, ast.IntLit) and s.count.n.value == 1
+        name, random, any_ = s.name, s.random, s.count.any
+
+        def choose(g, f):
+            env = f.env
+            st = f.scratch
+            if st is None:
+                items = list(dict.fromkeys(_as_list(what(g, env))))
+                if n is not None:
+                    least = most = n(g, env)
+                elif any_:
+                    least, most = 0, len(items)
+                else:
+                    least, most = lo(g, env), hi(g, env)
+                if n is not None and len(items) < least:
+                    env[name] = None if single else []  # "exactly": impossible
+                    return NEXT
+                most = min(most, len(items))
+                least = min(least, most)
+                if random:
+                    picked = g.rng.sample(items, g.rng.randint(least, most)
+                                          if least != most else most)
+                    env[name] = (picked[0] if picked else None) if single else picked
+                    return NEXT
+                st = f.scratch = [items, [], least, most]
+            items, picked, least, most = st
+            answer = g.take_answer()
+            if answer is not None:
+                if answer.kind == "pick":
+                    picked.append(answer.value)
+                    items.remove(answer.value)
+                else:
+                    most = st[3] = len(picked)
+            if len(picked) >= most or not items:
+                f.scratch = None
+                env[name] = (picked[0] if picked else None) if single else picked
+                return NEXT
+            who = chooser(g, env) if chooser else env["you"]
+            options = [g.pick_action(x) for x in items]
+            if len(picked) >= least:
+                options.append(g.done_action())
+            return g.ask(who, f"choose for '{name}'", options, cite=cite)
+
+        return choose
+
+    def _s_Either(self, s: ast.Either, cite, where):
+        blocks = [self.block(o, cite, where) for o in s.options]
+        who = self.expr(s.who) if s.who else None
+
+        def either(g, f):
+            answer = g.take_answer()
+            if answer is None:
+                seat = who(g, f.env) if who else f.env["you"]
+                from .actions import Action
+                options = [Action("option", i, f"option {i + 1}") for i in range(len(blocks))]
+                return g.ask(seat, "either", options, cite=cite)
+            f.pc += 1
+            g.frames.append(Frame(blocks[answer.value], f.env))
+            return PUSHED
+
+        return either
+
+    def _s_ForEach(self, s: ast.ForEach, cite, where):
+        what, body = self.expr(s.what), self.block(s.body, cite, where)
+        chooser = self.expr(s.chooser) if s.chooser else None
+        var = s.name
+
+        def start(g, f, items):
+            f.pc += 1
+            f.env[var] = items[0]
+            g.frames.append(Frame(body, f.env, ["each", var, items, 0]))
+            return PUSHED
+
+        def for_each(g, f):
+            st = f.scratch
+            if st is None:
+                items = list(_as_list(what(g, f.env)))
+                if not items:
+                    return NEXT
+                if chooser is None or len(items) < 2:
+                    return start(g, f, items)
+                st = f.scratch = [items, [], chooser(g, f.env)]
+            remaining, ordered, who = st
+            answer = g.take_answer()
+            if answer is not None:
+                ordered.append(answer.value)
+                remaining.remove(answer.value)
+            if len(remaining) <= 1:
+                f.scratch = None
+                return start(g, f, ordered + remaining)
+            return g.ask(who, f"order '{var}'", [g.pick_action(x) for x in remaining],
+                         cite=cite)
+
+        return for_each
+
+    def _s_If(self, s: ast.If, cite, where):
+        cond = self.expr(s.cond)
+        then = self.block(s.then, cite, where)
+        other = self.block(s.otherwise, cite, where) if s.otherwise else None
+
+        def if_(g, f):
+            f.pc += 1
+            if cond(g, f.env):
+                g.frames.append(Frame(then, f.env))
+            elif other is not None:
+                g.frames.append(Frame(other, f.env))
+            return PUSHED
+
+        return if_
+
+    def _s_May(self, s: ast.May, cite, where):
+        body = self.block(s.body, cite, where)
+        who = self.expr(s.who) if s.who else None
+
+        def may(g, f):
+            answer = g.take_answer()
+            if answer is None:
+                seat = who(g, f.env) if who else f.env["you"]
+                from .actions import Action
+                return g.ask(seat, "may", [Action("yes", None, "yes"),
+                                          Action("no", None, "no")], cite=cite)
+            f.pc += 1
+            if answer.kind == "yes":
+                g.frames.append(Frame(body, f.env))
+            return PUSHED
+
+        return may
+
+    def _s_Emit(self, s: ast.Emit, cite, where):
+        args = [self.expr(a) for a in s.args]
+        params = [p.name for p in self.rs.events[s.event].params]
+        name = s.event
+
+        def emit(g, f):
+            fields = {p: a(g, f.env) for p, a in zip(params, args, strict=False)}
+            f.pc += 1
+            g.emit(name, fields, f.env, cite)
+            return PUSHED
+
+        return emit
+
+    def _s_Shuffle(self, s, cite, where):
+        what = self.expr(s.what)
+
+        def shuffle(g, f):
+            g.shuffle(list(_as_list(what(g, f.env))), cite)
+            return NEXT
+
+        return shuffle
+
+    def _s_Let(self, s: ast.Let, cite, where):
+        value, name = self.expr(s.value), s.name
+
+        def let(g, f):
+            v = value(g, f.env)
+            f.env[name] = list(v) if isinstance(v, list) else v
+            return NEXT
+
+        return let
+
+    def _s_Repeat(self, s: ast.Repeat, cite, where):
+        times, body = self.expr(s.times), self.block(s.body, cite, where)
+
+        def repeat(g, f):
+            n = times(g, f.env)
+            f.pc += 1
+            if n > 0:
+                g.frames.append(Frame(body, f.env, ["repeat", n]))
+            return PUSHED
+
+        return repeat
+
+    def _s_Prevent(self, s, cite, where):
+        def prevent(g, f):
+            event = f.env.get("event")
+            if event is not None:
+                event["__prevented"] = True
+                g.log("prevent", cite, event=event.get("__name"))
+            return NEXT
+
+        return prevent
+
+    def _s_Negate(self, s, cite, where):
+        what = self.expr(s.what)
+
+        def negate(g, f):
+            g.negate(list(_as_list(what(g, f.env))), cite)
+            return NEXT
+
+        return negate
+
+    def _s_Skip(self, s: ast.Skip, cite, where):
+        step = s.step
+
+        def skip(g, f):
+            g.skip_step(step, cite)
+            return NEXT
+
+        return skip
+
+    def _s_Perform(self, s: ast.Perform, cite, where):
+        args = [self.expr(a) for a in s.args]
+        who = self.expr(s.who) if s.who else None
+        name, mods = s.action, s.mods
+
+        def perform(g, f):
+            referee = g.engine.referee
+            answer = g.take_answer()
+            if answer is None:
+                seat = who(g, f.env) if who else f.env["you"]
+                values = [a(g, f.env) for a in args]
+                choices = referee.perform_choices(g, name, values, mods, seat)
+                if not choices:
+                    g.log("cannot_perform", cite, action=name)
+                    return NEXT
+                if len(choices) > 1:
+                    f.scratch = [choices, seat]
+                    from .actions import Action
+                    options = [Action("option", i, " ".join(map(str, c)))
+                               for i, c in enumerate(choices)]
+                    return g.ask(seat, f"perform {name}", options, cite=cite)
+                chosen = choices[0]
+            else:
+                choices, seat = f.scratch
+                f.scratch = None
+                chosen = choices[answer.value]
+            f.pc += 1
+            referee.push_action(g, name, chosen, mods, seat, f.env)
+            return PUSHED
+
+        return perform
+
+    def _s_CreatePawn(self, s: ast.CreatePawn, cite, where):
+        zone = self._zone_target(s.zone)
+        source = self.expr(s.source) if s.source else None
+        printed = [(v.stat, self.expr(v.value)) for v in s.printed]
+        name = s.name
+
+        def create(g, f):
+            seat, z = zone(g, f.env)
+            values = {stat: ev(g, f.env) for stat, ev in printed}
+            f.env[name] = g.create_pawn(seat, z, source(g, f.env) if source else None,
+                                        values, cite)
+            return NEXT
+
+        return create
+
+    def _s_Pay(self, s: ast.Pay, cite, where):
+        amount, kind = self.expr(s.amount), s.kind
+
+        def pay(g, f):
+            if not f.env.get("__free"):
+                g.pay(f.env["you"], amount(g, f.env), kind, cite)
+            return NEXT
+
+        return pay
+
+    def _s_Enlist(self, s, cite, where):
+        what = self.expr(s.what)
+
+        def enlist(g, f):
+            for c in _as_list(what(g, f.env)):
+                g.enlist(c, cite)
+            return NEXT
+
+        return enlist
+
+    def _s_Withdraw(self, s, cite, where):
+        what = self.expr(s.what)
+
+        def withdraw(g, f):
+            for c in _as_list(what(g, f.env)):
+                g.withdraw(c, cite)
+            return NEXT
+
+        return withdraw
+
+    def _s_AfterChain(self, s: ast.AfterChain, cite, where):
+        body = self.block(s.body, cite, where)
+
+        def after_chain(g, f):
+            g.after_chain(body, dict(f.env))
+            return NEXT
+
+        return after_chain
+
+    def _s_Attack(self, s: ast.Attack, cite, where):
+        victim, team, exhausting = self.expr(s.victim), self.expr(s.team), s.exhausting
+
+        def attack(g, f):
+            g.force_attack(f.env["you"], victim(g, f.env), list(_as_list(team(g, f.env))),
+                           exhausting, cite)
+            return NEXT
+
+        return attack
+
+    def _s_Banish(self, s, cite, where):
+        what = self.expr(s.what)
+
+        def banish(g, f):
+            for c in list(_as_list(what(g, f.env))):
+                g.banish(c, cite)
+            return NEXT
+
+        return banish
+
+    def _s_EndGame(self, s, cite, where):
+        def end(g, f):
+            g.end_game("an effect ended the game", cite)
+            return NEXT
+
+        return end
+
+    def _s_Reset(self, s: ast.Reset, cite, where):
+        what, stats = self.expr(s.what), s.stats
+
+        def reset(g, f):
+            for c in _as_list(what(g, f.env)):
+                g.reset_stats(c, stats)
+            return NEXT
+
+        return reset
+
+    def _s_Expire(self, s: ast.Expire, cite, where):
+        until = s.until
+
+        def expire(g, f):
+            g.expire(until)
+            return NEXT
+
+        return expire
+
+    def _s_Resolve(self, s: ast.Resolve, cite, where):
+        what = self.expr(s.what)
+
+        def resolve(g, f):
+            f.pc += 1
+            g.resolve(what(g, f.env), f.env, cite)
+            return PUSHED
+
+        return resolve
+
+    def _s_BeginBattle(self, s, cite, where):
+        def begin(g, f):
+            g.begin_battle(f.env["you"], cite)
+            return NEXT
+
+        return begin
+
+    def _s_Mark(self, s: ast.Mark, cite, where):
+        what, tag, until = self.expr(s.what), s.tag, s.until
+
+        def mark(g, f):
+            for c in _as_list(what(g, f.env)):
+                g.mark(c, tag, until)
+            return NEXT
+
+        return mark
+
+    def _s_Pick(self, s: ast.Pick, cite, where):
+        lo, hi = self.expr(s.lo), self.expr(s.hi)
+        chooser = self.expr(s.chooser) if s.chooser else None
+        name = s.name
+
+        def pick(g, f):
+            answer = g.take_answer()
+            if answer is not None:
+                f.env[name] = answer.value
+                return NEXT
+            low, high = lo(g, f.env), hi(g, f.env)
+            if high <= low:
+                f.env[name] = low
+                return NEXT
+            from .actions import Action
+            seat = chooser(g, f.env) if chooser else f.env["you"]
+            return g.ask(seat, f"pick '{name}'",
+                         [Action("number", n, str(n)) for n in range(low, high + 1)], cite=cite)
+
+        return pick
+
+    def _s_Call(self, s: ast.Call, cite, where):
+        args = [self.expr(a) for a in s.args]
+        kw = self.rs.keywords[s.keyword]
+        params = [p.name for p in kw.params]
+        name, as_cost = s.keyword, kw.cost
+
+        def call(g, f):
+            fields = {p: None for p in params}
+            for p, a in zip(params, args, strict=False):
+                fields[p] = a(g, f.env)
+            f.pc += 1
+            g.call_keyword(name, fields, f.env, as_cost, cite)
+            return PUSHED
+
+        return call
+
+
+def _as_list(value: Any) -> list | tuple:
+    if value is None:
+        return ()
+    if isinstance(value, (list, tuple)) and not isinstance(value, AbilityRef):
+        return value
+    return (value,)
+
+
+def _element_name(x: Any) -> str:
+    if isinstance(x, Seat):
+        return "player"
+    if isinstance(x, DieRef):
+        return "die"
+    return "card"
+
+
+_BINARY = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "*": lambda a, b: a * b, "/": lambda a, b: a // b if b else 0,
+}
+
+
+def _count(g, xs) -> int:
+    return len(_as_list(xs))
+
+
+def _total(g, xs) -> int:
+    return sum(g.value_of(x) for x in _as_list(xs))
+
+
+BUILTINS: dict[str, Callable] = {
+    "count": _count,
+    "total": _total,
+    "top": lambda g, n, xs: list(reversed(list(xs)[-n:])) if n > 0 else [],
+    "bottom": lambda g, n, xs: list(xs)[:n] if n > 0 else [],
+    "max": lambda g, a, b: max(a, b),
+    "min": lambda g, a, b: min(a, b),
+    "half_up": lambda g, a: -(-a // 2),
+    "is_empty": lambda g, xs: not _as_list(xs),
+    "cost": lambda g, c: g.cost_of(c),
+    "placed_by": lambda g, c, k, p: g.counters_placed(c, k, p),
+    "counters_on": lambda g, c, k: g.counters_placed(c, k, None),
+    "left_of": lambda g, p: g.left_of(p),
+    "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
+    "tagged": lambda g, c, t: g.is_tagged(c, t),
+}
+
+
+def as_list(value: Any) -> list | tuple:
+    """The elements of a value that may be one card or a collection."""
+    return _as_list(value)

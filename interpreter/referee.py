@@ -1,0 +1,872 @@
+"""The referee: walks an edition's flow and runs its programs at each point.
+
+Setup steps, then turns of phases (skips, variants, the actions a phase opens
+and those open at any time), the chain (links, response windows clockwise from
+the left of the last actor until all pass in a row, last-in-first-out
+resolution), battles (the edition's steps and their operations), reactive
+counters and card abilities that watch events, and the end of the game. Every
+piece comes from the ruleset; the referee holds the compiled programs and the
+order in which they run. The game's position in the flow is `game.node`, named
+as in the flow graph (`phase:draw`, `battle:attack_formation`, `chain:respond`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import Any
+
+from kotc_dsl import ast
+
+from .actions import Action
+from .programs import NEXT, PUSHED, WAIT, Block, Frame, as_list
+from .state import Record
+from .values import AbilityRef, DieRef, Seat
+
+
+@dataclass
+class CompiledAction:
+    name: str
+    label: str
+    params: tuple[ast.Param, ...]
+    sources: list
+    requires: Any
+    body: Block
+    costs: list
+    resolves: str | None
+    cite: ast.Citation | None
+
+
+@dataclass
+class CompiledCounter:
+    name: str
+    kind: str
+    trigger: ast.Trigger | None
+    cond: Any
+    body: Block
+    cite: ast.Citation | None
+
+
+class Referee:
+    """Compiled flow of one ruleset; stateless: all state lives in the game."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        rs = self.rs = engine.rs
+        P = self.programs = engine.programs
+        self.setup = [(s, P.block(s.body, s.cite, f"setup step {s.name}"))
+                      for s in rs.setup_steps]
+        self.phases = []
+        for ph in rs.phases:
+            skips = [P.expr(s.cond) for s in ph.skips]
+            variants = [(P.expr(v.cond), P.block(v.body, v.cite or ph.cite,
+                                                 f"phase {ph.name}")) for v in ph.variants]
+            run_block = P.block(ph.run, ph.run_cite or ph.cite, f"phase {ph.name}")
+            self.phases.append((ph, skips, variants, run_block))
+        anytime = rs.setting("turn", "anytime")
+        self.anytime = tuple(anytime.actions) if anytime else ()
+        self.actions = {a.name: self._action(a) for a in rs.actions.values()}
+        chaining = rs.setting("chain", "chaining")
+        self.chaining = tuple(chaining.actions) if chaining else ()
+        self.has_chain = rs.has_chain
+        std = rs.setting("actions", "standard_activation")
+        self.standard = P.expr(std.cond) if std else (lambda g, env: True)
+        self.counters = {c.name: CompiledCounter(
+            c.name, c.counter_kind, c.trigger,
+            P.expr(c.trigger.cond) if c.trigger and c.trigger.cond else None,
+            P.block(c.body, c.cite, f"counter {c.name}"), c.cite)
+            for c in rs.counters.values()}
+        self.reactions: dict[tuple, list[CompiledCounter]] = {}
+        for c in self.counters.values():
+            if c.kind == "reactive" and c.trigger is not None:
+                for e in c.trigger.events:
+                    self.reactions.setdefault((c.trigger.timing, e), []).append(c)
+        self.listened = {e for abilities in engine.abilities.values() for a in abilities
+                         if a.trigger for e in a.trigger.events}
+        self.battle_steps = [(s.name, s.ops, s.cite) for s in rs.battle_steps]
+        self._battle_settings(rs)
+        self.end_conditions = [(c.name, P.expr(c.cond) if c.cond else None, c.event, c.cite)
+                               for c in rs.end_conditions]
+        self.lose_conditions = [(c.name, P.expr(c.cond) if c.cond else None, c.event,
+                                 c.cite) for c in rs.lose_conditions]
+        self.criteria = [(c.name, c.keep, P.expr(c.cond if c.keep else c.value), c.cite)
+                         for c in rs.criteria]
+        floor = rs.setting("endgame", "hp_floor")
+        self.hp_floor = floor.floor if floor else None
+        self.resource_zones = [z.name for z in rs.zones.values() if "resources" in z.flags]
+        self.call_blocks = {name: self._call_block(name, block)
+                            for name, block in P.keyword_blocks.items()}
+        self.fire_block = self._block([self._react(None)], None, "event")
+        self.link_block = self._block([self._make_link], None, "chain link")
+        self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
+
+    def _block(self, stmts: list, cite, where: str) -> Block:
+        b = Block(len(self.programs.blocks), stmts, cite, where)
+        self.programs.blocks.append(b)
+        return b
+
+    def _action(self, a: ast.Action) -> CompiledAction:
+        P = self.programs
+        costs = []
+        for s in a.body:
+            if not isinstance(s, ast.Pay):
+                break
+            costs.append((s.kind, P.expr(s.amount)))
+        names = {p.name for p in a.params}
+        resolves = next((s.what.parts[0] for s in a.body if isinstance(s, ast.Resolve)
+                         and isinstance(s.what, ast.Path) and len(s.what.parts) == 1
+                         and s.what.parts[0] in names), None)
+        return CompiledAction(
+            a.name, a.label, a.params,
+            [P.expr(p.source) if p.source is not None else None for p in a.params],
+            P.expr(a.requires) if a.requires is not None else None,
+            P.block(a.body, a.cite, f"action {a.name}"), costs, resolves, a.cite)
+
+    def _battle_settings(self, rs) -> None:
+        s = lambda name: rs.setting("battle", name)  # noqa: E731
+        self.team_zone = s("team").zone if s("team") else None
+        self.victim_kinds = tuple(s("victim_kinds").kinds) if s("victim_kinds") else ()
+        self.defender_rule = s("defender").who if s("defender") else "controller"
+        self.dice_per = s("dice_per").stat if s("dice_per") else None
+        damage = s("damage_by")
+        self.damage_kw = (damage.keyword, damage.player_keyword) if damage else (None, None)
+        leftover = s("leftover_attack")
+        self.leftover_to = leftover.to if leftover else "victim"
+        self.battle_cite = damage.cite if damage else None
+
+    # --- the flow ----------------------------------------------------------------------
+
+    def step(self, g) -> None:
+        task = g.tasks[-1]
+        getattr(self, f"_task_{task[0]}")(g, task)
+
+    def answer(self, g, action: Action) -> None:
+        task = g.tasks[-1]
+        getattr(self, f"_answer_{task[0]}")(g, task, action)
+
+    # setup
+
+    def _task_setup(self, g, task: list) -> None:
+        if task[1] >= len(self.setup):
+            g.tasks[-1] = ["turn"]
+            return
+        step, block = self.setup[task[1]]
+        g.node = f"setup:{step.name}"
+        if step.first_player_dice:
+            g.first_player = self._roll_off(g, step)
+            task[1] += 1
+            return
+        order = [(g.first_player + i) % len(g.players) for i in range(len(g.players))]
+        if task[2] >= len(order):
+            task[1], task[2] = task[1] + 1, 0
+            return
+        seat = order[task[2]]
+        task[2] += 1
+        g.frames.append(Frame(block, {"you": Seat(seat)}))
+
+    def _roll_off(self, g, step) -> int:
+        contenders = list(range(len(g.players)))
+        while True:
+            totals = {s: sum(g.rng.roll() for _ in range(step.first_player_dice))
+                      for s in contenders}
+            best = max(totals.values())
+            contenders = [s for s, t in totals.items() if t == best]
+            g.log("roll_off", step.cite, totals=totals)
+            if len(contenders) == 1:
+                g.log("first_player", step.cite, player=contenders[0])
+                return contenders[0]
+
+    # turns and phases
+
+    def _task_turn(self, g, task: list) -> None:
+        if g.turn == 0:
+            g.turn, g.active = 1, g.first_player
+        else:
+            g.turn += 1
+            g.active = int(g.left_of(g.active))
+        g.node = "turn:start"
+        if g.turn > g.max_turns:
+            g.flags["end:turn_limit"] = True
+            self.finish(g, "turn limit", self.turn_limit_cite)
+            return
+        g.log("turn", None, turn=g.turn, player=g.active)
+        g.tasks[-1] = ["phase", 0, "begin"]
+
+    def _task_phase(self, g, task: list) -> None:
+        i = task[1]
+        if i >= len(self.phases):
+            g.tasks[-1] = ["turn"]
+            return
+        ph, skips, variants, run_block = self.phases[i]
+        g.phase, g.step, g.node = ph.name, "", f"phase:{ph.name}"
+        env = {"you": Seat(g.active)}
+        if task[2] == "begin":
+            g.victims = []
+            g.recent = []
+            if any(skip(g, env) for skip in skips):
+                g.log("skip", ph.skips[0].cite or ph.cite, phase=ph.name)
+                task[1], task[2] = i + 1, "begin"
+                return
+            g.log("phase", ph.cite, phase=ph.name, player=g.active)
+            block = next((b for cond, b in variants if cond(g, env)), run_block)
+            task[2] = "window"
+            if block.stmts:
+                g.frames.append(Frame(block, env))
+            return
+        names = ph.opens + self.anytime
+        if not names:
+            task[1], task[2] = i + 1, "begin"
+            return
+        options = self.options(g, g.active, names)
+        options.append(Action("end", None, f"end the {ph.label}"))
+        g.ask(g.active, ph.label, options, resume="phase", cite=ph.opens_cite or ph.cite)
+
+    def _answer_phase(self, g, task: list, action: Action) -> None:
+        if action.kind == "end":
+            task[1], task[2] = task[1] + 1, "begin"
+            return
+        self.take(g, g.active, action)
+
+    # actions
+
+    def options(self, g, seat: int, names) -> list[Action]:
+        out = []
+        for name in names:
+            act = self.actions[name]
+            for args in self.bindings(g, act, seat, ()):
+                label = act.name if not args else \
+                    f"{act.name} " + " ".join(self._label(g, a) for a in args)
+                out.append(Action("act", (name, args), label))
+        return out
+
+    def _label(self, g, value: Any) -> str:
+        if isinstance(value, AbilityRef):
+            ab = g.ability(value)
+            return ab.name or f"ability {value.index + 1}"
+        if isinstance(value, Seat):
+            return f"player {int(value)}"
+        if isinstance(value, int):
+            return f"{g.cards[value].name}#{value}"
+        return str(value)
+
+    def bindings(self, g, act: CompiledAction, seat: int, given: tuple,
+                 ignore_condition: bool = False, check_sources: bool = True) -> list[tuple]:
+        """Every way to fill the action's parameters that is legal now."""
+        env = {"you": Seat(seat)}
+        found: list[tuple] = []
+        self._bind(g, act, env, list(given), 0, found, ignore_condition, check_sources)
+        return found
+
+    def _bind(self, g, act, env, given, i, found, ignore, check_sources) -> None:
+        if i == len(act.params):
+            if act.requires is not None and not act.requires(g, env):
+                return
+            if not self._affordable(g, act, env):
+                return
+            if act.resolves and not ignore and not self._condition_met(
+                    g, env["you"], env[act.resolves], env):
+                return
+            found.append(tuple(env[p.name] for p in act.params))
+            return
+        p = act.params[i]
+        if i < len(given):
+            candidates = [given[i]]
+            if check_sources and act.sources[i] is not None:
+                pool = as_list(act.sources[i](g, env))
+                candidates = [c for c in candidates if c in pool]
+        else:
+            candidates = self._candidates(g, act, i, env)
+        for c in candidates:
+            env[p.name] = c
+            self._bind(g, act, env, given, i + 1, found, ignore, check_sources)
+        env.pop(p.name, None)
+
+    def _candidates(self, g, act: CompiledAction, i: int, env: dict) -> list:
+        p = act.params[i]
+        if act.sources[i] is not None:
+            pool = list(dict.fromkeys(as_list(act.sources[i](g, env))))
+        elif p.type == "ability":
+            card = env[act.params[i - 1].name]
+            n = len(g.engine.abilities.get(g.cards[card].design, ()))
+            return [AbilityRef(card, k) for k in range(n)]
+        elif p.type == "counter":
+            card = env[act.params[i - 1].name]
+            return list(dict.fromkeys(k for k, _ in g.cards[card].counters))
+        elif p.type in ("player", "players"):
+            return g.seats_in_game()
+        else:
+            pool = [c.id for c in g.cards if c.zone and g.engine.abilities.get(c.design)]
+        if p.type in self.rs.card_types:
+            pool = [c for c in pool if g.cards[c].type == p.type]
+        return pool
+
+    def _affordable(self, g, act: CompiledAction, env: dict) -> bool:
+        for kind, amount in act.costs:
+            need = amount(g, env)
+            have = g.players[env["you"]].hp if kind == "hp" else \
+                g.unexhausted_resources(env["you"])
+            if need > have:
+                return False
+        return True
+
+    def _condition_met(self, g, seat: Seat, what: Any, env: dict) -> bool:
+        ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
+        abilities = g.engine.abilities.get(g.cards[ref.card].design)
+        if not abilities:
+            return False
+        ab = abilities[ref.index]
+        inner = {"you": seat, "this": ref.card}
+        if ab.trigger is not None:
+            for name, fields in g.recent:
+                if name in ab.trigger.events and (
+                        ab.trigger_cond is None or ab.trigger_cond(
+                            g, {**inner, "event": fields})):
+                    return True
+            return False
+        if ab.cond is not None:
+            return bool(ab.cond(g, inner))
+        return bool(self.standard(g, {**env, "you": seat, "source": ref.card,
+                                      "ability": ref}))
+
+    def take(self, g, seat: int, action: Action) -> None:
+        name, args = action.value
+        act = self.actions[name]
+        env = {"you": Seat(seat)}
+        for p, a in zip(act.params, args, strict=True):
+            env[p.name] = a
+        g.recent = []
+        g.log("action", act.cite, player=seat, action=action.label or name)
+        if name in self.chaining:
+            self.fire(g, "chaining_action", {"actor": Seat(seat)}, env, act.cite)
+        g.frames.append(Frame(act.body, env))
+
+    def perform_choices(self, g, name: str, values: list, mods: tuple, seat: int) -> list:
+        act = self.actions[name]
+        return self.bindings(g, act, seat, tuple(values), "ignoring_condition" in mods,
+                             check_sources=False) if len(values) < len(act.params) \
+            else [tuple(values)]
+
+    def push_action(self, g, name: str, args: tuple, mods: tuple, seat: int,
+                    env: dict) -> None:
+        act = self.actions[name]
+        inner = {"you": Seat(seat)}
+        for p, a in zip(act.params, args, strict=False):
+            inner[p.name] = a
+        if "free" in mods:
+            inner["__free"] = True
+        if "inline" in mods or env.get("__inline"):
+            inner["__inline"] = True
+        g.log("perform", act.cite, player=seat, action=name)
+        g.frames.append(Frame(act.body, inner))
+
+    def perform(self, g, name, values, mods, seat, cite, env) -> None:
+        self.push_action(g, name, tuple(values), mods, seat, env)
+
+    # abilities, counters and the chain
+
+    def resolve(self, g, what: Any, env: dict, cite) -> None:
+        ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
+        abilities = g.engine.abilities.get(g.cards[ref.card].design)
+        if not abilities:
+            return
+        ab = abilities[ref.index]
+        you = env["you"]
+        link_env = {"you": you, "this": ref.card}
+        inline = (not self.has_chain or env.get("__inline")
+                  or (g.chain is not None and g.chain.resolving))
+        g.log("activate", ab.cite or cite, player=int(you), card=ref.card,
+              ability=ab.name or ref.index)
+        if inline:
+            g.frames.append(Frame(ab.resolution, link_env))
+        else:
+            g.frames.append(Frame(self.link_block, {**link_env, "__block": ab.resolution.id,
+                                                    "__source": ref.card}))
+        if ab.cost is not None:
+            g.frames.append(Frame(ab.cost, {**link_env, "__cost": True}))
+
+    def _make_link(self, g, f: Frame) -> int:
+        env = {k: v for k, v in f.env.items() if not k.startswith("__")}
+        self.add_link(g, f.env["__block"], env, f.env["__source"], f.env["you"])
+        return NEXT
+
+    def add_link(self, g, block_id: int, env: dict, source: Any, actor: int) -> None:
+        link = {"block": block_id, "env": env, "source": source, "actor": int(actor),
+                "negated": False}
+        if g.chain is None:
+            g.chain = Record(links=[link], last_actor=int(actor),
+                             asking=int(g.left_of(actor)), passes=0, resolving=False)
+            g.tasks.append(["chain"])
+            g.node = "chain:open"
+        else:
+            g.chain.links.append(link)
+            g.chain.last_actor = int(actor)
+            g.chain.asking = int(g.left_of(actor))
+            g.chain.passes = 0
+        g.log("link", None, player=int(actor), link=len(g.chain.links))
+
+    def _task_chain(self, g, task: list) -> None:
+        ch = g.chain
+        if ch.resolving:
+            g.node = "chain:resolve"
+            if ch.links:
+                link = ch.links.pop()
+                g.log("resolve", None, link=len(ch.links) + 1, player=link["actor"])
+                if not link["negated"]:
+                    g.frames.append(Frame(self.programs.blocks[link["block"]],
+                                          dict(link["env"])))
+                return
+            g.chain = None
+            g.tasks.pop()
+            g.node = "chain:close"
+            for block_id, env in reversed(g.after):
+                g.frames.append(Frame(self.programs.blocks[block_id], env))
+            g.after = []
+            return
+        g.node = "chain:respond"
+        options = self.options(g, ch.asking, self.chaining)
+        options.append(Action("pass", None, "pass"))
+        g.ask(ch.asking, "respond to the chain", options, resume="chain")
+
+    def _answer_chain(self, g, task: list, action: Action) -> None:
+        ch = g.chain
+        if action.kind == "pass":
+            ch.passes += 1
+            if ch.passes >= len(g.seats_in_game()):
+                ch.resolving = True
+            else:
+                ch.asking = int(g.left_of(ch.asking))
+            return
+        self.take(g, ch.asking, action)
+
+    def pop_counter(self, g, card: int, kind: str, seat: int, cite) -> None:
+        c = g.cards[card]
+        entry = next((x for x in c.counters if x[0] == kind and x[1] == seat), None) or \
+            next((x for x in c.counters if x[0] == kind), None)
+        if entry is None:
+            return
+        c.counters.remove(entry)
+        spec = self.counters[kind]
+        g.log("pop", spec.cite, card=card, counter=kind, player=int(seat))
+        env = {"you": Seat(seat), "host": card}
+        if spec.kind == "proactive" and self.has_chain and not (
+                g.chain is not None and g.chain.resolving):
+            self.add_link(g, spec.body.id, env, card, seat)
+        else:
+            g.frames.append(Frame(spec.body, env))
+
+    # keywords and events
+
+    def _call_block(self, name: str, body: Block) -> Block:
+        params = [p.name for p in self.rs.keywords[name].params]
+
+        def run_body(g, f: Frame) -> int:
+            f.pc += 1
+            if f.event.get("__prevented"):
+                return PUSHED
+            for p in params:
+                f.env[p] = f.event[p]
+            g.frames.append(Frame(body, f.env))
+            return PUSHED
+
+        return self._block([self._react("would"), run_body, self._react(None)],
+                           body.cite, f"keyword {name}")
+
+    def call_keyword(self, g, name: str, fields: dict, env: dict, as_cost: bool,
+                     cite) -> None:
+        kenv = {"you": env["you"], **fields, "__within": name}
+        if env.get("__cost") or as_cost:
+            kenv["__cost"] = True
+        if ("would", name) not in self.reactions and (None, name) not in self.reactions \
+                and name not in self.listened:
+            g.frames.append(Frame(self.programs.keyword_blocks[name], kenv))
+            return
+        event = dict(fields)
+        event.update({"__name": name, "actor": env.get("you"), "source": env.get("this"),
+                      "as_cost": bool(kenv.get("__cost")), "within": env.get("__within"),
+                      "__prevented": False})
+        g.frames.append(Frame(self.call_blocks[name], kenv, event=event))
+
+    def _react(self, timing: str | None):
+        """A statement: offer each reactive counter that watches this event to the
+        player who placed it, and run its effect if they pop it."""
+
+        def react(g, f: Frame) -> int:
+            event = f.event
+            if timing is None and event["__name"] in self.listened:
+                if f.scratch is None:
+                    g.recent.append([event["__name"], _visible(event)])
+            st = f.scratch
+            if st is None:
+                cands = self.reactive_candidates(g, timing, event)
+                if not cands:
+                    return NEXT
+                st = f.scratch = [cands, 0]
+            cands, i = st
+            answer = g.take_answer()
+            if answer is not None:
+                card, kind, placer = cands[i]
+                st[1] = i = i + 1
+                entry = [kind, placer]
+                if answer.kind == "yes" and entry in g.cards[card].counters:
+                    g.cards[card].counters.remove(entry)
+                    spec = self.counters[kind]
+                    g.log("pop", spec.cite, card=card, counter=kind, player=placer)
+                    g.frames.append(Frame(spec.body, {"you": Seat(placer), "host": card,
+                                                      "event": event}, event=event))
+                    return PUSHED
+            if i >= len(cands):
+                f.scratch = None
+                return NEXT
+            card, kind, placer = cands[i]
+            if [kind, placer] not in g.cards[card].counters:
+                st[1] += 1
+                return PUSHED
+            spec = self.counters[kind]
+            return g.ask(placer, f"pop {spec.name} on {g.cards[card].name}#{card}?",
+                         [Action("yes", None, "pop"), Action("no", None, "keep")],
+                         cite=spec.cite)
+
+        return react
+
+    def reactive_candidates(self, g, timing, event: dict) -> list:
+        specs = self.reactions.get((timing, event["__name"]))
+        if not specs:
+            return []
+        kinds = {s.name: s for s in specs}
+        found = []
+        for c in g.cards:
+            if not c.counters:
+                continue
+            seen = set()
+            for kind, placer in c.counters:
+                spec = kinds.get(kind)
+                if spec is None or (kind, placer) in seen:
+                    continue
+                seen.add((kind, placer))
+                env = {"you": Seat(placer), "host": c.id, "event": event}
+                if spec.cond is None or spec.cond(g, env):
+                    found.append((c.id, kind, placer))
+        return found
+
+    def fire(self, g, name: str, fields: dict, env: dict, cite) -> None:
+        if (None, name) not in self.reactions and name not in self.listened:
+            return
+        event = dict(fields)
+        event.update({"__name": name, "actor": env.get("you"), "source": env.get("this"),
+                      "as_cost": False, "within": env.get("__within"),
+                      "__prevented": False})
+        g.frames.append(Frame(self.fire_block, {"you": env.get("you")}, event=event))
+
+    def note(self, g, name: str, fields: dict) -> None:
+        if name in self.listened:
+            g.recent.append([name, dict(fields)])
+
+    def fire_step(self, g, timing: str, step: str) -> None:
+        if (timing, step) in self.reactions:
+            event = {"__name": step, "actor": None, "source": None, "as_cost": False,
+                     "within": None, "__prevented": False}
+            g.frames.append(Frame(self._step_block(timing), {"you": Seat(g.active)},
+                                  event=event))
+
+    def _step_block(self, timing: str) -> Block:
+        key = f"_step_{timing}"
+        if not hasattr(self, key):
+            setattr(self, key, self._block([self._react(timing)], None, f"{timing} step"))
+        return getattr(self, key)
+
+    def emit(self, g, name: str, fields: dict, env: dict, cite) -> None:
+        g.log(name, cite, **{k: v for k, v in fields.items()})
+        player = fields.get("player")
+        if isinstance(player, Seat) and hasattr(g.players[player], name):
+            setattr(g.players[player], name, True)
+        for cname, _cond, event, _cite in self.lose_conditions:
+            if event == name and isinstance(player, Seat):
+                self.eliminate(g, player, cname, _cite)
+        for cname, _cond, event, _cite in self.end_conditions:
+            if event == name:
+                g.flags[f"end:{cname}"] = True
+        g.dirty = True
+        self.fire(g, name, fields, env, cite)
+
+    # battles
+
+    def begin_battle(self, g, seat: int, cite) -> None:
+        if not self.battle_steps or g.battle is not None:
+            return
+        g.battle = _new_battle(seat)
+        g.tasks.append(["battle", 0, "begin"])
+
+    def force_attack(self, g, seat, victim, team, exhausting, cite) -> None:
+        if not self.battle_steps or g.battle is not None:
+            g.log("no_battle", cite, reason="a battle is already under way")
+            return
+        attacker = int(g.cards[team[0]].controller) if team else int(seat)
+        g.battle = _new_battle(attacker)
+        g.battle.attack_team = [c for c in team if g.cards[c].zone == self.team_zone]
+        g.battle.victim = victim
+        g.battle.forced = True
+        g.tasks.append(["battle", 0, "begin"])
+        g.log("forced_attack", cite, attacker=attacker, victim=victim)
+
+    def enlist(self, g, card: int, cite) -> None:
+        b = g.battle
+        if b is None:
+            return
+        owner = g.cards[card].controller
+        team = b.attack_team if owner == b.attacker else \
+            b.defense_team if owner == b.defender else None
+        if team is not None and card not in team:
+            team.append(card)
+            g.log("enlist", cite, card=card)
+
+    def _task_battle(self, g, task: list) -> None:
+        b = g.battle
+        i = task[1]
+        if i >= len(self.battle_steps) or b.cancelled:
+            if b.victim is not None and not b.cancelled:
+                g.victims.append(b.victim)
+            g.battle = None
+            g.step = ""
+            g.tasks.pop()
+            g.log("battle_end", self.battle_cite)
+            return
+        name, ops, cite = self.battle_steps[i]
+        g.step, g.node = name, f"battle:{name}"
+        if task[2] == "begin":
+            if name in b.skipped:
+                g.log("skip", cite, step=name)
+                task[1] += 1
+                return
+            task[2] = "ops"
+            b.op = 0
+            self.fire_step(g, "before", name)
+            return
+        if task[2] == "ops":
+            if b.op >= len(ops):
+                task[2] = "after"
+                self.fire_step(g, "after", name)
+                return
+            if getattr(self, f"_op_{ops[b.op]}")(g, b, cite):
+                b.op += 1
+                b.stage = 0
+            return
+        task[1], task[2] = i + 1, "begin"
+
+    def _answer_battle(self, g, task: list, action: Action) -> None:
+        g.battle.answer = action
+
+    def _unexhausted(self, g, seat: int, exclude: list) -> list[int]:
+        zone = g.players[seat].zones.get(self.team_zone, [])
+        return [c for c in zone if not g.cards[c].exhausted and c not in exclude
+                and "petrified" not in g.cards[c].tags]
+
+    def _enlist_step(self, g, b, seat: int, team: list, minimum: int, cite) -> bool:
+        """The player enlists minions one by one, in formation order; True when done."""
+        answer, b.answer = b.answer, None
+        if answer is not None:
+            if answer.kind == "done":
+                return True
+            team.append(answer.value)
+        candidates = self._unexhausted(g, seat, team)
+        if not candidates:
+            return True
+        options = [g.pick_action(c) for c in candidates]
+        if len(team) >= minimum:
+            options.append(Action("done", None, "done enlisting"))
+        g.ask(seat, "enlist", options, resume="battle", cite=cite)
+        return False
+
+    def _op_form_attack(self, g, b, cite) -> bool:
+        if b.forced:
+            return True
+        if b.stage == 0:
+            if not self._enlist_step(g, b, b.attacker, b.attack_team, 1, cite):
+                return False
+            b.stage = 1
+        if b.stage == 1:
+            answer, b.answer = b.answer, None
+            if answer is not None:
+                b.victim = answer.value
+            else:
+                victims = self._victims(g, b.attacker)
+                if not victims or not b.attack_team:
+                    b.cancelled = True
+                    g.log("no_battle", cite, reason="no team or no victim")
+                    return True
+                g.ask(b.attacker, "declare the victim", [g.pick_action(v) for v in victims],
+                      resume="battle", cite=cite)
+                return False
+        for c in b.attack_team:
+            g.cards[c].exhausted = True
+        b.defender = self._defender(g, b.victim)
+        g.log("attack", cite, attacker=b.attacker, team=list(b.attack_team),
+              victim=b.victim)
+        return True
+
+    def _victims(self, g, attacker: int) -> list:
+        out: list = []
+        if "player" in self.victim_kinds:
+            out += [s for s in g.seats_in_game() if s != attacker and s not in g.victims]
+        kinds = [k for k in self.victim_kinds if k != "player"]
+        for p in g.players:
+            if p.seat == attacker or p.eliminated:
+                continue
+            for c in p.zones.get(self.team_zone, []):
+                card = g.cards[c]
+                if card.type in kinds and c not in g.victims and "petrified" not in card.tags:
+                    out.append(c)
+        return out
+
+    def _defender(self, g, victim: Any) -> int:
+        if isinstance(victim, Seat):
+            return int(victim)
+        card = g.cards[victim]
+        return card.owner if self.defender_rule == "owner" else card.controller
+
+    def _op_form_defense(self, g, b, cite) -> bool:
+        if b.defender is None:
+            b.defender = self._defender(g, b.victim)
+        if not self._enlist_step(g, b, b.defender, b.defense_team, 0, cite):
+            return False
+        for c in b.defense_team:
+            g.cards[c].exhausted = True
+        g.log("defend", cite, defender=b.defender, team=list(b.defense_team))
+        return True
+
+    def _op_roll_dice(self, g, b, cite) -> bool:
+        stat = self.dice_per
+        total = lambda team: sum(max(g.cards[c].stats.get(stat, 0), 0)  # noqa: E731
+                                 for c in team)
+        b.attack_dice = g.roll(total(b.attack_team), b.attacker, cite)
+        b.defense_dice = g.roll(total(b.defense_team), b.defender, cite)
+        env = {"you": Seat(b.attacker)}
+        for d in reversed(b.attack_dice + b.defense_dice):
+            self.fire(g, "rolled", {"die": d, "roller": Seat(g.dice[d][1])}, env, cite)
+        return True
+
+    def _op_allocate(self, g, b, cite) -> bool:
+        if b.defender is None:
+            b.defender = self._defender(g, b.victim)
+        if not b.attack_dice and not b.defense_dice and b.stage == 0:
+            b.attack_dice = g.roll(0, b.attacker, cite)
+        for side in (0, 1):
+            if b.stage > side:
+                continue
+            seat, dice, targets = (b.attacker, b.attack_dice, b.defense_team) if side == 0 \
+                else (b.defender, b.defense_dice, b.attack_team)
+            answer, b.answer = b.answer, None
+            if answer is not None:
+                die = answer.value
+                dice.remove(die)
+                target = targets[0]
+                self._damage(g, seat, target, g.dice[die][0], die, cite)
+                return False
+            if dice and targets:
+                values = {}
+                for d in dice:
+                    values.setdefault(g.dice[d][0], d)
+                options = [Action("die", d, f"inflict {v} on {g.cards[targets[0]].name}"
+                                  f"#{targets[0]}") for v, d in sorted(values.items())]
+                g.ask(seat, "allocate a die", options, resume="battle", cite=cite)
+                return False
+            b.stage = side + 1
+        return True
+
+    def _damage(self, g, seat: int, target: Any, amount: int, die, cite) -> None:
+        minion_kw, player_kw = self.damage_kw
+        name = player_kw if isinstance(target, Seat) else minion_kw
+        params = [p.name for p in self.rs.keywords[name].params]
+        fields = dict(zip(params, [target, amount, die], strict=False))
+        for p in params:
+            fields.setdefault(p, None)
+        self.call_keyword(g, name, fields, {"you": Seat(seat)}, False, cite)
+
+    def _op_leftover_attack(self, g, b, cite) -> bool:
+        if b.stage == 0:
+            b.stage = 1
+            total = sum(g.dice[d][0] for d in b.attack_dice)
+            b.attack_dice = []
+            if total <= 0 or b.victim is None:
+                return True
+            victim = b.victim
+            if isinstance(victim, Seat):
+                self._damage(g, b.attacker, victim, total, None, cite)
+            elif g.cards[victim].zone == self.team_zone:
+                self._damage(g, b.attacker, victim, total, None, cite)
+            elif self.leftover_to == "victim_or_controller":
+                self._damage(g, b.attacker, Seat(g.cards[victim].controller), total, None,
+                             cite)
+            return False
+        return True
+
+    def _op_leftover_defense(self, g, b, cite) -> bool:
+        if b.stage == 0:
+            b.stage = 1
+            total = sum(g.dice[d][0] for d in b.defense_dice)
+            b.defense_dice = []
+            if total > 0 and isinstance(b.victim, Seat):
+                self._damage(g, b.defender, Seat(b.attacker), total, None, cite)
+                return False
+        return True
+
+    # the end
+
+    def eliminate(self, g, seat: int, why: str, cite) -> None:
+        p = g.players[seat]
+        if not p.eliminated:
+            p.eliminated = True
+            g.log("eliminated", cite, player=int(seat), reason=why)
+            g.dirty = True
+
+    def check_end(self, g) -> None:
+        if not getattr(g, "dirty", True) or g.over:
+            return
+        g.dirty = False
+        for name, cond, _event, cite in self.lose_conditions:
+            if cond is not None:
+                for s in g.seats_in_game():
+                    if cond(g, {"player": s, "you": s}):
+                        self.eliminate(g, s, name, cite)
+        env = {"you": Seat(g.active)}
+        for name, cond, _event, cite in self.end_conditions:
+            if g.flags.get(f"end:{name}") or (cond is not None and cond(g, env)):
+                self.finish(g, name, cite)
+                return
+
+    def finish(self, g, why: str, cite) -> None:
+        if g.over:
+            return
+        remaining = [Seat(p.seat) for p in g.players]
+        decided = None
+        for name, keep, ev, _cite in self.criteria:
+            if keep:
+                kept = [s for s in remaining if ev(g, {"player": s, "you": s})]
+            else:
+                values = {s: ev(g, {"player": s, "you": s}) for s in remaining}
+                best = max(values.values(), default=0)
+                kept = [s for s in remaining if values[s] == best]
+            if kept:
+                remaining = kept
+            if len(remaining) == 1:
+                decided = name
+                break
+        g.over = True
+        g.decision = None
+        g.node = "game_over"
+        g.outcome = {"winner": int(remaining[0]) if len(remaining) == 1 else None,
+                     "tied": [int(s) for s in remaining] if len(remaining) > 1 else [],
+                     "criterion": decided, "condition": why}
+        g.log("game_over", cite, **g.outcome)
+
+
+def _new_battle(attacker: int) -> Record:
+    return Record(attacker=int(attacker), defender=None, victim=None, attack_team=[],
+                  defense_team=[], attack_dice=[], defense_dice=[], skipped=[],
+                  forced=False, cancelled=False, op=0, stage=0, answer=None)
+
+
+def _visible(event: dict) -> dict:
+    return {k: v for k, v in event.items() if not k.startswith("__")}
+
+
+__all__ = ["Referee", "DieRef", "WAIT", "product"]

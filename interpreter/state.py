@@ -1,0 +1,107 @@
+"""The mutable pieces of a game: cards, players, the chain, the battle.
+
+Plain classes with slots: cheap to copy (`clone`) and to write as JSON. They
+hold no rules; `game.py` changes them as the ruleset's programs direct.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .values import decode, encode
+
+
+class CardState:
+    """One card (or pawn) in a game: who owns and controls it, where it is, its
+    printed and current stats, orientation, face, counters and marks."""
+
+    __slots__ = ("id", "name", "type", "owner", "controller", "zone", "printed", "stats",
+                 "timed", "exhausted", "fatigued", "fatigued_turn", "face_up", "pawn",
+                 "counters", "tags", "design")
+
+    def __init__(self, id: int, name: str, type: str, owner: int, printed: dict,
+                 design: str | None, pawn: bool = False):
+        self.id, self.name, self.type, self.design = id, name, type, design
+        self.owner = self.controller = owner
+        self.zone = ""
+        self.printed = dict(printed)
+        self.stats = dict(printed)
+        self.timed: dict[str, int] = {}
+        self.exhausted = self.fatigued = False
+        self.fatigued_turn = 0
+        self.face_up = False
+        self.pawn = pawn
+        self.counters: list[list] = []   # [kind, placer seat]
+        self.tags: dict[str, str] = {}    # tag -> until ("leave", "recovery", ...)
+
+    def copy(self) -> CardState:
+        c = object.__new__(CardState)
+        for s in CardState.__slots__:
+            setattr(c, s, getattr(self, s))
+        c.printed, c.stats, c.timed = dict(self.printed), dict(self.stats), dict(self.timed)
+        c.counters = [list(x) for x in self.counters]
+        c.tags = dict(self.tags)
+        return c
+
+    def to_json(self) -> dict:
+        return {s: getattr(self, s) for s in CardState.__slots__}
+
+    @staticmethod
+    def from_json(data: dict) -> CardState:
+        c = object.__new__(CardState)
+        for s in CardState.__slots__:
+            setattr(c, s, data[s])
+        return c
+
+
+class PlayerState:
+    __slots__ = ("seat", "hp", "eliminated", "decked_out", "zones")
+
+    def __init__(self, seat: int, hp: int, zones: list[str]):
+        self.seat, self.hp = seat, hp
+        self.eliminated = self.decked_out = False
+        self.zones: dict[str, list[int]] = {z: [] for z in zones}
+
+    def copy(self) -> PlayerState:
+        p = object.__new__(PlayerState)
+        p.seat, p.hp, p.eliminated, p.decked_out = (self.seat, self.hp, self.eliminated,
+                                                    self.decked_out)
+        p.zones = {z: list(cards) for z, cards in self.zones.items()}
+        return p
+
+    def to_json(self) -> dict:
+        return {s: getattr(self, s) for s in PlayerState.__slots__}
+
+    @staticmethod
+    def from_json(data: dict) -> PlayerState:
+        p = object.__new__(PlayerState)
+        for s in PlayerState.__slots__:
+            setattr(p, s, data[s])
+        return p
+
+
+class Record:
+    """A bag of named values (the chain, a battle) that copies and serialises whole."""
+
+    def __init__(self, **fields: Any):
+        self.__dict__.update(fields)
+
+    def copy(self) -> Record:
+        return Record(**{k: _copy(v) for k, v in self.__dict__.items()})
+
+    def to_json(self) -> dict:
+        return {k: encode(v) for k, v in self.__dict__.items()}
+
+    @staticmethod
+    def from_json(data: dict | None) -> Record | None:
+        if data is None:
+            return None
+        return Record(**{k: decode(v) for k, v in data.items()})
+
+
+def _copy(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    return v

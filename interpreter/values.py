@@ -1,0 +1,75 @@
+"""Runtime values of the effect language and their JSON form.
+
+Cards are plain `int` ids. Players (`Seat`) and dice (`DieRef`) are `int`
+subclasses, so they cost no more than ints yet stay distinguishable when a value
+is written to JSON or filtered with `where`. An ability is `(card, index)`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Seat(int):
+    """A player, by seat number (0 is the first seat; play goes clockwise)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"Seat({int(self)})"
+
+
+class DieRef(int):
+    """A rolled die, by its index in the game's dice record."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"DieRef({int(self)})"
+
+
+class AbilityRef(tuple):
+    """An ability: the card that carries it and its index among the card's abilities."""
+
+    __slots__ = ()
+
+    def __new__(cls, card: int, index: int):
+        return tuple.__new__(cls, (card, index))
+
+    @property
+    def card(self) -> int:
+        return self[0]
+
+    @property
+    def index(self) -> int:
+        return self[1]
+
+
+def encode(value: Any) -> Any:
+    """A JSON-ready form of a runtime value (tagged where an int alone is ambiguous)."""
+    if isinstance(value, Seat):
+        return {"seat": int(value)}
+    if isinstance(value, DieRef):
+        return {"die": int(value)}
+    if isinstance(value, AbilityRef):
+        return {"ability": [value.card, value.index]}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    if isinstance(value, dict):
+        return {"map": {k: encode(v) for k, v in value.items()}}
+    return value
+
+
+def decode(value: Any) -> Any:
+    """The inverse of `encode`."""
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    if isinstance(value, dict):
+        if "seat" in value:
+            return Seat(value["seat"])
+        if "die" in value:
+            return DieRef(value["die"])
+        if "ability" in value:
+            return AbilityRef(*value["ability"])
+        return {k: decode(v) for k, v in value["map"].items()}
+    return value
