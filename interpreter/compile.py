@@ -385,7 +385,7 @@ class _Builder:
             for cond in losing:
                 self.edge(CHECK, out, "lose", cond.title, guard=cond.cond, cite=cond.cite,
                           origin=cond.origin)
-            self.edge(out, CHECK, "next", "check again", cite=losing[0].cite,
+            self.edge(out, CHECK, "recheck", "check again", cite=losing[0].cite,
                       origin=losing[0].origin)
         check = self.g.nodes[CHECK]
         for nid, data in list(self.g.nodes(data=True)):

@@ -62,6 +62,7 @@ _EDGE_STYLE = {
     "resolve": dict(color="#7a3db8", fontcolor="#7a3db8"),
     "end": dict(color="#b22222", fontcolor="#b22222"),
     "lose": dict(style="dashed", color="#b22222", fontcolor="#b22222"),
+    "recheck": dict(color="#b22222", fontcolor="#b22222"),
     "endgame": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
 }
 _STATUS_STYLE = {
@@ -100,13 +101,16 @@ def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arr
     nodes = dict(shown)
 
     def ends(u: str, v: str, d: dict) -> tuple[str, str]:
-        if d.get("anytime"):
-            if d["kind"] == "return":
-                v = _anytime_box(graph, v, nodes)
-            else:
-                u = _anytime_box(graph, u, nodes)
-                v = u if d["kind"] == "action" else v
-        return u, v
+        """Any-time edges start (or return) at the box, when drawn at all."""
+        if not d.get("anytime"):
+            return u, v
+        caller, other = (v, u) if d["kind"] == "return" else (u, v)
+        if caller not in shown and (other == caller or other not in shown):
+            return u, v  # neither end is drawn: the edge is dropped below
+        box = _anytime_box(graph, caller, nodes)
+        if d["kind"] == "return":
+            return u, box
+        return box, box if d["kind"] == "action" else v
 
     def stub(outside: str, opener: bool) -> str:
         od = graph.nodes[outside] if outside in graph else nodes[outside]
@@ -174,16 +178,24 @@ def to_dot(fg: FlowGraph, flow: str = "all") -> str:
     """DOT source of `fg`, one subflow or `all`.
 
     Raises:
-        ValueError: for a flow name that is not one of `FLOWS`.
+        ValueError: for a flow that is not one of `FLOWS`, or that the edition
+            lacks (an edition without chain rules has no chain to draw).
+    """
+    title = f"{fg.edition} edition: {'whole game' if flow == 'all' else flow}"
+    return write_dot(fg.graph, flow, title, fg.edition)
+
+
+def write_dot(graph: nx.MultiDiGraph, flow: str, title: str,
+              edition: str = "this graph") -> str:
+    """DOT text for a flow multigraph whose nodes may carry a diff `status`.
+
+    Raises:
+        ValueError: as `to_dot`.
     """
     if flow not in FLOWS:
         raise ValueError(f"unknown flow {flow!r} (choose from {', '.join(FLOWS)})")
-    title = f"{fg.edition} edition: {'whole game' if flow == 'all' else flow}"
-    return write_dot(fg.graph, flow, title)
-
-
-def write_dot(graph: nx.MultiDiGraph, flow: str, title: str) -> str:
-    """DOT text for a flow multigraph whose nodes may carry a diff `status`."""
+    if flow != "all" and not any(d["subflow"] == flow for _, d in graph.nodes(data=True)):
+        raise ValueError(f"{edition} has no {flow} flow: its rules describe none")
     nodes, arrows = _view(graph, flow)
     ids = {n: f"n{i}" for i, n in enumerate(nodes)}
     lines = [
@@ -208,7 +220,10 @@ def write_dot(graph: nx.MultiDiGraph, flow: str, title: str) -> str:
         if sub is not None:
             lines.append("  }")
     for a in arrows:
-        lines.append(f"  {ids[a.tail]} -> {ids[a.head]} [{_attrs(_edge_attrs(a))}];")
+        tail, head = a.tail, a.head
+        if a.kind == "return":  # written caller first, so the caller ranks above
+            tail, head = head, tail
+        lines.append(f"  {ids[tail]} -> {ids[head]} [{_attrs(_edge_attrs(a))}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -243,9 +258,10 @@ def _edge_attrs(a: _Arrow) -> dict:
         attrs["ltail"] = a.ltail
     if a.tail == a.head:
         attrs["dir"] = "forward"
-    if a.kind in ("return", "lose") or (a.kind == "next" and a.tail.startswith(
-            "endgame")):
+    if a.kind == "recheck":
         attrs["constraint"] = "false"
+    if a.kind == "return":
+        attrs["dir"] = "back"
     if a.status:
         attrs.update(_STATUS_STYLE[a.status])
     return attrs
@@ -382,12 +398,16 @@ def graph_command(args, con) -> int:
     if any(r is None for r in loaded):
         return 2
     flows = [compile_ruleset(r) for r in loaded]
-    if args.diff:
-        title = f"{flows[0].edition} -> {flows[1].edition}: " + (
-            "whole game" if args.flow == "all" else args.flow)
-        dot = write_dot(flow_diff(*flows), args.flow, title)
-    else:
-        dot = to_dot(flows[0], args.flow)
+    try:
+        if args.diff:
+            title = f"{flows[0].edition} -> {flows[1].edition}: " + (
+                "whole game" if args.flow == "all" else args.flow)
+            dot = write_dot(flow_diff(*flows), args.flow, title, "neither edition")
+        else:
+            dot = to_dot(flows[0], args.flow)
+    except ValueError as err:
+        con.error(f"kotc graph: {err}")
+        return 2
     if not args.output:
         con.print(dot.rstrip("\n"))
         return 0
