@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import inspect
 import json
 import os
 import sys
@@ -143,6 +144,8 @@ def _edition_row(name: str, path: Path) -> dict:
 def check(args: argparse.Namespace, con: Console) -> int:
     """Check rule files: parse each, follow what it extends, merge and validate it.
 
+    An edition that validates is then compiled into its game flow, which must be
+    playable (every phase reachable, someone plays next, the game can end).
     PATH is a .kotc file or a directory of them. Every problem is printed as
     `file:line:col: message`, then a summary line. Exit status: 0 when every
     file is clean, 2 when there is any problem.
@@ -375,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
-        doc = textwrap.dedent(command.run.__doc__ or "").strip()
+        doc = inspect.cleandoc(command.run.__doc__ or "")
         sub = commands.add_parser(
             command.name, help=doc.splitlines()[0] if doc else None, description=doc,
             epilog=_examples(command.examples),

@@ -309,6 +309,10 @@ def test_help_teaches_with_examples(capsys, argv):
     code, out, _ = run(capsys, *argv)
     assert code == 0
     assert "examples:\n  kotc " in out
+    head = re.split(r"\n(?:positional arguments|options):", out)[0]
+    description = head.split("\n\n")[1:]
+    assert description
+    assert not any(line.startswith(" ") for p in description for line in p.splitlines())
 
 
 def test_show_help_names_every_section(capsys):
