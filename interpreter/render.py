@@ -145,10 +145,12 @@ def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arr
             tail = stub(tail, opener and d["kind"] == "call")
         if not inside[1]:
             head = stub(head, opener and d["kind"] == "return")
-        # In a diff, the any-time arrows stand for many edges: one arrow, marked
-        # only when every edge it stands for has the same mark.
+        # In a diff, an arrow from the any-time box or to a stub stands for many
+        # edges: one arrow, marked only when every edge it stands for has the
+        # same mark (a step renamed inside the battle leaves "battle over" as is).
         status = d.get("status")
-        key = (tail, head, d["kind"], "any" if d.get("anytime") else status)
+        merged = d.get("anytime") or not all(inside)
+        key = (tail, head, d["kind"], "any" if merged else status)
         arrow = arrows.setdefault(key, _Arrow(tail, head, d["kind"], status=status))
         if arrow.status != status:
             arrow.status = None
