@@ -8,7 +8,7 @@ JSON-friendly data, so scripted agents and scenario files can name actions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from kotc_dsl import ast
@@ -16,11 +16,24 @@ from kotc_dsl import ast
 from .values import decode, encode
 
 
-@dataclass(frozen=True)
 class Action:
-    kind: str
-    value: Any = None
-    label: str = field(default="", compare=False)
+    """A legal move; equal to another when kind and value are (the label is only
+    for people)."""
+
+    __slots__ = ("kind", "value", "label")
+
+    def __init__(self, kind: str, value: Any = None, label: str = ""):
+        self.kind, self.value, self.label = kind, value, label
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and other.kind == self.kind and \
+            other.value == self.value
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.value))
+
+    def __repr__(self) -> str:
+        return f"Action({self.kind!r}, {self.value!r}, {self.label!r})"
 
     def __str__(self) -> str:
         return self.label or (self.kind if self.value is None else f"{self.kind} {self.value}")

@@ -13,9 +13,10 @@ OpenSpiel-style API: `Game.new`, `legal_actions`, `apply`, `is_over`, `result`,
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from kotc_dsl import Ruleset, ast, load_edition
 from kotc_dsl.cards import CardDesign
@@ -39,8 +40,7 @@ class Deck:
     reserves: list[CardDesign] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """One thing that happened, with the rule that made it happen."""
 
     kind: str
@@ -68,7 +68,25 @@ class Engine:
             if d.name not in self.designs:
                 self.designs[d.name] = d
                 self.abilities[d.name] = compile_card(d, ruleset, self.programs)
+        self._tables(ruleset)
         self.referee = Referee(self)
+
+    def _tables(self, rs: Ruleset) -> None:
+        """Lookups the hot paths need, read once from the ruleset."""
+        self.zones = rs.zones
+        self.face_up = {z.name: z.face == "face_up" for z in rs.zones.values()}
+        self.exhaustible = {z.name for z in rs.zones.values() if "exhaustible" in z.flags}
+        self.floors = {s.name: s.floor for s in rs.stats.values()}
+        cost = rs.setting("cards", "cost")
+        self.cost_stat = cost.stat if cost else None
+        pawns = rs.setting("cards", "pawns")
+        self.pawn_zone, self.pawn_cite = (pawns.zone, pawns.cite) if pawns else (None, None)
+        hosts = rs.setting("counters", "counters_on")
+        self.counter_zone = hosts.zone if hosts else None
+        self.card_types = set(rs.card_types)
+        self.minion_type = next((t for t in rs.card_types if t != "spell"), None)
+        self.keyword_params = {k.name: [p.name for p in k.params]
+                               for k in rs.keywords.values()}
 
 
 class Game:
@@ -112,6 +130,7 @@ class Game:
         hp = rs.setting("setup", "starting_hp")
         self.players = [PlayerState(i, hp.hp if hp else 0, list(rs.zones)) for i in range(n)]
         self.cards: list[CardState] = []
+        self.able: list[int] = []  # cards with abilities, the only ones that activate
         self.rng = Dice(seed, dice)
         self.seed = seed
         self.turn = 0
@@ -151,10 +170,12 @@ class Game:
         printed = {s.stat: s.value for s in design.stats}
         c = CardState(len(self.cards), design.name, design.type, seat, printed, design.name)
         self.cards.append(c)
+        if self.engine.abilities.get(design.name):
+            self.able.append(c.id)
         if zone is not None:
             self.players[seat].zones[zone].append(c.id)
             c.zone = zone
-            c.face_up = self.engine.rs.zones[zone].face == "face_up"
+            c.face_up = self.engine.face_up[zone]
         return c.id
 
     # --- the public API ---------------------------------------------------------------
@@ -211,6 +232,7 @@ class Game:
         g.__dict__.update(self.__dict__)
         g.players = [p.copy() for p in self.players]
         g.cards = [c.copy() for c in self.cards]
+        g.able = list(self.able)
         g.rng = self.rng.copy()
         g.frames = [_copy_frame(f) for f in self.frames]
         g.tasks = [list(t) for t in self.tasks]
@@ -232,7 +254,7 @@ class Game:
         data = {
             "edition": self.engine.rs.name, "seed": self.seed,
             "players": [p.to_json() for p in self.players],
-            "cards": [c.to_json() for c in self.cards],
+            "cards": [c.to_json() for c in self.cards], "able": self.able,
             "rng": self.rng.to_json(), "turn": self.turn, "active": self.active,
             "first_player": self.first_player, "phase": self.phase, "step": self.step,
             "frames": [_frame_json(f) for f in self.frames],
@@ -260,6 +282,7 @@ class Game:
         g.seed = data["seed"]
         g.players = [PlayerState.from_json(p) for p in data["players"]]
         g.cards = [CardState.from_json(c) for c in data["cards"]]
+        g.able = data["able"]
         g.rng = Dice.from_json(data["rng"])
         for k in ("turn", "active", "first_player", "phase", "step", "max_turns", "over",
                   "applied", "node", "dirty"):
@@ -323,7 +346,7 @@ class Game:
         return Action("done", None, "done")
 
     def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
-        self.events.append(Event(kind, data, str(cite) if cite else None))
+        self.events.append(Event(kind, data, _cite_text(cite) if cite else None))
 
     @property
     def active_seat(self) -> Seat:
@@ -344,6 +367,16 @@ class Game:
         return _Context(self, name)
 
     def attr(self, value: Any, name: str, env: dict) -> Any:
+        if type(value) is int:
+            card = self.cards[value]
+            stats = card.stats
+            if name in stats:
+                return stats[name]
+            if name == "controller":
+                return Seat(card.controller)
+            if name == "owner":
+                return Seat(card.owner)
+            return self._card_attr(card, name, env)
         if isinstance(value, _Context):
             return value.get(name)
         if isinstance(value, Seat):
@@ -367,9 +400,11 @@ class Game:
             return values
         if value is None:
             return None
-        card = self.cards[value]
-        stat = env.get(name, name) if name not in card.stats else name
-        if stat in card.stats:
+        return self._card_attr(self.cards[value], name, env)
+
+    def _card_attr(self, card: CardState, name: str, env: dict) -> Any:
+        stat = env.get(name, name)  # a name bound to a stat (`which`) stands for it
+        if isinstance(stat, str) and stat in card.stats:
             return card.stats[stat]
         if name == "printed":
             return card.printed
@@ -393,8 +428,8 @@ class Game:
         return self.engine.abilities[self.cards[ref.card].design][ref.index]
 
     def cost_of(self, card: int) -> int:
-        stat = self.engine.rs.setting("cards", "cost")
-        return self.cards[card].stats.get(stat.stat, 0) if stat else 0
+        stat = self.engine.cost_stat
+        return self.cards[card].stats.get(stat, 0) if stat else 0
 
     def counters_placed(self, card: int, kind: str, placer: Any) -> int:
         return sum(1 for k, p in self.cards[card].counters
@@ -407,17 +442,17 @@ class Game:
 
     def move(self, card: int, seat: int, zone: str, mods: tuple, cite) -> None:
         c = self.cards[card]
-        rs = self.engine.rs
-        pawns = rs.setting("cards", "pawns")
+        engine = self.engine
         if c.zone == "":
             return  # removed from the game
+        old_zone = c.zone
         old = self.players[c.controller].zones[c.zone]
         if card in old:
             old.remove(card)
         leaving_play = c.zone != zone or c.controller != seat
-        if c.pawn and pawns and zone != pawns.zone:
+        if c.pawn and engine.pawn_zone and zone != engine.pawn_zone:
             c.zone = ""
-            self.log("removed", pawns.cite, card=card, name=c.name)
+            self.log("removed", engine.pawn_cite, card=card, name=c.name)
             return
         target = self.players[seat].zones[zone]
         if "bottom" in mods:
@@ -425,16 +460,16 @@ class Game:
         else:
             target.append(card)
         if leaving_play:
-            self._leave(c, rs)
+            self._leave(c)
         c.zone, c.controller = zone, seat
-        z = rs.zones[zone]
-        c.face_up = ("face_up" in mods) or ("face_down" not in mods and z.face == "face_up")
+        c.face_up = ("face_up" in mods) or ("face_down" not in mods and engine.face_up[zone])
         c.exhausted = "exhausted" in mods
-        self.dirty = True
+        if zone in engine.referee.watched_zones or old_zone in engine.referee.watched_zones:
+            self.dirty = True
         self.log("move", cite, card=card, name=c.name, to=zone, player=seat)
         self._after_event("moved", {"target": card})
 
-    def _leave(self, c: CardState, rs: Ruleset) -> None:
+    def _leave(self, c: CardState) -> None:
         """A card leaving its zone: counters, marks and battle places go with it."""
         c.counters.clear()
         c.tags = {t: u for t, u in c.tags.items() if u != "leave"}
@@ -469,7 +504,7 @@ class Game:
 
     def set_exhausted(self, card: int, flag: bool, cite) -> None:
         c = self.cards[card]
-        if c.zone and "exhaustible" in self.engine.rs.zones[c.zone].flags:
+        if c.zone in self.engine.exhaustible:
             c.exhausted = flag
 
     def fatigue(self, card: int, flag: bool, cite) -> None:
@@ -508,9 +543,9 @@ class Game:
         c = self.cards[obj]
         if name not in c.stats:
             return
-        stat = self.engine.rs.stats.get(name)
-        if stat is not None and stat.floor is not None:
-            value = max(value, stat.floor)
+        floor = self.engine.floors.get(name)
+        if floor is not None:
+            value = max(value, floor)
         change = value - c.stats[name]
         c.stats[name] = value
         if until is not None:
@@ -564,8 +599,8 @@ class Game:
 
     def place_counters(self, card: int, kind: str, n: int, placer: int, cite) -> None:
         c = self.cards[card]
-        hosts = self.engine.rs.setting("counters", "counters_on")
-        if hosts is not None and c.zone != hosts.zone:
+        hosts = self.engine.counter_zone
+        if hosts is not None and c.zone != hosts:
             return
         for _ in range(max(n, 0)):
             c.counters.append([kind, int(placer)])
@@ -624,7 +659,7 @@ class Game:
         return c.id
 
     def _minion_type(self) -> str:
-        return next(t for t in self.engine.rs.card_types if t != "spell")
+        return self.engine.minion_type
 
     def negate(self, cards: list[int], cite) -> None:
         if self.chain is not None:
@@ -725,6 +760,11 @@ class _Context:
         if self.name == "battle" and self.g.battle is not None:
             setattr(self.g.battle, attr, value)
             self.g.log("victim", None, victim=value)
+
+
+@functools.lru_cache(maxsize=1024)
+def _cite_text(cite: ast.Citation) -> str:
+    return str(cite)
 
 
 def _copy_frame(f: Frame) -> Frame:

@@ -135,6 +135,12 @@ class Programs:
         if not rest:
             return get_head
         attrs = tuple(rest)
+        if len(attrs) == 1:
+            (a,) = attrs
+            return lambda g, env: g.attr(get_head(g, env), a, env)
+        if len(attrs) == 2:
+            a, b = attrs
+            return lambda g, env: g.attr(g.attr(get_head(g, env), a, env), b, env)
 
         def path(g, env):
             value = get_head(g, env)
@@ -159,6 +165,23 @@ class Programs:
                 raise RuntimeError(f"'{name}' is not bound here") from None
 
         return lookup
+
+    def zones_read(self, e: ast.Node) -> set[str]:
+        """The zone names an expression reads (so the game knows when to re-check it)."""
+        found: set[str] = set()
+
+        def walk(node):
+            if isinstance(node, ast.Path):
+                found.update(p for p in node.parts if p in self.zones)
+            elif isinstance(node, tuple):
+                for x in node:
+                    walk(x)
+            elif isinstance(node, ast.Node):
+                for v in vars(node).values():
+                    walk(v)
+
+        walk(e)
+        return found
 
     def _e_FuncCall(self, e: ast.FuncCall) -> Eval:
         args = [self.expr(a) for a in e.args]
@@ -247,12 +270,19 @@ class Programs:
             if not items:
                 return []
             var = _element_name(items[0])
-            inner = dict(env)
+            missing = object()
+            saved = env.get(var, missing)
             out = []
-            for x in items:
-                inner[var] = x
-                if cond(g, inner):
-                    out.append(x)
+            try:
+                for x in items:
+                    env[var] = x
+                    if cond(g, env):
+                        out.append(x)
+            finally:
+                if saved is missing:
+                    env.pop(var, None)
+                else:
+                    env[var] = saved
             return out
 
         return filtered

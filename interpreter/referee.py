@@ -91,6 +91,8 @@ class Referee:
                                  c.cite) for c in rs.lose_conditions]
         self.criteria = [(c.name, c.keep, P.expr(c.cond if c.keep else c.value), c.cite)
                          for c in rs.criteria]
+        conditions = [c.cond for c in rs.end_conditions + rs.lose_conditions if c.cond]
+        self.watched_zones = set().union(*(P.zones_read(c) for c in conditions))
         floor = rs.setting("endgame", "hp_floor")
         self.hp_floor = floor.floor if floor else None
         self.resource_zones = [z.name for z in rs.zones.values() if "resources" in z.flags]
@@ -98,6 +100,7 @@ class Referee:
                             for name, block in P.keyword_blocks.items()}
         self.fire_block = self._block([self._react(None)], None, "event")
         self.link_block = self._block([self._make_link], None, "chain link")
+        self.card_types = set(rs.card_types)
         self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
 
     def _block(self, stmts: list, cite, where: str) -> Block:
@@ -295,8 +298,8 @@ class Referee:
         elif p.type in ("player", "players"):
             return g.seats_in_game()
         else:
-            pool = [c.id for c in g.cards if c.zone and g.engine.abilities.get(c.design)]
-        if p.type in self.rs.card_types:
+            pool = [c for c in g.able if g.cards[c].zone]
+        if p.type in self.card_types:
             pool = [c for c in pool if g.cards[c].type == p.type]
         return pool
 
@@ -775,7 +778,7 @@ class Referee:
     def _damage(self, g, seat: int, target: Any, amount: int, die, cite) -> None:
         minion_kw, player_kw = self.damage_kw
         name = player_kw if isinstance(target, Seat) else minion_kw
-        params = [p.name for p in self.rs.keywords[name].params]
+        params = g.engine.keyword_params[name]
         fields = dict(zip(params, [target, amount, die], strict=False))
         for p in params:
             fields.setdefault(p, None)
