@@ -1,7 +1,8 @@
-"""The `kotc` command line: list, check and read the editions' rules.
+"""The `kotc` command line: list, check, show, compare and draw the editions.
 
 This is the only module that prints. Each subcommand is one `Command` in
-`COMMANDS`: its function does the work and its docstring becomes its `--help`.
+`COMMANDS`: its function does the work, writing through the `Console` it is
+given, and its docstring becomes its `--help`.
 A rule file's problems are printed as `file:line:col: message` and exit with
 status 2; a bad flag exits 2 with argparse's usage message.
 """
@@ -113,7 +114,8 @@ def editions(args: argparse.Namespace, con: Console) -> int:
         con.json(rows)
         return OK
     table = [("EDITION", "NUMBER", "EXTENDS", "SUMMARY")] + [
-        (r["edition"], str(r["number"] or "?"), r["extends"] or "-",
+        (r["edition"], "?" if r["number"] is None else str(r["number"]),
+         r["extends"] or "-",
          r["summary"] if r["problem"] is None else f"(does not parse: {r['problem']})")
         for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(3)]
@@ -155,7 +157,8 @@ def check(args: argparse.Namespace, con: Console) -> int:
         ruleset, found = _load(path)
         problems += found
         if ruleset is not None:
-            problems += graph_diagnostics(ruleset)
+            flow_problems, found = _safely(path, lambda r=ruleset: graph_diagnostics(r))
+            problems += (flow_problems or []) + found
     problems = sorted(set(problems), key=lambda d: (display_path(d.origin.file),
                                                    d.origin.line, d.origin.col))
     if args.format == "json":
@@ -203,15 +206,20 @@ def _rule_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
 
 def _load(path: Path) -> tuple[Ruleset | None, list[Diagnostic]]:
     """Load one edition; every way it can fail becomes a located problem."""
+    return _safely(path, lambda: load_path(path))
+
+
+def _safely(path: Path, work: Callable[[], Any]) -> tuple[Any, list[Diagnostic]]:
+    """`work()`'s result, or None and the problems that stopped it, located in `path`."""
     where = ast.Origin(str(path), 1, 1)
     try:
-        return load_path(path), []
+        return work(), []
     except RulesetError as err:
         return None, list(err.diagnostics)
     except OSError as err:
         return None, [Diagnostic(where, f"cannot read: {err.strerror or err}")]
     except Exception as err:  # a bad file must never end in a traceback
-        problem = f"internal error while loading ({type(err).__name__}: {err})"
+        problem = f"internal error ({type(err).__name__}: {err})"
         return None, [Diagnostic(where, f"{problem}; please report it")]
 
 

@@ -163,7 +163,20 @@ def test_an_unexpected_failure_is_a_located_problem_not_a_traceback(
     monkeypatch.setattr(cli, "load_path", explode)
     code, out, _ = run(capsys, "check", "good.kotc")
     assert code == 2
-    assert out.startswith("good.kotc:1:1: internal error while loading (ValueError: ")
+    assert out.startswith("good.kotc:1:1: internal error (ValueError: boom); please")
+
+
+def test_a_failing_flow_check_is_a_located_problem_not_a_traceback(
+        capsys, in_tmp, monkeypatch):
+    (in_tmp / "good.kotc").write_text(TINY, encoding="utf-8")
+
+    def explode(ruleset):
+        raise KeyError("phase")
+
+    monkeypatch.setattr(cli, "graph_diagnostics", explode)
+    code, out, _ = run(capsys, "check", "good.kotc")
+    assert code == 2
+    assert out.startswith("good.kotc:1:1: internal error (KeyError: 'phase')")
 
 
 def test_graph_checks_plug_into_check(capsys, in_tmp, monkeypatch):
