@@ -218,6 +218,9 @@ def _safely(path: Path, work: Callable[[], Any]) -> tuple[Any, list[Diagnostic]]
         return None, list(err.diagnostics)
     except OSError as err:
         return None, [Diagnostic(where, f"cannot read: {err.strerror or err}")]
+    except RecursionError:
+        return None, [Diagnostic(where, "nested too deeply to read (simplify the "
+                                        "deepest expression or block)")]
     except Exception as err:  # a bad file must never end in a traceback
         problem = f"internal error ({type(err).__name__}: {err})"
         return None, [Diagnostic(where, f"{problem}; please report it")]

@@ -166,6 +166,16 @@ def test_an_unexpected_failure_is_a_located_problem_not_a_traceback(
     assert out.startswith("good.kotc:1:1: internal error (ValueError: boom); please")
 
 
+def test_absurdly_deep_nesting_is_a_located_problem(capsys, in_tmp):
+    deep = "(" * 5000 + "true" + ")" * 5000
+    (in_tmp / "deep.kotc").write_text(
+        TINY.replace('private  @ "Fields"', f'private  @ "Fields"\n}}\nendgame {{\n'
+                     f'  lose deep "Deep" when {deep}  @ "Fields"'), encoding="utf-8")
+    code, out, err = run(capsys, "check", "deep.kotc")
+    assert code == 2 and err == ""
+    assert out.startswith("deep.kotc:1:1: nested too deeply")
+
+
 def test_a_failing_flow_check_is_a_located_problem_not_a_traceback(
         capsys, in_tmp, monkeypatch):
     (in_tmp / "good.kotc").write_text(TINY, encoding="utf-8")
