@@ -7,10 +7,12 @@ lives in `interpreter.cli`; it is the only module that prints.
 """
 
 from .compile import compile_ruleset
+from .diff import diff_rulesets
 from .flow import FlowGraph, Step
 from .graph_checks import check_flow, check_ruleset
 from .render import to_dot
 
 __all__ = [
-    "FlowGraph", "Step", "check_flow", "check_ruleset", "compile_ruleset", "to_dot",
+    "FlowGraph", "Step", "check_flow", "check_ruleset", "compile_ruleset",
+    "diff_rulesets", "to_dot",
 ]
