@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from kotc_dsl import ast, edition_files, load_edition
 from kotc_dsl.unparse import unparse_expr
 
 EDITIONS = sorted(edition_files())
+FIXTURES = Path(__file__).parent / "fixtures"
 FIRST_TURN = "game.turn == 1 and you == game.first_player"
 
 
@@ -247,3 +249,9 @@ def test_queries(flows):
         ["Start of turn", "Resource Phase", "Action Phase"]]
     (into,) = [s for u, s in fg.predecessors("phase:draw") if not s.anytime]
     assert into.kind == "next" and isinstance(into.cite, ast.Citation)
+
+
+def test_an_action_that_ends_the_game_leads_to_game_over():
+    fg = compile_ruleset(load_edition(FIXTURES / "concede.kotc"))
+    assert moves(fg, "phase:main", "end") == {"game_over": ["concede"]}
+    assert check_flow(fg) == []
