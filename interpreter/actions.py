@@ -13,24 +13,24 @@ from typing import Any
 
 from kotc_dsl import ast
 
-from .values import decode, encode
+from .values import DieRef, Seat, decode, encode
 
 
 class Action:
     """A legal move; equal to another when kind and value are (the label is only
     for people)."""
 
-    __slots__ = ("kind", "value", "label")
+    __slots__ = ("kind", "value", "label", "_key")
 
     def __init__(self, kind: str, value: Any = None, label: str = ""):
         self.kind, self.value, self.label = kind, value, label
+        self._key = (kind, _identity(value))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and other.kind == self.kind and \
-            other.value == self.value
+        return isinstance(other, Action) and other._key == self._key
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.value))
+        return hash(self._key)
 
     def __repr__(self) -> str:
         return f"Action({self.kind!r}, {self.value!r}, {self.label!r})"
@@ -47,6 +47,15 @@ class Action:
         if isinstance(value, list):
             value = _tuples(value)
         return Action(data["kind"], value, data.get("label", ""))
+
+
+def _identity(value: Any) -> Any:
+    """A comparable form that tells a player (`Seat(1)`) from card 1 and die 1."""
+    if isinstance(value, (Seat, DieRef)):
+        return (type(value).__name__, int(value))
+    if isinstance(value, (tuple, list)):
+        return tuple(_identity(v) for v in value)
+    return value
 
 
 def _tuples(value: Any) -> Any:

@@ -125,6 +125,38 @@ class Game:
         g._advance()
         return g
 
+    @classmethod
+    def position(cls, ruleset: Ruleset, designs: list[CardDesign], players: int = 2,
+                 seed: int = 0, dice: list[int] | None = None,
+                 max_turns: int = DEFAULT_MAX_TURNS) -> Game:
+        """An empty table for building a position by hand (rulings, tests): no
+        setup has run; place cards with `put`, then `resume` at a phase."""
+        g = cls.__new__(cls)
+        g.engine = Engine(ruleset, designs)
+        g._init_state(players, seed, dice, max_turns)
+        return g
+
+    def put(self, design: str, seat: int, zone: str, **state: Any) -> int:
+        """Place a new card of a known design in a zone; returns its id. Keyword
+        arguments set its state (`exhausted=True`, `stats={"hp": 3}`)."""
+        card = self._new_card(self.engine.designs[design], seat, zone)
+        c = self.cards[card]
+        for key, value in state.items():
+            if key == "stats":
+                c.stats.update(value)
+            else:
+                setattr(c, key, value)
+        return card
+
+    def resume(self, phase: str, active: int = 0, turn: int = 2,
+               first_player: int = 0) -> None:
+        """Start play at the window of a phase, as if the turn had reached it."""
+        names = [p.name for p in self.engine.rs.phases]
+        self.turn, self.active, self.first_player = turn, active, first_player
+        self.tasks = [["phase", names.index(phase), "window"]]
+        self.phase = phase
+        self._advance()
+
     def _init_state(self, n: int, seed: int, dice, max_turns: int) -> None:
         rs = self.engine.rs
         hp = rs.setting("setup", "starting_hp")
@@ -156,6 +188,7 @@ class Game:
         self.applied = 0
         self.node = "start"
         self.dirty = True
+        self.usage: dict[str, int] = {}  # keyword, counter and chain-length tallies
 
     def _deal(self, seat: Seat, deck: Deck) -> None:
         rs = self.engine.rs
@@ -210,7 +243,7 @@ class Game:
         start = len(self.events)
         self.applied += 1
         self.decision = None
-        self.log("decide", d.cite, player=d.player, action=str(chosen))
+        self.log("decide", d.cite, player=d.player, action=str(chosen), choice=chosen.kind)
         if d.resume == "vm":
             self.answer = chosen
         else:
@@ -244,6 +277,7 @@ class Game:
         g.recent = [list(r) for r in self.recent]
         g.events = list(self.events)
         g.flags = dict(self.flags)
+        g.usage = dict(self.usage)
         return g
 
     # --- JSON ----------------------------------------------------------------------------
@@ -270,7 +304,7 @@ class Game:
             "events": [e.to_json() for e in self.events],
             "flags": encode(self.flags), "max_turns": self.max_turns,
             "over": self.over, "outcome": encode(self.outcome), "applied": self.applied,
-            "node": self.node, "dirty": self.dirty,
+            "node": self.node, "dirty": self.dirty, "usage": self.usage,
         }
         return json.dumps(data, separators=(",", ":"))
 
@@ -304,6 +338,7 @@ class Game:
         g.events = [Event(e["kind"], decode(e["data"]), e["cite"]) for e in data["events"]]
         g.flags = decode(data["flags"])
         g.outcome = decode(data["outcome"])
+        g.usage = data["usage"]
         return g
 
     # --- the run loop ------------------------------------------------------------------

@@ -410,6 +410,9 @@ class Referee:
     def _task_chain(self, g, task: list) -> None:
         ch = g.chain
         if ch.resolving:
+            if g.node != "chain:resolve":
+                key = f"chain length {len(ch.links)}"
+                g.usage[key] = g.usage.get(key, 0) + 1
             g.node = "chain:resolve"
             if ch.links:
                 link = ch.links.pop()
@@ -449,6 +452,8 @@ class Referee:
             return
         c.counters.remove(entry)
         spec = self.counters[kind]
+        key = f"counter {kind}"
+        g.usage[key] = g.usage.get(key, 0) + 1
         g.log("pop", spec.cite, card=card, counter=kind, player=int(seat))
         env = {"you": Seat(seat), "host": card}
         if spec.kind == "proactive" and self.has_chain and not (
@@ -476,6 +481,8 @@ class Referee:
 
     def call_keyword(self, g, name: str, fields: dict, env: dict, as_cost: bool,
                      cite) -> None:
+        usage = g.usage
+        usage[name] = usage.get(name, 0) + 1
         kenv = {"you": env["you"], **fields, "__within": name}
         if env.get("__cost") or as_cost:
             kenv["__cost"] = True
@@ -513,6 +520,7 @@ class Referee:
                 if answer.kind == "yes" and entry in g.cards[card].counters:
                     g.cards[card].counters.remove(entry)
                     spec = self.counters[kind]
+                    g.usage[f"counter {kind}"] = g.usage.get(f"counter {kind}", 0) + 1
                     g.log("pop", spec.cite, card=card, counter=kind, player=placer)
                     g.frames.append(Frame(spec.body, {"you": Seat(placer), "host": card,
                                                       "event": event}, event=event))

@@ -1,0 +1,56 @@
+"""Players that choose actions: random (seeded), first-legal, and scripted."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from .actions import Action, IllegalAction
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions, from its own seeded generator."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def act(self, game) -> Action:
+        return self.rng.choice(game.legal_actions())
+
+
+class FirstLegalAgent:
+    """Always takes the first legal action: deterministic and quick to reason about."""
+
+    def act(self, game) -> Action:
+        return game.legal_actions()[0]
+
+
+class ScriptedAgent:
+    """Plays a list of actions in order, each named by its label or its kind.
+
+    Raises:
+        IllegalAction: when the next scripted action is not legal, or the script ran
+            out while the game still wants a decision (naming that decision).
+    """
+
+    def __init__(self, script: Iterable[str | Action]):
+        self.script = list(script)
+
+    def act(self, game) -> Action:
+        legal = game.legal_actions()
+        if not self.script:
+            d = game.decision
+            raise IllegalAction(f"the script has no answer for player {d.player}'s "
+                                f"decision: {d.prompt}")
+        want = self.script.pop(0)
+        for a in legal:
+            if a == want or a.label == want or (a.kind == want and a.value is None):
+                return a
+        raise IllegalAction(f"scripted '{want}' is not legal at {game.decision.prompt}; "
+                            f"legal: {', '.join(a.label or a.kind for a in legal)}")
+
+
+def play(game, agents: list) -> None:
+    """Let each seat's agent decide until the game is over."""
+    while not game.is_over:
+        game.apply(agents[game.current_player].act(game))

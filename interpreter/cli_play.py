@@ -1,0 +1,223 @@
+"""`kotc play` and `kotc simulate`: games between agents, told or tallied."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from kotc_dsl import RulesetError, load_edition
+
+from .account import account
+from .agents import FirstLegalAgent, RandomAgent, play
+from .decks import deck_from_file, vanilla_deck
+from .game import Deck, Engine, Game
+
+DECKS_DIR = Path(__file__).resolve().parent.parent / "decks"
+
+
+def starter_decks(edition: str) -> list[Path]:
+    """The shipped starter decks of an edition, in name order."""
+    return sorted((DECKS_DIR / edition).glob("*.kdeck"))
+
+
+def _decks(rs, paths: list[str] | None) -> tuple[list[Deck], list[str]]:
+    files = [Path(p) for p in paths] if paths else starter_decks(rs.name)[:2]
+    if not files:
+        return [vanilla_deck(rs)], ["vanilla"]
+    decks = []
+    for f in files:
+        _edition, deck = deck_from_file(f)
+        decks.append(deck)
+    return decks, [f.stem for f in files]
+
+
+def _agents(kind: str, seed: int, players: int) -> list:
+    if kind == "first":
+        return [FirstLegalAgent() for _ in range(players)]
+    return [RandomAgent(seed * 1000 + seat) for seat in range(players)]
+
+
+def play_arguments(p) -> None:
+    p.add_argument("edition", help="edition name (e.g. 17th) or path to a .kotc file")
+    p.add_argument("--decks", nargs="+", metavar="DECK",
+                   help="deck files, one per seat (default: the edition's starter decks)")
+    p.add_argument("--seed", type=int, default=0, help="seed for dice and agents")
+    p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    p.add_argument("--agent", choices=("random", "first"), default="random",
+                   help="how every seat chooses (default: random)")
+    p.add_argument("--max-turns", type=int, default=300, help="safety limit on turns")
+    p.add_argument("--log", metavar="FILE", help="also write the event log as JSON lines")
+    p.add_argument("--json", action="store_true", help="print the event log as JSON")
+
+
+def play_command(args, con) -> int:
+    """Play one game between agents and tell it: turns, phases, actions, dice,
+    damage and the result, each line citing the rule that made it happen."""
+    try:
+        rs = load_edition(args.edition)
+        decks, _names = _decks(rs, args.decks)
+        game = Game.new(rs, decks, seed=args.seed, players=args.players,
+                        max_turns=args.max_turns)
+    except (RulesetError, ValueError, OSError) as err:
+        con.error(str(err))
+        return 2
+    play(game, _agents(args.agent, args.seed, args.players))
+    if args.log:
+        _write_log(Path(args.log), game)
+    if args.json:
+        for e in game.events:
+            con.print(json.dumps(e.to_json()))
+        return 0
+    for line in account(game, cite=lambda c: con.style(f"  [{c}]", "dim")):
+        con.print(line)
+    return 0
+
+
+def _write_log(path: Path, game: Game) -> None:
+    tmp = path.with_name(path.name + ".part")
+    with tmp.open("w", encoding="utf-8") as f:
+        for e in game.events:
+            f.write(json.dumps(e.to_json()) + "\n")
+    tmp.replace(path)
+
+
+def simulate_arguments(p) -> None:
+    p.add_argument("edition", help="edition name or path to a .kotc file")
+    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes to play in parallel (default 1)")
+    p.add_argument("--decks", nargs="+", metavar="DECK", help="deck files, one per seat")
+    p.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i")
+    p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    p.add_argument("--max-turns", type=int, default=300, help="safety limit on turns")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _one_game(edition: str, deck_paths, seed: int, players: int, max_turns: int) -> dict:
+    rs = load_edition(edition)
+    decks, _ = _decks(rs, deck_paths)
+    engine = _ENGINES.get((edition, tuple(deck_paths or ())))
+    if engine is None:
+        engine = _ENGINES[(edition, tuple(deck_paths or ()))] = Engine(
+            rs, [d for deck in decks for d in deck.cards + deck.reserves])
+    game = Game.new(rs, decks, seed=seed, players=players, max_turns=max_turns,
+                    engine=engine)
+    play(game, _agents("random", seed, players))
+    return {"winner": game.result["winner"], "first": game.first_player,
+            "turns": game.turn, "decisions": game.applied, "usage": game.usage,
+            "condition": game.result["condition"]}
+
+
+_ENGINES: dict = {}
+
+
+def simulate_command(args, con) -> int:
+    """Play many seeded random games and report win rates per seat, first-player
+    advantage, turns per game, chain lengths and how often each keyword and
+    counter was used. Games run in parallel with --workers."""
+    try:
+        rs = load_edition(args.edition)
+        _decks(rs, args.decks)
+    except (RulesetError, ValueError, OSError) as err:
+        con.error(str(err))
+        return 2
+    if args.games < 1 or args.workers < 1:
+        con.error("kotc simulate: --games and --workers must be at least 1")
+        return 2
+    start = time.perf_counter()
+    results = []
+    jobs = [(args.edition, args.decks, args.seed + i, args.players, args.max_turns)
+            for i in range(args.games)]
+    bar = _Progress(args.games, con.err)
+    if args.workers == 1:
+        for job in jobs:
+            results.append(_one_game(*job))
+            bar.tick()
+    else:
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            for future in as_completed([pool.submit(_one_game, *job) for job in jobs]):
+                results.append(future.result())
+                bar.tick()
+    bar.done()
+    report = _summary(results, args.players, time.perf_counter() - start)
+    report["edition"] = rs.name
+    if args.format == "json":
+        con.json(report)
+        return 0
+    _print_summary(con, report)
+    return 0
+
+
+def _summary(results: list[dict], players: int, seconds: float) -> dict:
+    wins = Counter(r["winner"] for r in results)
+    first_wins = sum(1 for r in results if r["winner"] == r["first"])
+    usage: Counter = Counter()
+    games_using: Counter = Counter()
+    for r in results:
+        usage.update(r["usage"])
+        games_using.update(r["usage"].keys())
+    turns = [r["turns"] for r in results]
+    n = len(results)
+    return {
+        "games": n,
+        "win_rate": {str(s): wins.get(s, 0) / n for s in range(players)},
+        "ties": wins.get(None, 0) / n,
+        "first_player_win_rate": first_wins / n,
+        "turns": {"mean": statistics.mean(turns), "min": min(turns), "max": max(turns)},
+        "ended_by": dict(Counter(r["condition"] for r in results)),
+        "chain_lengths": {k.split()[-1]: v for k, v in usage.items()
+                          if k.startswith("chain length")},
+        "keywords": {k: v for k, v in usage.items()
+                     if not k.startswith(("counter ", "chain length"))},
+        "counters": {k.split()[1]: v for k, v in usage.items() if k.startswith("counter ")},
+        "decisions": sum(r["decisions"] for r in results),
+        "seconds": round(seconds, 2),
+    }
+
+
+def _print_summary(con, r: dict) -> None:
+    con.print(con.style(f"{r['edition']}: {r['games']} games in {r['seconds']} s "
+                        f"({r['decisions']} decisions)", "bold"))
+    for seat, rate in r["win_rate"].items():
+        con.print(f"  seat {seat} wins {rate:6.1%}")
+    con.print(f"  ties        {r['ties']:6.1%}")
+    con.print(f"  first player wins {r['first_player_win_rate']:.1%}")
+    t = r["turns"]
+    con.print(f"  turns per game: mean {t['mean']:.1f}, min {t['min']}, max {t['max']}")
+    con.print("  ended by: " + ", ".join(f"{k} {v}" for k, v in r["ended_by"].items()))
+    if r["chain_lengths"]:
+        con.print("  chain lengths: " + ", ".join(
+            f"{k}: {v}" for k, v in sorted(r["chain_lengths"].items())))
+    for title, table in (("keywords", r["keywords"]), ("counters", r["counters"])):
+        if table:
+            con.print(f"  {title} used: " + ", ".join(
+                f"{k} {v}" for k, v in sorted(table.items(), key=lambda kv: -kv[1])))
+
+
+class _Progress:
+    """A one-line progress bar on standard error (a line per 10% when not a terminal)."""
+
+    def __init__(self, total: int, stream):
+        self.total, self.n, self.stream = total, 0, stream or sys.stderr
+        self.tty = getattr(self.stream, "isatty", lambda: False)()
+        self.last = -1
+
+    def tick(self) -> None:
+        self.n += 1
+        if self.tty:
+            filled = int(30 * self.n / self.total)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] "
+                              f"{self.n}/{self.total} games")
+            self.stream.flush()
+        elif self.n * 10 // self.total != self.last:
+            self.last = self.n * 10 // self.total
+            self.stream.write(f"{self.n}/{self.total} games\n")
+
+    def done(self) -> None:
+        if self.tty:
+            self.stream.write("\n")

@@ -1,0 +1,129 @@
+"""The rulebooks' worked examples, played through the engine.
+
+Positions are built by hand (`Game.position`), dice are scripted, and every
+decision is taken explicitly, the way the rulebook narrates it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter.actions import Action
+from interpreter.game import Game
+from interpreter.values import Seat
+from kotc_dsl import load_edition
+from kotc_dsl.ast import Origin
+from kotc_dsl.cards import CardDesign, StatValue
+
+HERE = Origin("<test>", 0, 0)
+
+
+def minion(rs, name: str, attack: int, defence: int, level: int = 1) -> CardDesign:
+    kind = next(t for t in rs.card_types.values() if t.name != "spell")
+    cost = rs.setting("cards", "cost").stat
+    dice = rs.setting("battle", "dice_per").stat
+    stats = [StatValue(s, level if s == cost else attack if s == dice else defence, HERE)
+             for s in kind.stats]
+    return CardDesign(name, kind.name, rs.number, tuple(stats), (), None, HERE)
+
+
+def choose(g: Game, label_or_kind: str) -> None:
+    """Take the legal action with this label (or kind); fail loudly if there is none."""
+    for a in g.legal_actions():
+        if a.label == label_or_kind or (a.kind == label_or_kind and a.value is None):
+            g.apply(a)
+            return
+    raise AssertionError(f"{label_or_kind!r} not legal at {g.decision.prompt}: "
+                         f"{[a.label for a in g.legal_actions()]}")
+
+
+def pick(g: Game, card: int) -> None:
+    g.apply(Action("pick", card))
+
+
+def enlist(g: Game, cards) -> None:
+    """Enlist in formation order; say done if any minion is left to enlist."""
+    for card in cards:
+        pick(g, card)
+    if any(a.kind == "done" for a in g.legal_actions()):
+        choose(g, "done")
+
+
+def allocate(g: Game, value: int) -> None:
+    die = next(a for a in g.legal_actions() if g.dice[a.value][0] == value)
+    g.apply(die)
+
+
+def with_decks(g: Game, design: str) -> None:
+    """Give both players a few cards in their decks: the 11th ends a game at once
+    for a player whose deck is empty."""
+    start = next(z.name for z in g.engine.rs.zones.values() if "starting" in z.flags)
+    for seat in (0, 1):
+        for _ in range(5):
+            g.put(design, seat, start)
+
+
+def field_zone(rs) -> str:
+    return rs.setting("battle", "team").zone
+
+
+def toughness(rs) -> str:
+    kind = next(t for t in rs.card_types.values() if t.name != "spell")
+    dice = rs.setting("battle", "dice_per").stat
+    cost = rs.setting("cards", "cost").stat
+    return next(s for s in kind.stats if s not in (dice, cost))
+
+
+@pytest.mark.parametrize("edition", ["11th", "12th"])
+def test_battle_example_six_dice_against_two(edition):
+    """11th/12th §Battles: C survives with 2 defense, D and E destroyed, the
+    defending player loses 6."""
+    rs = load_edition(edition)
+    designs = [minion(rs, "Minion A", 2, 5), minion(rs, "Minion B", 2, 5),
+               minion(rs, "Minion C", 2, 10), minion(rs, "Minion D", 1, 10),
+               minion(rs, "Minion E", 1, 10)]
+    g = Game.position(rs, designs, dice=[1, 6, 5, 5, 3, 6, 6, 2])
+    zone = field_zone(rs)
+    a, b, c = (g.put(n, 0, zone) for n in ("Minion A", "Minion B", "Minion C"))
+    d, e = (g.put(n, 1, zone) for n in ("Minion D", "Minion E"))
+    with_decks(g, "Minion A")
+    hp = g.players[1].hp
+    g.resume("battle")
+    choose(g, "battle")
+    enlist(g, (c, a, b))               # formation order C -> A -> B
+    g.apply(Action("pick", Seat(1)))   # the victim: the defending player
+    enlist(g, (d, e))                  # D -> E
+    for value in (6, 3, 1, 5, 5):      # attacker: 6, 3, 1 on D; the 5s on E
+        allocate(g, value)
+    for value in (6, 2):               # defender: both on C
+        allocate(g, value)
+    stat = toughness(rs)
+    assert g.cards[c].stats[stat] == 2 and g.cards[c].zone == zone
+    grave = next(z for z in rs.zones if "grave" in z)
+    assert g.cards[d].zone == grave and g.cards[e].zone == grave
+    assert g.players[1].hp == hp - 6
+    assert g.players[0].hp == g.engine.rs.setting("setup", "starting_hp").hp
+
+
+@pytest.mark.parametrize("edition", ["13th", "17th"])
+def test_piercing_damage_example(edition):
+    """13th/17th §Minions: 6 damage to a 4-HP minion destroys it and 2 pierce."""
+    rs = load_edition(edition)
+    # One attacking die, scripted to 6, and no defenders: all of it is leftover
+    # damage to the victim.
+    g = Game.position(rs, [minion(rs, "Attacker", 1, 10), minion(rs, "Victim", 0, 4)],
+                      dice=[6])
+    zone = field_zone(rs)
+    attacker = g.put("Attacker", 0, zone)
+    victim = g.put("Victim", 1, zone)
+    with_decks(g, "Victim")
+    hp = g.players[1].hp
+    g.resume("battle")
+    choose(g, "battle")
+    enlist(g, [attacker])
+    pick(g, victim)
+    choose(g, "done")                   # the defender enlists nobody
+    assert [e for e in g.events if e.kind == "roll"][-1].data["dice"] == [6]
+    assert g.cards[victim].zone == "grave"
+    assert g.players[1].hp == hp - 2
+    assert g.players[0].hp == hp
