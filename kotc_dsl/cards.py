@@ -147,7 +147,8 @@ def load_cards(path: str | Path) -> list[CardDesign]:
             elif kind == "StatValue":
                 if any(s.stat == part.stat for s in stats):
                     problems.append(Diagnostic(_origin(part, str(path)),
-                                               f"card '{c.name}' gives {part.stat} twice"))
+                                               f"card '{c.name}' gives {part.stat} "
+                                               f"twice"))
                 stats.append(StatValue(part.stat, part.value, _origin(part, str(path))))
             else:
                 abilities.append(AbilityText(
@@ -156,7 +157,8 @@ def load_cards(path: str | Path) -> list[CardDesign]:
                     tuple(_text(s, str(path)) for s in part.sentences),
                     _origin(part, str(path))))
         if len(editions) > 1:
-            problems.append(Diagnostic(origin, f"card '{c.name}' has two Edition Indicators"))
+            problems.append(Diagnostic(origin,
+                                       f"card '{c.name}' has two Edition Indicators"))
         cards.append(CardDesign(c.name, c.type, editions[0] if editions else None,
                                 tuple(stats), tuple(abilities), flavor, origin))
     if problems:
@@ -194,7 +196,8 @@ def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
             problems.append(Diagnostic(e.origin, f"no card named '{e.name}' in "
                                                  f"{', '.join(deck.card_files)}"))
         if e.count < 1:
-            problems.append(Diagnostic(e.origin, f"'{e.name}': a count must be at least 1"))
+            problems.append(Diagnostic(e.origin,
+                                       f"'{e.name}': a count must be at least 1"))
     if problems:
         raise RulesetError(problems)
     return deck, cards

@@ -8,10 +8,10 @@ and the phrases a card's text must read as), and every finding cites its rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import ast
-from .cards import CardDesign, DeckList
+from .cards import CardDesign, DeckList, Text
 from .phrasing import search, substitute
 from .reading import AbilityReading, read_card
 from .ruleset import Ruleset
@@ -67,31 +67,41 @@ class DeckVerdict:
 
 
 def judge_card(card: CardDesign, rs: Ruleset) -> CardVerdict:
-    """Judge one card design under the edition `rs`."""
+    """Judge one card design under the edition `rs`.
+
+    Listed texts (bans, revised costs and levels, variable limits) are looked for
+    in the printed text and in the text the edition reads the card with, so a
+    refurbished text cannot slip past them.
+    """
     verdict = CardVerdict(card, rs.name)
     add = verdict.findings.append
     _anatomy(card, rs, add)
     _design_edition(card, rs, add)
-    text = card.text
+    read_as = _refurbish(verdict, rs)
+    texts = (card.text, read_as.text)
+
+    def found(template: str):
+        return next(filter(None, (search(template, t) for t in texts)), None)
+
     for rule in rs.legality(ast.Ban):
-        if search(rule.text, text):
-            add(Finding("banned", f"its text contains \"{rule.text}\"", card.origin, rule.cite))
+        if found(rule.text):
+            add(Finding("banned", f"its text contains \"{rule.text}\"", card.origin,
+                        rule.cite))
     for rule in rs.legality(ast.RevisedCost):
-        if search(rule.text, text) and (card.design_edition or 0) < rule.edition:
-            add(Finding("banned", f"\"{rule.text}\" needs an Edition Indicator of at least "
-                                  f"{rule.edition}", card.origin, rule.cite))
+        if found(rule.text) and (card.design_edition or 0) < rule.edition:
+            add(Finding("banned", f"\"{rule.text}\" needs an Edition Indicator of at "
+                                  f"least {rule.edition}", card.origin, rule.cite))
     for rule in rs.legality(ast.RevisedLevel):
-        if search(rule.text, text) and (card.design_edition or 0) < rule.edition:
+        if found(rule.text) and (card.design_edition or 0) < rule.edition:
             add(Finding("pruned", f"\"{rule.text}\" had its level revised in edition "
                                   f"{rule.edition}; this card was designed for "
                                   f"{card.design_edition}", card.origin, rule.cite))
     for rule in rs.legality(ast.VariableLimit):
-        found = search(rule.text, text)
-        if found and found.numbers.get(rule.variable, 0) > rule.max:
-            add(Finding("banned", f"\"{rule.text}\" sets {rule.variable} above {rule.max}",
-                        card.origin, rule.cite))
-    card = _refurbish(verdict, rs)
-    readings, problems = read_card(card, rs)
+        hit = found(rule.text)
+        if hit and hit.numbers.get(rule.variable, 0) > rule.max:
+            add(Finding("banned", f"\"{rule.text}\" sets {rule.variable} above "
+                                  f"{rule.max}", card.origin, rule.cite))
+    readings, problems = read_card(read_as, rs)
     verdict.readings = readings
     for p in problems:
         add(Finding("invalid", p.message, p.origin))
@@ -109,15 +119,21 @@ def _anatomy(card: CardDesign, rs: Ruleset, add) -> None:
     allowed = set(kind.stats) | ({"ultra_points"} if up else set())
     for s in card.stats:
         if s.stat not in allowed:
+            known = ", ".join(sorted(allowed))
             add(Finding("invalid", f"a {card.type} of the {rs.name} edition has no stat "
-                                   f"'{s.stat}' (its stats: {', '.join(sorted(allowed))})",
-                        s.origin, kind.cite))
+                                   f"'{s.stat}' (its stats: {known})", s.origin,
+                        kind.cite))
             continue
         floor = rs.stats[s.stat].floor if s.stat in rs.stats else 0
         if floor is not None and s.value < floor:
             stat = rs.stats.get(s.stat)
             add(Finding("invalid", f"{s.stat} {s.value} is below its floor of {floor}",
                         s.origin, stat.cite if stat else None))
+    cap = rs.setting("setup", "ultra_points")
+    points = card.stat("ultra_points") or 0
+    if cap and points > cap.cap:
+        add(Finding("invalid", f"the card is worth {points} Ultra Points; a deck may "
+                               f"hold at most {cap.cap}", card.origin, cap.cite))
     for name in kind.stats:
         if card.stat(name) is None:
             add(Finding("invalid", f"a {card.type} must print its {name}", card.origin,
@@ -136,40 +152,47 @@ def _design_edition(card: CardDesign, rs: Ruleset, add) -> None:
     slate = rs.setting("legality", "clean_slate")
     if slate and (card.design_edition or 0) < slate.edition:
         shown = card.design_edition or "none"
-        add(Finding(slate.verdict, f"designed for edition {shown}, before the clean-slate "
-                                   f"edition {slate.edition}", card.origin, slate.cite))
+        add(Finding(slate.verdict, f"designed for edition {shown}, before the "
+                                   f"clean-slate edition {slate.edition}", card.origin,
+                    slate.cite))
 
 
 def _refurbish(verdict: CardVerdict, rs: Ruleset) -> CardDesign:
-    """The card as the edition reads it, with refurbished or revised texts swapped in."""
-    from dataclasses import replace
+    """The card as the edition reads it, with refurbished or revised texts swapped in.
 
+    The edition's rules apply in their order, each to the text the earlier ones
+    left, as the 17th rulebook chains "in-play card" into its refurbished
+    conditions; each rule that changed something is a finding.
+    """
     card = verdict.card
     rules = rs.legality(ast.Refurbish)
     if not rules:
         return card
-    abilities = []
-    for a in card.abilities:
-        pieces = {}
-        for name in ("condition", "cost"):
-            piece = getattr(a, name)
-            pieces[name] = piece and replace(piece, text=_swap(piece.text, rules))
-        sentences = tuple(replace(s, text=_swap(s.text, rules)) for s in a.sentences)
-        abilities.append(replace(a, sentences=sentences, **pieces))
-    new = replace(card, abilities=tuple(abilities))
-    if new.text != card.text:
-        used = [r for r in rules if search(r.text, card.text)]
+    fired: dict[str, ast.Refurbish] = {}
+
+    def swap(piece: Text | None) -> Text | None:
+        if piece is None:
+            return None
+        text = piece.text
+        for r in rules:
+            new = substitute(r.text, r.new, text)
+            if new != text:
+                fired.setdefault(r.key, r)
+            text = new
+        return replace(piece, text=text)
+
+    abilities = tuple(
+        replace(a, condition=swap(a.condition), cost=swap(a.cost),
+                sentences=tuple(swap(s) for s in a.sentences))
+        for a in card.abilities)
+    new = replace(card, abilities=abilities)
+    if fired:
         verdict.refurbished_text = new.text
-        for r in used:
+        for r in fired.values():
             verdict.findings.append(Finding(
-                "refurbished", f"\"{r.text}\" reads \"{r.new}\"", card.origin, r.cite))
+                "refurbished", f"{r.verb}d: \"{r.text}\" now reads \"{r.new}\"",
+                card.origin, r.cite))
     return new
-
-
-def _swap(text: str, rules: list) -> str:
-    for r in rules:
-        text = substitute(r.text, r.new, text)
-    return text
 
 
 def judge_deck(deck: DeckList, cards: dict[str, CardDesign], rs: Ruleset) -> DeckVerdict:
@@ -184,11 +207,12 @@ def judge_deck(deck: DeckList, cards: dict[str, CardDesign], rs: Ruleset) -> Dec
     size_rule = rs.setting("setup", "deck_size")
     counted = main + extra if reserves and reserves.source == "from_deck" else main
     if size_rule and counted not in size_rule.size:
-        add(Finding("invalid", f"the deck has {counted} cards; the {rs.name} edition needs "
-                               f"{size_rule.size}", deck.origin, size_rule.cite))
+        add(Finding("invalid", f"the deck has {counted} cards; the {rs.name} edition "
+                               f"needs {size_rule.size}", deck.origin, size_rule.cite))
     if reserves is None and extra:
         add(Finding("invalid", f"the {rs.name} edition has no reserves", deck.origin))
-    elif reserves and (extra or reserves.source == "apart") and extra not in reserves.size:
+    elif (reserves and (extra or reserves.source == "apart")
+          and extra not in reserves.size):
         add(Finding("invalid", f"the reserves have {extra} cards; the {rs.name} edition "
                                f"allows {reserves.size}", deck.origin, reserves.cite))
     cap = rs.setting("setup", "ultra_points")

@@ -3,7 +3,8 @@
 Rule files write texts with placeholders: `[x]`, `[y]`, `[z]` (or a bare `x`,
 `y`, `z` word, as the later rulebooks print them) for numbers, and `[counter]`
 for a counter's printed name. The rulebooks allow "it" where a text says "the
-targets"; matching treats the two alike.
+targets"; matching treats the two alike. A card prints "1 card" where the
+template says "[x] cards", so the noun after a number may drop its plural "s".
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ _COUNTER_HOLE = "[counter]"
 # Pass as `counters` to accept any capitalised "... Counter" name.
 ANY_COUNTER = ("<any counter>",)
 _IT = re.compile(r"\bit\b|\bthe targets\b", re.IGNORECASE)
+# The first plural-looking word after a number: "cards", "minions", "resources".
+_PLURAL = re.compile(r"\b(?!(?:this|its|is|was|has|his|as|us)\b)([A-Za-z][A-Za-z-]+?)s\b")
 
 
 @dataclass(frozen=True)
@@ -43,30 +46,48 @@ def _pattern(template: str, counters: tuple[str, ...], whole: bool) -> re.Patter
     cuts = [(m.start(), m.end(), m.group(1) or m.group(2)) for m in tokens]
     if counter_at >= 0:
         cuts.append((counter_at, counter_at + len(_COUNTER_HOLE), "counter"))
+    after_number = False
     for start, end, name in sorted(cuts):
-        parts.append(_literal(template[pos:start]))
+        parts.append(_literal(template[pos:start], after_number))
+        after_number = name != "counter"
         if name == "counter" and counters == ANY_COUNTER:
             parts.append(r"(?P<counter>(?:[A-Z][\w-]* )+Counter)s?")
         elif name == "counter":
-            names = "|".join(re.escape(c) for c in sorted(counters, key=len, reverse=True))
+            longest_first = sorted(counters, key=len, reverse=True)
+            names = "|".join(re.escape(c) for c in longest_first)
             parts.append(rf"(?P<counter>{names or '(?!)'})s?")
         else:
             parts.append(rf"(?P<{name}>\d+)")
         pos = end
-    parts.append(_literal(template[pos:]))
+    parts.append(_literal(template[pos:], after_number))
     body = "".join(parts)
     return re.compile(rf"^{body}$" if whole else body, re.IGNORECASE)
 
 
-def _literal(text: str) -> str:
-    """Escape literal text; let "it" and "the targets" stand for each other."""
+def _literal(text: str, after_number: bool = False) -> str:
+    """Escape literal text; let "it" and "the targets" stand for each other, and
+    (after a number) the first plural noun stand for its singular too.
+
+    >>> bool(re.fullmatch(_literal(" cards.", True), " card."))
+    True
+    """
+    plural = _PLURAL.search(text) if after_number else None
+    cut = plural.end(1) if plural else -1
     out, pos = [], 0
     for m in _IT.finditer(text):
-        out.append(re.escape(text[pos:m.start()]))
+        out.append(_escape(text[pos:m.start()], cut - pos))
         out.append(r"(?:it|the targets)")
         pos = m.end()
-    out.append(re.escape(text[pos:]))
+    out.append(_escape(text[pos:], cut - pos))
     return "".join(out)
+
+
+def _escape(text: str, optional_s_at: int) -> str:
+    """Escape text, making the "s" at one position (if inside it) optional."""
+    if not 0 <= optional_s_at < len(text):
+        return re.escape(text)
+    head, tail = text[:optional_s_at], text[optional_s_at + 1:]
+    return f"{re.escape(head)}s?{re.escape(tail)}"
 
 
 def match(template: str, text: str, counters: tuple[str, ...] = ()) -> Match | None:

@@ -2,12 +2,16 @@
 
 Each activation condition, cost and sentence must match one phrase of the
 edition; a sentence that matches a target phrase starts a sub-ability, and the
-effect sentences after it act on its targets. The result tells the engine which
-programs a card runs and with which numbers and counters.
+effect sentences after it act on its targets. Where an edition prints conditions
+and costs as plain sentences at the head of an ability (the 11th rulebook's
+"Activate when ..."), the leading sentences are read as them when they match.
+The result tells the engine which programs a card runs and with which numbers
+and counters.
 """
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from . import ast
@@ -62,8 +66,15 @@ class _Reader:
     def ability(self, a: AbilityText) -> AbilityReading:
         condition = self.read(a.condition, ("condition",), "activation condition")
         cost = self.read(a.cost, ("cost",), "activation cost")
+        sentences = list(a.sentences)
+        if a.condition is None and sentences:
+            condition = self.attempt(sentences[0], "condition")
+            sentences = sentences[condition is not None:]
+        if a.cost is None and sentences:
+            cost = self.attempt(sentences[0], "cost")
+            sentences = sentences[cost is not None:]
         subs: list[SubAbility] = []
-        for sentence in a.sentences:
+        for sentence in sentences:
             reading = self.read(sentence, ("target", "effect"), "sentence")
             if reading is None:
                 continue
@@ -75,7 +86,16 @@ class _Reader:
                 subs.append(SubAbility(None, (reading,)))
         return AbilityReading(a.name, condition, cost, tuple(subs))
 
-    def read(self, text: Text | None, kinds: tuple[str, ...], what: str) -> Reading | None:
+    def attempt(self, text: Text, kind: str) -> Reading | None:
+        """A sentence read as a condition or cost phrase, or None (nothing reported)."""
+        for p in self.by_kind.get(kind, ()):
+            found = match(p.text, text.text, self.counter_labels)
+            if found is not None:
+                return self.reading(p, found, text)
+        return None
+
+    def read(self, text: Text | None, kinds: tuple[str, ...],
+             what: str) -> Reading | None:
         if text is None:
             return None
         phrases = [p for k in kinds for p in self.by_kind.get(k, ())]
@@ -97,5 +117,7 @@ class _Reader:
                 known = ", ".join(sorted(self.counter_labels)) or "none"
                 return (f"the {self.rs.name} edition has no {found.counter} "
                         f"(its counters: {known})")
-        return (f"no {what} phrase of the {self.rs.name} edition reads "
-                f"\"{text.text}\"")
+        message = f"no {what} phrase of the {self.rs.name} edition reads \"{text.text}\""
+        close = difflib.get_close_matches(text.text, [p.text for p in phrases], n=1,
+                                          cutoff=0.6)
+        return f"{message} (closest: \"{close[0]}\")" if close else message

@@ -1,0 +1,195 @@
+"""Which parts of an edition a set of cards puts to use, and which it leaves idle.
+
+Starter decks exist so that games and tests exercise every keyword and counter
+an edition defines. Given an edition and the readings of some cards, this module
+says what those cards use:
+
+- keywords: called by a phrase program the cards read as, or transitively by a
+  keyword, a value term, an action performed or a counter's effect on the way;
+- counters: placed, stripped, popped or referred to, a `[counter]` placeholder
+  counting as the counter the card names there;
+- value terms (`enemy`, `on_field`...): referred to by those programs;
+- activation modifiers (ghost-play, hex-play): given by a condition phrase read;
+- glossary terms the language builds in (`Each`, `Target`, `It`...): their label
+  printed in some card's ability text, in any case.
+
+Only keywords and counters decide whether coverage is complete; the other kinds
+are reported for the designer's information.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from . import ast
+from .phrasing import normalize
+from .reading import AbilityReading, Reading
+from .ruleset import Ruleset
+from .types import FUNCTIONS
+
+# The placeholder a phrase program uses for the counter a card names.
+_COUNTER_HOLE = "counter"
+
+
+@dataclass(frozen=True)
+class Usage:
+    """One kind of an edition's vocabulary: the names used and those left unused."""
+
+    kind: str
+    used: tuple[str, ...]
+    unused: tuple[str, ...]
+
+    @property
+    def total(self) -> int:
+        return len(self.used) + len(self.unused)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What some cards use of one edition, kind by kind."""
+
+    edition: str
+    keywords: Usage
+    counters: Usage
+    value_terms: Usage
+    modifiers: Usage
+    builtin_terms: Usage
+
+    @property
+    def kinds(self) -> tuple[Usage, ...]:
+        return (self.keywords, self.counters, self.value_terms, self.modifiers,
+                self.builtin_terms)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every keyword and every counter is used."""
+        return not self.keywords.unused and not self.counters.unused
+
+
+def coverage(rs: Ruleset, readings: Iterable[AbilityReading]) -> Coverage:
+    """What the cards read as `readings` use of the edition `rs`.
+
+    Args:
+        rs: the edition.
+        readings: the abilities of the cards, as `reading.read_card` reads them.
+
+    Returns:
+        Used and unused names for keywords, counters, value terms, activation
+        modifiers and built-in glossary terms, each in the edition's order.
+    """
+    walker = _Walker(rs)
+    texts: list[str] = []
+    modifiers: set[str] = set()
+    for ability in readings:
+        for r in _pieces(ability):
+            texts.append(r.text.text)
+            modifiers.update(r.phrase.modifiers)
+            walker.visit(r.phrase, r.counter)
+    walker.drain()
+    terms = rs.terms
+    value_terms = [n for n, t in terms.items() if t.value is not None]
+    builtins = [n for n, t in terms.items() if t.builtin is not None]
+    printed = {n for n in builtins if any(_mentions(terms[n].label, t) for t in texts)}
+    return Coverage(
+        rs.name,
+        _usage("keywords", rs.keywords, walker.keywords),
+        _usage("counters", rs.counters, walker.counters),
+        _usage("value terms", value_terms, walker.terms),
+        _usage("activation modifiers", rs.modifiers, modifiers),
+        _usage("glossary terms", builtins, printed),
+    )
+
+
+def _usage(kind: str, names: Iterable[str], used: set[str]) -> Usage:
+    names = list(names)
+    return Usage(kind, tuple(n for n in names if n in used),
+                 tuple(n for n in names if n not in used))
+
+
+def _pieces(ability: AbilityReading) -> Iterator[Reading]:
+    for r in (ability.condition, ability.cost):
+        if r is not None:
+            yield r
+    for sub in ability.subs:
+        if sub.target is not None:
+            yield sub.target
+        yield from sub.effects
+
+
+def _mentions(label: str, text: str) -> bool:
+    """Whether a glossary label is printed in a text, as a word, in any inflection.
+
+    >>> _mentions("Attack", "When an enemy on-field minion attacks:")
+    True
+    >>> _mentions("It", "Bounce the targets.")
+    False
+    >>> _mentions("Exactly [x] cards", "Target exactly 2 cards in play.")
+    True
+    """
+    body = re.sub(r"\\\[(?:x|y|z)\\\]", r"\\d+", re.escape(normalize(label)))
+    return re.search(rf"\b{body}(?:s|d|ed|es|ing)?\b", normalize(text),
+                     re.IGNORECASE) is not None
+
+
+class _Walker:
+    """Follows programs through the rules they call, collecting what they use."""
+
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        self.keywords: set[str] = set()
+        self.counters: set[str] = set()
+        self.terms: set[str] = set()
+        self.actions: set[str] = set()
+        self.pending: list[ast.Node] = []
+
+    def visit(self, node: ast.Node, bound_counter: str | None = None) -> None:
+        for n in _nodes(node):
+            self.note(n, bound_counter)
+
+    def drain(self) -> None:
+        """Walk every rule reached so far, and those they reach in turn."""
+        while self.pending:
+            self.visit(self.pending.pop())
+
+    def note(self, n: ast.Node, bound_counter: str | None) -> None:
+        if isinstance(n, ast.Call):
+            self.reach(self.keywords, n.keyword, self.rs.keywords)
+        elif isinstance(n, (ast.Place, ast.Strip, ast.Pop)):
+            name = bound_counter if n.counter == _COUNTER_HOLE else n.counter
+            self.reach(self.counters, name, self.rs.counters)
+        elif isinstance(n, ast.Perform):
+            self.reach(self.actions, n.action, self.rs.actions)
+        elif isinstance(n, ast.FuncCall):
+            self.reach(self.terms, n.func, self.rs.terms)
+            wanted = FUNCTIONS.get(n.func, ((),))[0]
+            for kind, arg in zip(wanted, n.args, strict=False):
+                if kind == "counter" and isinstance(arg, ast.Path):
+                    name = arg.parts[0]
+                    self.reach(self.counters,
+                               bound_counter if name == _COUNTER_HOLE else name,
+                               self.rs.counters)
+        elif isinstance(n, ast.Binary) and n.op == "is" and isinstance(n.right, ast.Path):
+            self.reach(self.counters, n.right.parts[0], self.rs.counters)
+
+    def reach(self, seen: set[str], name: str | None, table: dict) -> None:
+        if name is None or name not in table or name in seen:
+            return
+        seen.add(name)
+        self.pending.append(table[name])
+
+
+def _nodes(node: object) -> Iterator[ast.Node]:
+    """Every AST node inside `node` (itself included), depth first."""
+    if isinstance(node, tuple):
+        for item in node:
+            yield from _nodes(item)
+        return
+    if not isinstance(node, ast.Node):
+        return
+    yield node
+    for f in dataclasses.fields(node):
+        if f.name not in ("origin", "cite"):
+            yield from _nodes(getattr(node, f.name))
