@@ -26,6 +26,7 @@ from kotc_dsl.load import SUFFIX, find_edition, parse_file
 from kotc_dsl.serialize import ruleset_to_dict
 from kotc_dsl.unparse import unparse_rule
 
+from .cli_cards import card_arguments, card_command, deck_arguments, deck_command
 from .diff import diff_arguments, diff_command
 from .graph_checks import check_ruleset
 from .render import graph_arguments, graph_command
@@ -373,6 +374,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("diff", diff_command, diff_arguments,
             "kotc diff 12th 17th\nkotc diff 11th 12th --format markdown\n"
             "kotc diff 13th my_house_rules.kotc --format json"),
+    Command("card", card_command, card_arguments,
+            "kotc card check my_cards.kcard --edition 17th\n"
+            "kotc card check decks/13th/cinder.kcard -e 17th --format json"),
+    Command("deck", deck_command, deck_arguments,
+            "kotc deck check decks/17th/wardens.kdeck\n"
+            "kotc deck check decks/13th/ironbark.kdeck --edition 17th\n"
+            "kotc deck coverage 17th"),
 )
 
 

@@ -110,9 +110,24 @@ def _parse(kind: str, path: Path):
     try:
         return parse_other(kind, text, str(path))
     except TextXError as err:
-        message = str(getattr(err, "message", err)).split(" => ")[0]
+        message = _plain(str(getattr(err, "message", err)).split(" => ")[0])
         origin = Origin(str(path), err.line or 1, err.col or 1)
         raise RulesetError([Diagnostic(origin, f"syntax error: {message}")]) from None
+
+
+# The card grammar's patterns for the printed pieces of an ability, in words.
+_PIECES = {
+    r"'[^{}.:→]*:'": "an activation condition (ending in ':')",
+    r"'[^{}.:→]*?(→|->)'": "an activation cost (ending in '→')",
+    r"'[^{}.:→]+\.'": "a sentence (ending in '.')",
+}
+
+
+def _plain(message: str) -> str:
+    """A parser message with the grammar's text patterns named for people."""
+    for pattern, words in _PIECES.items():
+        message = message.replace(pattern, words)
+    return message
 
 
 def _text(obj, path: str) -> Text | None:

@@ -69,14 +69,19 @@ class DeckVerdict:
 def judge_card(card: CardDesign, rs: Ruleset) -> CardVerdict:
     """Judge one card design under the edition `rs`.
 
-    Listed texts (bans, revised costs and levels, variable limits) are looked for
-    in the printed text and in the text the edition reads the card with, so a
+    A card the edition turns away by its Edition Indicator (none shown where one
+    is required, or a design edition before a clean slate) is judged no further:
+    it was designed under rules the edition no longer reads. Otherwise listed
+    texts (bans, revised costs and levels, variable limits) are looked for in the
+    printed text and in the text the edition reads the card with, so a
     refurbished text cannot slip past them.
     """
     verdict = CardVerdict(card, rs.name)
     add = verdict.findings.append
-    _anatomy(card, rs, add)
     _design_edition(card, rs, add)
+    if verdict.findings:
+        return verdict
+    _anatomy(card, rs, add)
     read_as = _refurbish(verdict, rs)
     texts = (card.text, read_as.text)
 
@@ -190,8 +195,8 @@ def _refurbish(verdict: CardVerdict, rs: Ruleset) -> CardDesign:
         verdict.refurbished_text = new.text
         for r in fired.values():
             verdict.findings.append(Finding(
-                "refurbished", f"{r.verb}d: \"{r.text}\" now reads \"{r.new}\"",
-                card.origin, r.cite))
+                "refurbished", f"\"{r.text}\" now reads \"{r.new}\"", card.origin,
+                r.cite))
     return new
 
 

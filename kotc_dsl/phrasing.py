@@ -104,15 +104,34 @@ def search(template: str, text: str) -> Match | None:
 
 def substitute(old: str, new: str, text: str) -> str:
     """Replace every occurrence of the `old` template in `text` with `new`, carrying
-    the numbers across (`x of your resources` -> `x cards in your granary`)."""
+    the numbers across; a noun after a 1 stays singular.
+
+    >>> substitute("x of your resources", "x cards in your granary",
+    ...            "Target up to 1 of your resources.")
+    'Target up to 1 card in your granary.'
+    """
     pattern = _pattern(old, (), False)
 
     def repl(m: re.Match) -> str:
         found = {k: v for k, v in m.groupdict().items() if v is not None}
-        return _NUMBER_HOLE.sub(lambda h: found.get(h.group(1) or h.group(2), h.group(0)),
-                                normalize(new))
+        out, pos = [], 0
+        template = normalize(new)
+        for h in _NUMBER_HOLE.finditer(template):
+            value = found.get(h.group(1) or h.group(2), h.group(0))
+            out.append(_singular(template[pos:h.start()]) if pos and out[-1] == "1"
+                       else template[pos:h.start()])
+            out.append(value)
+            pos = h.end()
+        tail = template[pos:]
+        out.append(_singular(tail) if out and out[-1] == "1" else tail)
+        return "".join(out)
 
     return pattern.sub(repl, normalize(text))
+
+
+def _singular(text: str) -> str:
+    """The text with its first plural-looking word made singular."""
+    return _PLURAL.sub(lambda m: m.group(1), text, count=1)
 
 
 def _found(m: re.Match | None) -> Match | None:
