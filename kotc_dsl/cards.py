@@ -102,11 +102,22 @@ def _origin(obj, path: str) -> Origin:
 
 def _parse(kind: str, path: Path):
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = getattr(err, "strerror", None) or "not a UTF-8 text file"
-        raise RulesetError([Diagnostic(Origin(str(path), 1, 1),
-                                       f"cannot read {kind} file: {reason}")]) from None
+        data = path.read_bytes()
+    except OSError as err:
+        problem = Diagnostic(Origin(str(path), 1, 1),
+                             f"cannot read {kind} file: {err.strerror}")
+        raise RulesetError([problem]) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        # Point at the first byte that is not UTF-8, counting lines and characters.
+        before = data[:err.start].decode("utf-8", errors="replace")
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        problem = Diagnostic(Origin(str(path), line, col),
+                             f"cannot read {kind} file: byte 0x{data[err.start]:02x} "
+                             f"is not UTF-8")
+        raise RulesetError([problem]) from None
     try:
         return parse_other(kind, text, str(path))
     except TextXError as err:

@@ -3,8 +3,9 @@
 Rule files write texts with placeholders: `[x]`, `[y]`, `[z]` (or a bare `x`,
 `y`, `z` word, as the later rulebooks print them) for numbers, and `[counter]`
 for a counter's printed name. The rulebooks allow "it" where a text says "the
-targets"; matching treats the two alike. A card prints "1 card" where the
-template says "[x] cards", so the noun after a number may drop its plural "s".
+targets" (or "each target") of a single target; matching treats them alike. A
+card prints "1 card" where the template says "[x] cards", so the noun after a
+number may drop its plural "s".
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ _NUMBER_HOLE = re.compile(r"\[(x|y|z)\]|\b(x|y|z)\b")
 _COUNTER_HOLE = "[counter]"
 # Pass as `counters` to accept any capitalised "... Counter" name.
 ANY_COUNTER = ("<any counter>",)
-_IT = re.compile(r"\bit\b|\bthe targets\b", re.IGNORECASE)
+_IT = re.compile(r"\bit\b|\bthe targets\b|\beach target\b(?!')", re.IGNORECASE)
 # The first plural-looking word after a number: "cards", "minions", "resources".
 _PLURAL = re.compile(r"\b(?!(?:this|its|is|was|has|his|as|us)\b)([A-Za-z][A-Za-z-]+?)s\b")
 
@@ -65,7 +66,8 @@ def _pattern(template: str, counters: tuple[str, ...], whole: bool) -> re.Patter
 
 
 def _literal(text: str, after_number: bool = False) -> str:
-    """Escape literal text; let "it" and "the targets" stand for each other, and
+    """Escape literal text; let "it", "the targets" and "each target" stand for one
+    another, and
     (after a number) the first plural noun stand for its singular too.
 
     >>> bool(re.fullmatch(_literal(" cards.", True), " card."))
@@ -76,7 +78,7 @@ def _literal(text: str, after_number: bool = False) -> str:
     out, pos = [], 0
     for m in _IT.finditer(text):
         out.append(_escape(text[pos:m.start()], cut - pos))
-        out.append(r"(?:it|the targets)")
+        out.append(r"(?:it|the targets|each target)")
         pos = m.end()
     out.append(_escape(text[pos:], cut - pos))
     return "".join(out)
@@ -130,7 +132,10 @@ def substitute(old: str, new: str, text: str) -> str:
 
 
 def _singular(text: str) -> str:
-    """The text with its first plural-looking word made singular."""
+    """The text after a 1 with its first plural noun made singular; "1 of your
+    cards" keeps its plural."""
+    if text.lstrip().startswith("of "):
+        return text
     return _PLURAL.sub(lambda m: m.group(1), text, count=1)
 
 

@@ -12,6 +12,7 @@ and counters.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from . import ast
@@ -31,6 +32,13 @@ class Reading:
     text: Text
 
 
+@dataclass(frozen=True, order=True)
+class Unread(Diagnostic):
+    """A printed piece no phrase reads: where, why, and the text itself."""
+
+    text: str = ""
+
+
 @dataclass(frozen=True)
 class SubAbility:
     target: Reading | None
@@ -46,7 +54,7 @@ class AbilityReading:
 
 
 def read_card(card: CardDesign, ruleset: Ruleset) -> tuple[list[AbilityReading],
-                                                          list[Diagnostic]]:
+                                                          list[Unread]]:
     """Read every ability of a card; problems are located at the printed text."""
     reader = _Reader(ruleset)
     readings = [reader.ability(a) for a in card.abilities]
@@ -56,7 +64,7 @@ def read_card(card: CardDesign, ruleset: Ruleset) -> tuple[list[AbilityReading],
 class _Reader:
     def __init__(self, ruleset: Ruleset):
         self.rs = ruleset
-        self.problems: list[Diagnostic] = []
+        self.problems: list[Unread] = []
         self.by_kind: dict[str, list[ast.Phrase]] = {}
         for p in ruleset.phrases:
             self.by_kind.setdefault(p.phrase_kind, []).append(p)
@@ -103,7 +111,8 @@ class _Reader:
             found = match(p.text, text.text, self.counter_labels)
             if found is not None:
                 return self.reading(p, found, text)
-        self.problems.append(Diagnostic(text.origin, self.why_not(text, phrases, what)))
+        self.problems.append(Unread(text.origin, self.why_not(text, phrases, what),
+                                    text.text))
         return None
 
     def reading(self, p: ast.Phrase, found: Match, text: Text) -> Reading:
@@ -118,6 +127,7 @@ class _Reader:
                 return (f"the {self.rs.name} edition has no {found.counter} "
                         f"(its counters: {known})")
         message = f"no {what} phrase of the {self.rs.name} edition reads \"{text.text}\""
-        close = difflib.get_close_matches(text.text, [p.text for p in phrases], n=1,
+        as_template = re.sub(r"\b\d+\b", "[x]", text.text)
+        close = difflib.get_close_matches(as_template, [p.text for p in phrases], n=1,
                                           cutoff=0.6)
         return f"{message} (closest: \"{close[0]}\")" if close else message

@@ -1,0 +1,292 @@
+"""Card and deck legality under each edition, from the editions' data.
+
+Each test names the rulebook rule it exercises; the fixture files beside it are
+named for what they test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kotc_dsl import ast, load_edition, load_path
+from kotc_dsl.cards import load_cards, load_deck
+from kotc_dsl.legality import CardVerdict, judge_card, judge_deck
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def cards(name: str) -> dict:
+    return {c.name: c for c in load_cards(FIXTURES / name)}
+
+
+def verdict(file: str, card: str, edition: str) -> CardVerdict:
+    return judge_card(cards(file)[card], load_edition(edition))
+
+
+def deck_verdict(file: str, edition: str | None = None):
+    deck, designs = load_deck(FIXTURES / file)
+    return judge_deck(deck, designs, load_edition(edition or deck.edition))
+
+
+def sections(v) -> set[str]:
+    return {f.cite.section for f in v.findings if f.cite}
+
+
+# --- Ultra Points -------------------------------------------------------------------
+
+
+def test_a_deck_of_11_ultra_points_is_illegal_in_the_17th():
+    v = deck_verdict("ultra_points_11.kdeck")
+    assert v.status == "invalid" and not v.legal
+    [finding] = v.findings
+    assert "11 Ultra Points" in finding.message and "at most 10" in finding.message
+    assert finding.cite.section == "Setup and Deck Building"
+
+
+def test_a_deck_of_10_ultra_points_is_legal_in_the_17th():
+    assert deck_verdict("ultra_points_10.kdeck").status == "legal"
+
+
+def test_a_card_worth_11_ultra_points_fits_no_17th_deck():
+    v = verdict("ultra_points.kcard", "Ultra Titan", "17th")
+    assert v.status == "invalid"
+    assert any("11 Ultra Points" in f.message for f in v.findings)
+
+
+def test_ultra_points_are_no_stat_of_the_13th():
+    v = verdict("ultra_points_13th.kcard", "Early Ultra", "13th")
+    assert v.status == "invalid"
+    assert any("no stat 'ultra_points'" in f.message for f in v.findings)
+
+
+# --- the Edition Indicator and clean slates -----------------------------------------
+
+
+@pytest.mark.parametrize("edition", ["13th", "17th"])
+def test_a_card_without_edition_indicator_is_invalid_from_the_13th(edition):
+    v = verdict("no_edition_indicator.kcard", "Nameless Draw", edition)
+    assert v.status == "invalid"
+    assert [f.message for f in v.findings] == ["the card has no Edition Indicator"]
+
+
+def test_a_card_without_edition_indicator_is_banned_by_the_12ths_clean_slate():
+    v = verdict("no_edition_indicator.kcard", "Nameless Draw", "12th")
+    assert v.status == "banned"
+    assert sections(v) == {"Clean Slate Edition"}
+
+
+def test_the_11th_needs_no_edition_indicator_where_no_revised_cost_applies():
+    cards_ = load_cards(FIXTURES / "plain_11th.kcard")
+    bare = [c for c in cards_ if c.name == "Footman"][0]
+    from dataclasses import replace
+
+    assert judge_card(replace(bare, design_edition=None), load_edition("11th")).status \
+        == "legal"
+
+
+@pytest.mark.parametrize("edition", ["13th", "17th"])
+@pytest.mark.parametrize("card", ["Old Guard", "Old Insight"])
+def test_a_12th_edition_design_is_pruned_under_the_13th_and_17th(edition, card):
+    v = verdict("design_12th.kcard", card, edition)
+    assert v.status == "pruned"
+    [finding] = v.findings
+    assert (finding.cite.section, finding.cite.edition) == ("Clean Slate Edition", "13th")
+    assert "designed for edition 12" in finding.message
+
+
+def test_a_12th_edition_design_is_legal_under_the_12th():
+    for card in ("Old Guard", "Old Insight"):
+        assert verdict("design_12th.kcard", card, "12th").status == "legal"
+
+
+# --- the 17th's refurbished texts and revised levels ----------------------------------
+
+
+def test_x_of_your_resources_reads_as_x_cards_in_your_granary_in_the_17th():
+    v = verdict("resources_13th.kcard", "Granary Raid", "17th")
+    assert v.status == "refurbished" and v.playable
+    assert v.refurbished_text == ("Target up to 2 cards in your granary. "
+                                  "Bounce the targets.")
+    [finding] = v.findings
+    assert finding.cite.section == "Refurbished Card Texts"
+    [ability] = v.readings
+    assert ability.subs[0].target.phrase.name == "resources"
+    assert ability.subs[0].target.numbers == {"x": 2}
+
+
+def test_x_of_your_resources_is_the_13ths_own_text():
+    v = verdict("resources_13th.kcard", "Granary Raid", "13th")
+    assert v.status == "legal" and v.refurbished_text is None
+
+
+def test_refurbished_texts_chain_in_the_order_the_17th_lists_them():
+    v = verdict("chained_refurbish.kcard", "Phoenix Seed", "17th")
+    assert v.status == "refurbished"
+    assert v.refurbished_text.startswith(
+        "When this card in your battlefield is destroyed (ghost-play):")
+    olds = {f.message.split('"')[1] for f in v.findings}
+    assert olds == {"in-play card",
+                    "When this on-field minion is destroyed (ghost-play):"}
+    assert v.readings[0].condition.phrase.modifiers == ("ghost_play",)
+
+
+@pytest.mark.parametrize("card, text", [
+    ("Silo Fifteen", "silo the targets"),
+    ("Sheathe Fourteen", "sheathe the targets"),
+    ("Peek Thirteen", "See enemy's hand and target up to x cards therein"),
+])
+def test_a_16th_revised_level_text_is_pruned_before_the_16th(card, text):
+    v = verdict("revised_levels.kcard", card, "17th")
+    assert v.status == "pruned"
+    [finding] = v.findings
+    assert finding.cite.section == "Revised Levels"
+    assert f'"{text}" had its level revised in edition 16' in finding.message
+
+
+def test_a_16th_revised_level_text_is_legal_from_the_16th():
+    assert verdict("revised_levels.kcard", "Silo Sixteen", "17th").status == "legal"
+
+
+# --- the 11th's revision lists --------------------------------------------------------
+
+
+def test_the_11ths_banned_pay_x_hitpoints():
+    v = verdict("banned_11th.kcard", "Blood Scholar", "11th")
+    assert v.status == "banned"
+    banned = [f for f in v.findings if f.status == "banned"]
+    assert [f.message for f in banned] == ['its text contains "Pay [x] hitpoints."']
+    assert banned[0].cite.section == "Redacted Ability Text (Banned Cards)"
+
+
+def test_the_11th_bans_targeting_your_own_graveyard():
+    v = verdict("banned_11th.kcard", "Grave Digger", "11th")
+    assert v.status == "banned"
+    assert sections(v) == {"Redacted Ability Text (Banned Cards)"}
+
+
+def test_an_11th_card_with_no_listed_text_is_legal():
+    assert verdict("banned_11th.kcard", "Honest Scholar", "11th").status == "legal"
+
+
+@pytest.mark.parametrize("card, status", [
+    ("Draw Unmarked", "banned"), ("Draw Eighth", "banned"), ("Draw Ninth", "legal"),
+])
+def test_the_11ths_revised_cost_needs_an_edition_indicator_of_the_revision(card, status):
+    v = verdict("revised_costs_11th.kcard", card, "11th")
+    assert v.status == status
+    if status == "banned":
+        assert sections(v) == {"Revised Costs"}
+        assert "at least 9" in v.findings[0].message
+
+
+@pytest.mark.parametrize("card, new", [
+    ("Old Supply", "Target up to 2 of your resources."),
+    ("Old Drill", "Exhaust 1 of your unexhausted creatures in play."),
+])
+def test_the_11ths_revised_texts_are_read_with_the_new_text(card, new):
+    v = verdict("revised_texts_11th.kcard", card, "11th")
+    assert v.status == "refurbished"
+    assert new in v.refurbished_text
+    assert sections(v) == {"Revised Ability Text"}
+
+
+# --- the 12th's commented-out lists -----------------------------------------------------
+
+
+def test_the_12th_inherits_none_of_the_11ths_revision_lists():
+    rs = load_edition("12th")
+    assert rs.legality(ast.Ban) == rs.legality(ast.RevisedCost) == []
+    assert rs.legality(ast.Refurbish) == []
+    assert verdict("banned_11th.kcard", "Blood Scholar", "11th").status == "banned"
+
+
+def test_the_12ths_commented_out_ban_is_not_applied():
+    card = cards("commented_ban_12th.kcard")["Counter Keeper"]
+    in_force = load_path(FIXTURES / "ban_in_force.kotc")
+    assert "banned" in {f.status for f in judge_card(card, in_force).findings}
+    v = judge_card(card, load_edition("12th"))
+    assert "banned" not in {f.status for f in v.findings}
+
+
+# --- deck size and reserves ----------------------------------------------------------
+
+
+def test_an_11th_deck_of_41_cards_is_illegal():
+    v = deck_verdict("deck_11th_41.kdeck")
+    assert v.status == "invalid"
+    [finding] = v.findings
+    assert "41 cards" in finding.message
+    assert finding.cite.section == "Setup and Deck Building"
+
+
+def test_an_11th_deck_of_40_cards_is_legal():
+    assert deck_verdict("deck_11th_40.kdeck").status == "legal"
+
+
+def test_12th_reserves_of_6_are_illegal():
+    v = deck_verdict("reserves_12th_6.kdeck")
+    assert v.status == "invalid"
+    [finding] = v.findings
+    assert "reserves have 6 cards" in finding.message
+
+
+def test_12th_reserves_of_5_are_legal():
+    assert deck_verdict("reserves_12th_5.kdeck").status == "legal"
+
+
+def test_a_12th_deck_of_39_cards_is_illegal():
+    v = deck_verdict("deck_12th_39.kdeck")
+    assert v.status == "invalid" and "39 cards" in v.findings[0].message
+
+
+def test_the_13th_has_no_reserves():
+    v = deck_verdict("reserves_13th.kdeck")
+    assert v.status == "invalid"
+    assert any("has no reserves" in f.message for f in v.findings)
+
+
+def test_a_deck_judged_under_a_later_edition_shows_each_cards_verdict():
+    v = deck_verdict("reserves_12th_5.kdeck", "13th")
+    assert {c.status for c in v.cards} == {"pruned"}
+    assert any("has no reserves" in f.message for f in v.findings)
+
+
+# --- anatomy, and texts the edition cannot read --------------------------------------
+
+
+@pytest.mark.parametrize("card, message", [
+    ("Two-Faced Spell", "a spell has exactly one ability, not 2"),
+    ("Old Creature", "the 17th edition has no card type 'creature'"),
+    ("Hollow Minion", "a minion must print its hp"),
+    ("Offensive Minion", "a minion of the 17th edition has no stat 'offense'"),
+])
+def test_card_shapes_the_17th_rejects(card, message):
+    v = verdict("anatomy_17th.kcard", card, "17th")
+    assert v.status == "invalid"
+    assert any(message in f.message for f in v.findings), [f.message for f in v.findings]
+
+
+def test_a_level_below_the_12ths_floor_is_invalid():
+    v = verdict("level_zero_12th.kcard", "Free Lunch", "12th")
+    assert v.status == "invalid"
+    assert any("below its floor of 1" in f.message for f in v.findings)
+
+
+def test_a_counter_the_edition_does_not_define_is_a_located_error():
+    v = verdict("unknown_counter_12th.kcard", "Early Shield", "12th")
+    assert v.status == "invalid"
+    [finding] = v.findings
+    assert "the 12th edition has no Shield Counter" in finding.message
+    assert (finding.origin.line, finding.origin.col) == (5, 23)
+
+
+def test_a_keyword_the_edition_does_not_define_is_a_located_error():
+    v = verdict("unknown_keyword_13th.kcard", "Early Gorgon", "13th")
+    assert v.status == "invalid"
+    [finding] = v.findings
+    assert '"Petrify the targets."' in finding.message
+    assert (finding.origin.line, finding.origin.col) == (5, 40)
+    assert verdict("unknown_keyword_13th.kcard", "Early Gorgon", "17th").status \
+        == "refurbished"
