@@ -108,32 +108,47 @@ def quote(text: str) -> str:
 
 def _expr(e: ast.Expr) -> tuple[str, int, bool]:
     """Text, binding strength, and whether it ends in an open `where` condition."""
-    if isinstance(e, ast.Binary):
-        strength = _BINARY[e.op]
-        if strength == COMPARE:  # not associative: both sides are sums
-            left_needs, right_needs = SUM, SUM
-        else:  # left-associative
-            left_needs, right_needs = strength, strength + 1
-        left = _operand(e.left, left_needs, followed=True)[0]
-        right, open_end = _operand(e.right, right_needs, followed=False)
-        return f"{left} {e.op} {right}", strength, open_end
-    if isinstance(e, ast.Unary):
-        operand, open_end = _operand(e.operand, COMPARE, followed=False)
-        return f"{e.op} {operand}", NOT, open_end
-    if isinstance(e, ast.Filtered):
-        base = _operand(e.base, ATOM, followed=True)[0]
-        return f"{base} where {_operand(e.cond, OR, followed=False)[0]}", FILTERED, True
-    if isinstance(e, ast.FuncCall):
-        return f"{e.func}{_args(e.args)}", ATOM, False
-    if isinstance(e, ast.Path):
-        return ".".join(e.parts), ATOM, False
-    if isinstance(e, ast.BoolLit):
-        return ("true" if e.value else "false"), ATOM, False
-    if isinstance(e, ast.NoneLit):
-        return "none", ATOM, False
-    if isinstance(e, ast.IntLit):
-        return str(e.value), ATOM, False
-    raise TypeError(f"cannot unparse expression {e!r}")
+    writer = _EXPRESSIONS.get(type(e))
+    if writer is None:
+        raise TypeError(f"cannot unparse expression {e!r}")
+    return writer(e)
+
+
+def _binary(e: ast.Binary) -> tuple[str, int, bool]:
+    strength = _BINARY[e.op]
+    if strength == COMPARE:  # not associative: both sides are sums
+        left_needs, right_needs = SUM, SUM
+    else:  # left-associative
+        left_needs, right_needs = strength, strength + 1
+    left = _operand(e.left, left_needs, followed=True)[0]
+    right, open_end = _operand(e.right, right_needs, followed=False)
+    return f"{left} {e.op} {right}", strength, open_end
+
+
+def _unary(e: ast.Unary) -> tuple[str, int, bool]:
+    operand, open_end = _operand(e.operand, COMPARE, followed=False)
+    return f"{e.op} {operand}", NOT, open_end
+
+
+def _filtered(e: ast.Filtered) -> tuple[str, int, bool]:
+    base = _operand(e.base, ATOM, followed=True)[0]
+    return f"{base} where {_operand(e.cond, OR, followed=False)[0]}", FILTERED, True
+
+
+def _atom(text: Callable[[Any], str]) -> Callable[[Any], tuple[str, int, bool]]:
+    return lambda e: (text(e), ATOM, False)
+
+
+_EXPRESSIONS: dict[type, Callable[[Any], tuple[str, int, bool]]] = {
+    ast.Binary: _binary,
+    ast.Unary: _unary,
+    ast.Filtered: _filtered,
+    ast.FuncCall: _atom(lambda e: f"{e.func}{_args(e.args)}"),
+    ast.Path: _atom(lambda e: ".".join(e.parts)),
+    ast.BoolLit: _atom(lambda e: "true" if e.value else "false"),
+    ast.NoneLit: _atom(lambda e: "none"),
+    ast.IntLit: _atom(lambda e: str(e.value)),
+}
 
 
 def _operand(e: ast.Expr, needs: int, followed: bool) -> tuple[str, bool]:

@@ -16,6 +16,7 @@ from kotc_dsl import unparse as unparse_module
 from kotc_dsl.errors import RulesetError
 from kotc_dsl.load import lineage, parse_file
 from kotc_dsl.unparse import (
+    _EXPRESSIONS,
     _SYNTAX,
     quote,
     template_fields,
@@ -101,6 +102,14 @@ IMPLICIT = {ast.Citation: {"edition"}, ast.Phrase: {"label"}}
 @pytest.mark.parametrize("cls", SYNTAX_CLASSES, ids=lambda c: c.__name__)
 def test_every_statement_and_rule_has_a_syntax(cls):
     assert any(c in _SYNTAX for c in cls.__mro__), f"add {cls.__name__} to _SYNTAX"
+
+
+@pytest.mark.parametrize(
+    "cls", [c for c in vars(ast).values() if isinstance(c, type)
+            and issubclass(c, ast.Expr) and not c.__subclasses__()],
+    ids=lambda c: c.__name__)
+def test_every_expression_has_a_writer(cls):
+    assert cls in _EXPRESSIONS, f"add {cls.__name__} to _EXPRESSIONS"
 
 
 @pytest.mark.parametrize(
