@@ -85,6 +85,10 @@ CASES: dict[str, Case] = {
                                           "file"),
     "standalone_duplicate_across_sections": one(10, 3, "zone hand is defined twice in "
                                                 "this file"),
+    "remove_twice": one(
+        6, 3, "term each",
+        bug="removing the same inherited rule twice in one file is accepted silently "
+            "(a repeated definition is reported, a repeated removal is not)"),
     "position_anchor_unknown": one(5, 31, "after untap: no phase 'untap' to place it by"),
     "remove_zone_still_used": Case(
         (Loc(*_TRAP_ZONE, "'you' (player) has no attribute 'trap_zone'", ELEVENTH),),
@@ -104,6 +108,14 @@ CASES: dict[str, Case] = {
     "damage_by_unknown_keyword": one(5, 3, "unknown keyword 'smite'"),
     "zone_holds_unknown_card_type": one(5, 3, "unknown card type 'minion'"),
     "card_type_unknown_stat": one(5, 3, "unknown stat 'durability'"),
+    "event_named_like_keyword": one(
+        5, 3, "draw",
+        bug="an event declared with a keyword's name is accepted; its fields silently "
+            "replace the keyword's (`who`, `n`) for every trigger on `draw`"),
+    "zone_named_like_player_attribute": one(
+        5, 3, "hp",
+        bug="a zone named like a player attribute (`hp`) is accepted, though `you.hp` "
+            "always means the hitpoints, so the zone cannot be reached"),
     "unknown_builtin_term": one(5, 3, "unknown language construct 'teleport'"),
     "unknown_function": one(6, 9, "unknown function 'sqrt'"),
     "unknown_param_type": one(5, 24, "unknown type 'monster' for parameter 'target'"),
