@@ -201,7 +201,8 @@ class Game:
 
     def _new_card(self, design: CardDesign, seat: int, zone: str | None) -> int:
         printed = {s.stat: s.value for s in design.stats}
-        c = CardState(len(self.cards), design.name, design.type, seat, printed, design.name)
+        c = CardState(len(self.cards), design.name, design.type, int(seat), printed,
+                      design.name)
         self.cards.append(c)
         if self.engine.abilities.get(design.name):
             self.able.append(c.id)
@@ -283,7 +284,8 @@ class Game:
     # --- JSON ----------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        """The whole state as JSON; `from_json` with the same engine restores it."""
+        """The state as JSON; `from_json` with the same engine restores it. The event
+        log is not part of the state (it only grows); `log_json` writes it."""
         d = self.decision
         data = {
             "edition": self.engine.rs.name, "seed": self.seed,
@@ -301,12 +303,15 @@ class Game:
             "battle": self.battle.to_json() if self.battle else None,
             "victims": encode(self.victims), "after": encode(self.after),
             "dice": encode(self.dice), "recent": encode(self.recent),
-            "events": [e.to_json() for e in self.events],
             "flags": encode(self.flags), "max_turns": self.max_turns,
             "over": self.over, "outcome": encode(self.outcome), "applied": self.applied,
             "node": self.node, "dirty": self.dirty, "usage": self.usage,
         }
         return json.dumps(data, separators=(",", ":"))
+
+    def log_json(self) -> list[dict]:
+        """The event log, JSON-ready: one dict per event, with its citation."""
+        return [e.to_json() for e in self.events]
 
     @classmethod
     def from_json(cls, text: str, engine: Engine) -> Game:
@@ -335,7 +340,7 @@ class Game:
         g.after = decode(data["after"])
         g.dice = decode(data["dice"])
         g.recent = decode(data["recent"])
-        g.events = [Event(e["kind"], decode(e["data"]), e["cite"]) for e in data["events"]]
+        g.events = []
         g.flags = decode(data["flags"])
         g.outcome = decode(data["outcome"])
         g.usage = data["usage"]
@@ -496,7 +501,7 @@ class Game:
             target.append(card)
         if leaving_play:
             self._leave(c)
-        c.zone, c.controller = zone, seat
+        c.zone, c.controller = zone, int(seat)
         c.face_up = ("face_up" in mods) or ("face_down" not in mods and engine.face_up[zone])
         c.exhausted = "exhausted" in mods
         if zone in engine.referee.watched_zones or old_zone in engine.referee.watched_zones:
@@ -522,7 +527,7 @@ class Game:
             if card in zones:
                 zones.remove(card)
             self.players[seat].zones[c.zone].append(card)
-            c.controller = seat
+            c.controller = int(seat)
             if self.battle is not None:
                 self.withdraw(card, None)
             self.log("give", cite, card=card, to=seat)
@@ -685,7 +690,7 @@ class Game:
         printed.update(values)
         base = self.cards[source] if source is not None else None
         c = CardState(len(self.cards), f"pawn of {base.name}" if base else "pawn",
-                      self._minion_type(), seat, printed,
+                      self._minion_type(), int(seat), printed,
                       base.design if base else None, pawn=True)
         self.cards.append(c)
         self.players[seat].zones[zone].append(c.id)

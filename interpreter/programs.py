@@ -358,7 +358,7 @@ class Programs:
         def add(g, f):
             obj, name = target(g, f.env)
             delta = sign * amount(g, f.env)
-            for o in _as_list(obj) if isinstance(obj, list) else [obj]:
+            for o in _as_list(obj):  # nothing to change: the effect does nothing
                 g.change(o, name, delta, until, cite)
             return NEXT
 
@@ -369,7 +369,9 @@ class Programs:
 
         def set_(g, f):
             obj, name = target(g, f.env)
-            g.assign(obj, name, value(g, f.env), until, cite)
+            new = value(g, f.env)
+            for o in _as_list(obj):
+                g.assign(o, name, new, until, cite)
             return NEXT
 
         return set_
@@ -853,16 +855,27 @@ class Programs:
 
         return pick
 
+    def _argument(self, e: ast.Expr, wanted: str) -> Eval:
+        """An argument; a bare stat name passed for a `stat` parameter is that name."""
+        if wanted == "stat" and isinstance(e, ast.Path) and len(e.parts) == 1 \
+                and e.parts[0] in self.stats:
+            name = e.parts[0]
+            return lambda g, env: env.get(name, name) if name not in self.stats else name
+        return self.expr(e)
+
     def _s_Call(self, s: ast.Call, cite, where):
-        args = [self.expr(a) for a in s.args]
         kw = self.rs.keywords[s.keyword]
+        args = [self._argument(a, p.type) for a, p in zip(s.args, kw.params, strict=False)]
         params = [p.name for p in kw.params]
+        required = [p.name for p in kw.params if not p.optional]
         name, as_cost = s.keyword, kw.cost
 
         def call(g, f):
             fields = {p: None for p in params}
             for p, a in zip(params, args, strict=False):
                 fields[p] = a(g, f.env)
+            if any(fields[p] is None for p in required):
+                return NEXT  # nothing to act on: the effect is impossible, and does nothing
             f.pc += 1
             g.call_keyword(name, fields, f.env, as_cost, cite)
             return PUSHED
@@ -888,8 +901,11 @@ def _element_name(x: Any) -> str:
 
 _BINARY = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    # an order comparison with nothing in it (no such card) does not hold
+    "<": lambda a, b: a is not None and b is not None and a < b,
+    "<=": lambda a, b: a is not None and b is not None and a <= b,
+    ">": lambda a, b: a is not None and b is not None and a > b,
+    ">=": lambda a, b: a is not None and b is not None and a >= b,
     "*": lambda a, b: a * b, "/": lambda a, b: a // b if b else 0,
 }
 

@@ -608,8 +608,8 @@ class Referee:
         g.tasks.append(["battle", 0, "begin"])
 
     def force_attack(self, g, seat, victim, team, exhausting, cite) -> None:
-        if not self.battle_steps or g.battle is not None:
-            g.log("no_battle", cite, reason="a battle is already under way")
+        if not self.battle_steps or g.battle is not None or victim is None or not team:
+            g.log("no_battle", cite, reason="no victim, no team, or a battle under way")
             return
         attacker = int(g.cards[team[0]].controller) if team else int(seat)
         g.battle = _new_battle(attacker)
@@ -735,6 +735,9 @@ class Referee:
         return card.owner if self.defender_rule == "owner" else card.controller
 
     def _op_form_defense(self, g, b, cite) -> bool:
+        if b.victim is None:
+            b.cancelled = True
+            return True
         if b.defender is None:
             b.defender = self._defender(g, b.victim)
         if not self._enlist_step(g, b, b.defender, b.defense_team, 0, cite):
