@@ -70,6 +70,11 @@ class _Reader:
             self.by_kind.setdefault(p.phrase_kind, []).append(p)
         self.counter_names = {c.label.lower(): c.name for c in ruleset.counters.values()}
         self.counter_labels = tuple(c.label for c in ruleset.counters.values())
+        # The words a printed piece may start with: its phrases' and its keywords'.
+        labels = [k.label for k in ruleset.keywords.values()]
+        labels += [t.label for t in ruleset.terms.values()]
+        self.verbs = {v.lower() for v in map(_verb, labels + [p.text for p in
+                                                             ruleset.phrases]) if v}
 
     def ability(self, a: AbilityText) -> AbilityReading:
         condition = self.read(a.condition, ("condition",), "activation condition")
@@ -127,7 +132,23 @@ class _Reader:
                 return (f"the {self.rs.name} edition has no {found.counter} "
                         f"(its counters: {known})")
         message = f"no {what} phrase of the {self.rs.name} edition reads \"{text.text}\""
+        verb = _verb(text.text)
+        if verb and verb.lower() not in self.verbs:
+            message = (f"the {self.rs.name} edition has no keyword \"{verb}\": "
+                       f"{message}")
         as_template = re.sub(r"\b\d+\b", "[x]", text.text)
         close = difflib.get_close_matches(as_template, [p.text for p in phrases], n=1,
                                           cutoff=0.6)
         return f"{message} (closest: \"{close[0]}\")" if close else message
+
+
+def _verb(text: str) -> str | None:
+    """The word a printed piece starts with, past a number: "3-dice-heal" -> "dice-heal".
+
+    >>> _verb("Petrify the targets.")
+    'Petrify'
+    >>> _verb("[x]-dice-burn the battlefield.")
+    'dice-burn'
+    """
+    found = re.match(r"(?:\[?\w\]?-)?([A-Za-z][A-Za-z-]*)", text)
+    return found.group(1) if found else None

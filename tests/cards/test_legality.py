@@ -286,6 +286,7 @@ def test_a_keyword_the_edition_does_not_define_is_a_located_error():
     v = verdict("unknown_keyword_13th.kcard", "Early Gorgon", "13th")
     assert v.status == "invalid"
     [finding] = v.findings
+    assert finding.message.startswith('the 13th edition has no keyword "Petrify": ')
     assert '"Petrify the targets."' in finding.message
     assert (finding.origin.line, finding.origin.col) == (5, 40)
     assert verdict("unknown_keyword_13th.kcard", "Early Gorgon", "17th").status \
