@@ -70,7 +70,8 @@ def test_an_unreadable_sentence_names_the_closest_phrase():
         'no sentence phrase of the 12th edition reads "Target up to 1 enemy in-play '
         'card." (closest: "Target up to [x] in-play ')
     assert petrify.message.startswith(
-        'no sentence phrase of the 12th edition reads "Petrify the targets."')
+        'the 12th edition has no keyword "Petrify": no sentence phrase of the 12th '
+        'edition reads "Petrify the targets."')
 
 
 def test_coverage_of_nothing_leaves_everything_unused():
