@@ -27,6 +27,7 @@ from kotc_dsl.serialize import ruleset_to_dict
 from kotc_dsl.unparse import unparse_rule
 
 from .cli_cards import card_arguments, card_command, deck_arguments, deck_command
+from .cli_play import play_arguments, play_command, simulate_arguments, simulate_command
 from .diff import diff_arguments, diff_command
 from .graph_checks import check_ruleset
 from .render import graph_arguments, graph_command
@@ -381,6 +382,12 @@ COMMANDS: tuple[Command, ...] = (
             "kotc deck check decks/17th/wardens.kdeck\n"
             "kotc deck check decks/13th/ironbark.kdeck --edition 17th\n"
             "kotc deck coverage 17th"),
+    Command("play", play_command, play_arguments,
+            "kotc play 17th --seed 3\nkotc play 12th --decks my.kdeck their.kdeck\n"
+            "kotc play 13th --json --log game.jsonl"),
+    Command("simulate", simulate_command, simulate_arguments,
+            "kotc simulate 17th --games 200 --workers 2\n"
+            "kotc simulate 11th --games 50 --format json"),
 )
 
 
