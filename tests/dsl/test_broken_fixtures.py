@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -170,10 +171,10 @@ def fixture(name: str) -> Path:
     return BROKEN / f"{name}.kotc"
 
 
-def params(names=None) -> list:
+def params() -> list:
     """pytest params over `CASES`, marking known bugs xfail(strict=True)."""
     out = []
-    for name in names or sorted(CASES):
+    for name in sorted(CASES):
         bug = CASES[name].bug
         marks = [pytest.mark.xfail(strict=True, reason=bug)] if bug else []
         out.append(pytest.param(name, marks=marks, id=name))
@@ -288,10 +289,19 @@ def kotc_check(paths: list[Path], env: dict[str, str]) -> subprocess.CompletedPr
                           timeout=120)
 
 
+@pytest.fixture(scope="module")
+def kotc_runs(cache_env) -> dict[str, subprocess.CompletedProcess]:
+    """`kotc check` run on each fixture by itself, a few processes at a time."""
+    names = sorted(CASES)
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        runs = pool.map(lambda name: kotc_check([fixture(name)], cache_env), names)
+        return dict(zip(names, runs, strict=True))
+
+
 @needs_cli
 @pytest.mark.parametrize("name", params())
-def test_kotc_check_prints_located_problems_and_exits_2(name, cache_env):
-    run = kotc_check([fixture(name)], cache_env)
+def test_kotc_check_prints_located_problems_and_exits_2(name, kotc_runs):
+    run = kotc_runs[name]
     output = run.stdout + run.stderr
     assert "Traceback" not in output
     assert run.returncode == 2, output
