@@ -9,13 +9,23 @@ from .actions import Action, IllegalAction
 
 
 class RandomAgent:
-    """Picks uniformly among the legal actions, from its own seeded generator."""
+    """Picks uniformly among the legal actions, from its own seeded generator.
 
-    def __init__(self, seed: int = 0):
+    It does not concede (forfeit, agree to stop) unless told to or left no other
+    choice: a random player who gives up at random ends most games at once.
+    """
+
+    def __init__(self, seed: int = 0, concede: bool = False):
         self.rng = random.Random(seed)
+        self.concede = concede
 
     def act(self, game) -> Action:
-        return self.rng.choice(game.legal_actions())
+        legal = game.legal_actions()
+        if not self.concede:
+            giving_up = game.engine.referee.concessions
+            keep = [a for a in legal if not (a.kind == "act" and a.value[0] in giving_up)]
+            legal = keep or legal
+        return self.rng.choice(legal)
 
 
 class FirstLegalAgent:

@@ -20,7 +20,7 @@ from kotc_dsl import ast
 
 from .actions import Action
 from .programs import NEXT, PUSHED, WAIT, Block, Frame, as_list
-from .state import Record
+from .state import PlayerState, Record
 from .values import AbilityRef, DieRef, Seat
 
 
@@ -101,7 +101,17 @@ class Referee:
         self.fire_block = self._block([self._react(None)], None, "event")
         self.link_block = self._block([self._make_link], None, "chain link")
         self.card_types = set(rs.card_types)
+        self.concessions = self._concessions(rs)
         self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
+
+    def _concessions(self, rs) -> set[str]:
+        """Actions by which a player gives the game up: they emit an event an end or
+        lose condition waits for, or one that sets a player's flag (`agreed`)."""
+        watched = {c.event for c in rs.end_conditions + rs.lose_conditions if c.event}
+        flags = set(PlayerState.__slots__)
+        return {a.name for a in rs.actions.values()
+                if any(isinstance(s, ast.Emit) and (s.event in watched or s.event in flags)
+                       for s in a.body)}
 
     def _block(self, stmts: list, cite, where: str) -> Block:
         b = Block(len(self.programs.blocks), stmts, cite, where)

@@ -55,17 +55,17 @@ class CardState:
 
 
 class PlayerState:
-    __slots__ = ("seat", "hp", "eliminated", "decked_out", "zones")
+    __slots__ = ("seat", "hp", "eliminated", "decked_out", "agreed", "zones")
 
     def __init__(self, seat: int, hp: int, zones: list[str]):
         self.seat, self.hp = seat, hp
-        self.eliminated = self.decked_out = False
+        self.eliminated = self.decked_out = self.agreed = False
         self.zones: dict[str, list[int]] = {z: [] for z in zones}
 
     def copy(self) -> PlayerState:
         p = object.__new__(PlayerState)
-        p.seat, p.hp, p.eliminated, p.decked_out = (self.seat, self.hp, self.eliminated,
-                                                    self.decked_out)
+        p.seat, p.hp, p.eliminated, p.decked_out, p.agreed = (
+            self.seat, self.hp, self.eliminated, self.decked_out, self.agreed)
         p.zones = {z: list(cards) for z, cards in self.zones.items()}
         return p
 

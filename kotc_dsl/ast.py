@@ -908,6 +908,10 @@ class Phrase(Named):
     body: Block = ()
 
     @property
+    def kind(self) -> str:  # type: ignore[override]
+        return self.phrase_kind
+
+    @property
     def key(self) -> str:
         return f"{self.phrase_kind} {self.name}"
 

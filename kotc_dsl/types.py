@@ -26,7 +26,8 @@ ELEMENT = {"cards": "card", "zone": "card", "players": "player", "dice": "die", 
 ELEMENT_NAME = {"card": "card", "player": "player", "die": "die", "int": "value"}
 
 PLAYER_ATTRS = {
-    "hp": "int", "eliminated": "bool", "decked_out": "bool", "left": "player",
+    "hp": "int", "eliminated": "bool", "decked_out": "bool", "agreed": "bool",
+    "left": "player",
 }
 CARD_ATTRS = {
     "owner": "player", "controller": "player", "exhausted": "bool", "fatigued": "bool",
