@@ -75,7 +75,7 @@ def parse_file(path: Path) -> ast.EditionFile:
         model = parse(text, str(path))
     except RecursionError:
         raise RulesetError([Diagnostic(ast.Origin(str(path), 1, 1),
-                                       "nesting too deep to read")]) from None
+                                       "nested too deeply to read")]) from None
     except TextXError as err:
         origin = ast.Origin(err.filename or str(path), err.line or 1, err.col or 1)
         raise RulesetError([Diagnostic(origin, _syntax_message(err))]) from None
