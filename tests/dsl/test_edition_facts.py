@@ -464,7 +464,7 @@ def test_11th_players_lose_and_leave(rs):
     ("13th", {"sheathe", "self_bury", "self_sheathe", "pierce"},
      {"batch_add", "sacrifice", "dice_damage"}),
     ("17th", {"clone", "conscript", "craft", "embody", "dice_burn", "dice_wound",
-              "distract", "gift_summon", "negate", "pay_hp", "petrify"}, {"batch_add"}),
+              "distract", "gift_summon", "negate_card", "pay_hp", "petrify"}, {"batch_add"}),
 ])
 def test_keywords(rs, edition, present, absent):
     keywords = set(rs[edition].keywords)
