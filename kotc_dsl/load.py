@@ -59,11 +59,13 @@ def find_edition(name: str, near: Path | None = None) -> Path | None:
 def parse_file(path: Path) -> ast.EditionFile:
     """Parse and convert one file, with no inheritance; syntax errors are located."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as err:
-        raise RulesetError([Diagnostic(ast.Origin(str(path), 1, 1),
-                                       f"not a UTF-8 text file ({err.reason} at byte "
-                                       f"{err.start})")]) from None
+        raw = err.object
+        line = raw.count(b"\n", 0, err.start) + 1
+        col = err.start - raw.rfind(b"\n", 0, err.start)
+        raise RulesetError([Diagnostic(ast.Origin(str(path), line, col),
+                                       f"not a UTF-8 text file ({err.reason})")]) from None
     except OSError as err:
         raise RulesetError([Diagnostic(ast.Origin(str(path), 1, 1),
                                        f"cannot read: {err.strerror}")]) from None
@@ -163,6 +165,10 @@ def _merge_section(merged: OrderedDict, rules: tuple, section: str, base: str | 
                 merged.pop(k, None)
             continue
         if isinstance(rule, ast.Removal):
+            if rule.target_key in written:
+                report(f"remove {rule.target_key}: removed twice in this file")
+                continue
+            written.add(rule.target_key)
             if rule.target_key not in inherited:
                 report(f"remove {rule.target_key}: no such {rule.removed_kind} in "
                        f"{_where(section, base)}")

@@ -123,6 +123,9 @@ class Checker:
         self.ref(r, r.zone, self.zones, "zone")
 
     def rule_Zone(self, r: ast.Zone) -> None:
+        if r.name in PLAYER_ATTRS:
+            self.error(r, f"zone '{r.name}' has the name of a player attribute, so "
+                          f"`you.{r.name}` could never reach it")
         for t in r.holds:
             self.ref(r, t, self.card_types, "card type")
         if "face_up" in r.flags and "face_down" in r.flags:
@@ -225,6 +228,9 @@ class Checker:
         return t
 
     def rule_EventDecl(self, r: ast.EventDecl) -> None:
+        if r.name in self.keywords or r.name in BUILTIN_EVENTS:
+            self.error(r, f"event '{r.name}' has the name of an event that already exists "
+                          f"(every keyword call and engine primitive is an event)")
         self.params(r.params, self.scope())
 
     def rule_EndCondition(self, r: ast.EndCondition) -> None:

@@ -87,9 +87,7 @@ CASES: dict[str, Case] = {
     "standalone_duplicate_across_sections": one(10, 3, "zone hand is defined twice in "
                                                 "this file"),
     "remove_twice": one(
-        6, 3, "term each",
-        bug="removing the same inherited rule twice in one file is accepted silently "
-            "(a repeated definition is reported, a repeated removal is not)"),
+        6, 3, "term each"),
     "position_anchor_unknown": one(5, 31, "after untap: no phase 'untap' to place it by"),
     "remove_zone_still_used": Case(
         (Loc(*_TRAP_ZONE, "'you' (player) has no attribute 'trap_zone'", ELEVENTH),),
@@ -110,13 +108,9 @@ CASES: dict[str, Case] = {
     "zone_holds_unknown_card_type": one(5, 3, "unknown card type 'minion'"),
     "card_type_unknown_stat": one(5, 3, "unknown stat 'durability'"),
     "event_named_like_keyword": one(
-        5, 3, "draw",
-        bug="an event declared with a keyword's name is accepted; its fields silently "
-            "replace the keyword's (`who`, `n`) for every trigger on `draw`"),
+        5, 3, "draw"),
     "zone_named_like_player_attribute": one(
-        5, 3, "hp",
-        bug="a zone named like a player attribute (`hp`) is accepted, though `you.hp` "
-            "always means the hitpoints, so the zone cannot be reached"),
+        5, 3, "hp"),
     "unknown_builtin_term": one(5, 3, "unknown language construct 'teleport'"),
     "unknown_function": one(6, 9, "unknown function 'sqrt'"),
     "unknown_param_type": one(5, 24, "unknown type 'monster' for parameter 'target'"),
@@ -258,8 +252,6 @@ def test_a_file_that_is_not_utf8_is_reported_not_raised():
     assert "utf-8" in diagnostic.message.lower()
 
 
-@pytest.mark.xfail(strict=True, reason="an undecodable file is reported at 1:1 with a "
-                   "byte offset in the message, not at the bad byte's line and column")
 def test_an_undecodable_byte_is_located_at_its_line_and_column():
     raw = NOT_UTF8.read_bytes()
     bad = raw.index(b"\xff")
