@@ -1,0 +1,79 @@
+"""How fast the engine plays: decisions and games per second, per edition.
+
+    python benchmarks/engine_speed.py [--games 40]
+
+For each edition, random agents play seeded games on its starter decks. Then the
+vanilla 17th rules (minions without abilities, generated decks) are played by
+the DSL engine and by a hand-written Python engine of the same rules
+(`baseline17.py`) on the same decks, in the same process, and the ratio of their
+speeds is printed. Figures only: nothing here asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from baseline17 import HandGame  # noqa: E402
+
+from interpreter.agents import RandomAgent  # noqa: E402
+from interpreter.cli_play import _decks  # noqa: E402
+from interpreter.decks import vanilla_deck  # noqa: E402
+from interpreter.game import Engine, Game  # noqa: E402
+from kotc_dsl import edition_files, load_edition  # noqa: E402
+
+
+def dsl_games(rs, decks, games: int) -> tuple[int, float]:
+    engine = Engine(rs, [d for deck in decks for d in deck.cards + deck.reserves])
+    decisions, start = 0, time.perf_counter()
+    for seed in range(games):
+        g = Game.new(rs, decks, seed=seed, players=2, engine=engine)
+        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+        while not g.is_over:
+            g.apply(agents[g.current_player].act(g))
+        decisions += g.applied
+    return decisions, time.perf_counter() - start
+
+
+def hand_games(deck: list[tuple[int, int, int]], games: int) -> tuple[int, float]:
+    decisions, start = 0, time.perf_counter()
+    for seed in range(games):
+        g = HandGame([deck, deck], seed=seed)
+        rng = random.Random(seed)
+        while not g.over:
+            g.apply(rng.randrange(len(g.legal_actions())))
+            decisions += 1
+    return decisions, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    args = parser.parse_args()
+    print(f"{'edition':<10}{'decks':<12}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}")
+    for name in edition_files():
+        rs = load_edition(name)
+        decks, names = _decks(rs, None)
+        n, secs = dsl_games(rs, decks, args.games)
+        print(f"{name:<10}{'+'.join(names)[:11]:<12}{n:>10}{n / secs:>14,.0f}"
+              f"{args.games / secs:>10.1f}")
+    rs = load_edition("17th" if "17th" in edition_files() else list(edition_files())[-1])
+    deck = vanilla_deck(rs)
+    stats = [{s.stat: s.value for s in c.stats} for c in deck.cards]
+    plain = [(s["level"], s["sp"], s["hp"]) for s in stats]
+    n, secs = dsl_games(rs, [deck], args.games)
+    dsl_rate = n / secs
+    m, hand_secs = hand_games(plain, args.games)
+    hand_rate = m / hand_secs
+    print(f"\nvanilla {rs.name}: DSL engine {dsl_rate:,.0f} decisions/s, "
+          f"hand-written {hand_rate:,.0f} decisions/s; "
+          f"DSL / hand-written time per decision = {hand_rate / dsl_rate:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
