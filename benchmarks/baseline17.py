@@ -87,8 +87,8 @@ class HandGame:
         turn, active = 0, first
         while True:
             turn += 1
-            p, foe = self.players[active], self.players[1 - active]
-            if not (turn == 1):
+            p, _foe = self.players[active], self.players[1 - active]
+            if turn != 1:
                 self._draw(p, 1)
                 if self._ended():
                     return
@@ -96,8 +96,9 @@ class HandGame:
             if i < len(p.hand):
                 p.granary.append([p.hand.pop(i), False])
             while True:  # Action Phase: summon or end
-                affordable = [c for c in p.hand
-                              if c.level <= sum(1 for g in p.granary if not g[1])]
+                affordable = [
+                    c for c in p.hand if c.level <= sum(1 for g in p.granary if not g[1])
+                ]
                 i = yield (active, [c.id for c in affordable] + ["end"])
                 if i == len(affordable):
                     break
@@ -140,8 +141,9 @@ class HandGame:
             if i == len(ready):
                 break
             team.append(ready[i])
-        choices = ([1 - active] if ("player", 1 - active) not in victims else []) + \
-            [c for c in foe.field if c.id not in victims]
+        choices = ([1 - active] if ("player", 1 - active) not in victims else []) + [
+            c for c in foe.field if c.id not in victims
+        ]
         if not choices:
             return
         i = yield (active, [str(v) for v in choices])

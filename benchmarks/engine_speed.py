@@ -55,13 +55,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     args = parser.parse_args()
-    print(f"{'edition':<10}{'decks':<12}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}")
+    print(
+        f"{'edition':<10}{'decks':<12}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}"
+    )
     for name in edition_files():
         rs = load_edition(name)
         decks, names = _decks(rs, None)
         n, secs = dsl_games(rs, decks, args.games)
-        print(f"{name:<10}{'+'.join(names)[:11]:<12}{n:>10}{n / secs:>14,.0f}"
-              f"{args.games / secs:>10.1f}")
+        print(
+            f"{name:<10}{'+'.join(names)[:11]:<12}{n:>10}{n / secs:>14,.0f}"
+            f"{args.games / secs:>10.1f}"
+        )
     rs = load_edition("17th" if "17th" in edition_files() else list(edition_files())[-1])
     deck = vanilla_deck(rs)
     stats = [{s.stat: s.value for s in c.stats} for c in deck.cards]
@@ -70,9 +74,11 @@ def main() -> None:
     dsl_rate = n / secs
     m, hand_secs = hand_games(plain, args.games)
     hand_rate = m / hand_secs
-    print(f"\nvanilla {rs.name}: DSL engine {dsl_rate:,.0f} decisions/s, "
-          f"hand-written {hand_rate:,.0f} decisions/s; "
-          f"DSL / hand-written time per decision = {hand_rate / dsl_rate:.2f}x")
+    print(
+        f"\nvanilla {rs.name}: DSL engine {dsl_rate:,.0f} decisions/s, "
+        f"hand-written {hand_rate:,.0f} decisions/s; "
+        f"DSL / hand-written time per decision = {hand_rate / dsl_rate:.2f}x"
+    )
 
 
 if __name__ == "__main__":

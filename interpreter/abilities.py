@@ -30,7 +30,9 @@ class CompiledAbility:
     cite: ast.Citation | None
 
 
-def compile_card(card: CardDesign, rs: Ruleset, programs: Programs) -> list[CompiledAbility]:
+def compile_card(
+    card: CardDesign, rs: Ruleset, programs: Programs
+) -> list[CompiledAbility]:
     """The abilities of a card design, ready to run; unreadable text is an error."""
     readings, problems = read_card(card, rs)
     if problems:
@@ -45,7 +47,11 @@ def _ability(r: AbilityReading, card: CardDesign, programs: Programs) -> Compile
     cite = None
     if r.condition is not None:
         phrase = r.condition.phrase
-        trigger, modifiers, cite = phrase.trigger, frozenset(phrase.modifiers), phrase.cite
+        trigger, modifiers, cite = (
+            phrase.trigger,
+            frozenset(phrase.modifiers),
+            phrase.cite,
+        )
         if trigger is not None and trigger.cond is not None:
             trigger_cond = _with_numbers(programs.expr(trigger.cond), r.condition)
         if phrase.cond is not None:
@@ -59,8 +65,9 @@ def _ability(r: AbilityReading, card: CardDesign, programs: Programs) -> Compile
             pieces.append(sub.target)
         pieces.extend(sub.effects)
     resolution = _phrase_block(pieces, programs, where)
-    return CompiledAbility(r.name, trigger, trigger_cond, cond, modifiers, cost,
-                           resolution, cite)
+    return CompiledAbility(
+        r.name, trigger, trigger_cond, cond, modifiers, cost, resolution, cite
+    )
 
 
 def _with_numbers(ev, reading: Reading):

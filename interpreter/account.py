@@ -8,8 +8,11 @@ from collections.abc import Callable, Iterable
 from .game import Event, Game
 
 
-def account(game: Game, events: Iterable[Event] | None = None,
-            cite: Callable[[str], str] = lambda c: f"  [{c}]") -> list[str]:
+def account(
+    game: Game,
+    events: Iterable[Event] | None = None,
+    cite: Callable[[str], str] = lambda c: f"  [{c}]",
+) -> list[str]:
     """Readable lines for the events (all of the game's by default)."""
     lines = []
     for e in game.events if events is None else events:
@@ -73,4 +76,5 @@ def _line(game: Game, e: Event) -> str | None:
 
 def _victim(game: Game, victim) -> str:
     from .values import Seat
+
     return f"player {int(victim)}" if isinstance(victim, Seat) else _card(game, victim)

@@ -36,7 +36,9 @@ class Action:
         return f"Action({self.kind!r}, {self.value!r}, {self.label!r})"
 
     def __str__(self) -> str:
-        return self.label or (self.kind if self.value is None else f"{self.kind} {self.value}")
+        return self.label or (
+            self.kind if self.value is None else f"{self.kind} {self.value}"
+        )
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "value": encode(self.value), "label": self.label}

@@ -50,14 +50,17 @@ class ScriptedAgent:
         legal = game.legal_actions()
         if not self.script:
             d = game.decision
-            raise IllegalAction(f"the script has no answer for player {d.player}'s "
-                                f"decision: {d.prompt}")
+            raise IllegalAction(
+                f"the script has no answer for player {d.player}'s decision: {d.prompt}"
+            )
         want = self.script.pop(0)
         for a in legal:
             if a == want or a.label == want or (a.kind == want and a.value is None):
                 return a
-        raise IllegalAction(f"scripted '{want}' is not legal at {game.decision.prompt}; "
-                            f"legal: {', '.join(a.label or a.kind for a in legal)}")
+        raise IllegalAction(
+            f"scripted '{want}' is not legal at {game.decision.prompt}; "
+            f"legal: {', '.join(a.label or a.kind for a in legal)}"
+        )
 
 
 def play(game, agents: list) -> None:

@@ -44,12 +44,20 @@ def _agents(kind: str, seed: int, players: int) -> list:
 
 def play_arguments(p) -> None:
     p.add_argument("edition", help="edition name (e.g. 17th) or path to a .kotc file")
-    p.add_argument("--decks", nargs="+", metavar="DECK",
-                   help="deck files, one per seat (default: the edition's starter decks)")
+    p.add_argument(
+        "--decks",
+        nargs="+",
+        metavar="DECK",
+        help="deck files, one per seat (default: the edition's starter decks)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed for dice and agents")
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
-    p.add_argument("--agent", choices=("random", "first"), default="random",
-                   help="how every seat chooses (default: random)")
+    p.add_argument(
+        "--agent",
+        choices=("random", "first"),
+        default="random",
+        help="how every seat chooses (default: random)",
+    )
     p.add_argument("--max-turns", type=int, default=300, help="safety limit on turns")
     p.add_argument("--log", metavar="FILE", help="also write the event log as JSON lines")
     p.add_argument("--json", action="store_true", help="print the event log as JSON")
@@ -61,8 +69,9 @@ def play_command(args, con) -> int:
     try:
         rs = load_edition(args.edition)
         decks, _names = _decks(rs, args.decks)
-        game = Game.new(rs, decks, seed=args.seed, players=args.players,
-                        max_turns=args.max_turns)
+        game = Game.new(
+            rs, decks, seed=args.seed, players=args.players, max_turns=args.max_turns
+        )
     except (RulesetError, ValueError, OSError) as err:
         con.error(str(err))
         return 2
@@ -89,8 +98,9 @@ def _write_log(path: Path, game: Game) -> None:
 def simulate_arguments(p) -> None:
     p.add_argument("edition", help="edition name or path to a .kotc file")
     p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    p.add_argument("--workers", type=int, default=1,
-                   help="processes to play in parallel (default 1)")
+    p.add_argument(
+        "--workers", type=int, default=1, help="processes to play in parallel (default 1)"
+    )
     p.add_argument("--decks", nargs="+", metavar="DECK", help="deck files, one per seat")
     p.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i")
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
@@ -104,13 +114,20 @@ def _one_game(edition: str, deck_paths, seed: int, players: int, max_turns: int)
     engine = _ENGINES.get((edition, tuple(deck_paths or ())))
     if engine is None:
         engine = _ENGINES[(edition, tuple(deck_paths or ()))] = Engine(
-            rs, [d for deck in decks for d in deck.cards + deck.reserves])
-    game = Game.new(rs, decks, seed=seed, players=players, max_turns=max_turns,
-                    engine=engine)
+            rs, [d for deck in decks for d in deck.cards + deck.reserves]
+        )
+    game = Game.new(
+        rs, decks, seed=seed, players=players, max_turns=max_turns, engine=engine
+    )
     play(game, _agents("random", seed, players))
-    return {"winner": game.result["winner"], "first": game.first_player,
-            "turns": game.turn, "decisions": game.applied, "usage": game.usage,
-            "condition": game.result["condition"]}
+    return {
+        "winner": game.result["winner"],
+        "first": game.first_player,
+        "turns": game.turn,
+        "decisions": game.applied,
+        "usage": game.usage,
+        "condition": game.result["condition"],
+    }
 
 
 _ENGINES: dict = {}
@@ -131,8 +148,10 @@ def simulate_command(args, con) -> int:
         return 2
     start = time.perf_counter()
     results = []
-    jobs = [(args.edition, args.decks, args.seed + i, args.players, args.max_turns)
-            for i in range(args.games)]
+    jobs = [
+        (args.edition, args.decks, args.seed + i, args.players, args.max_turns)
+        for i in range(args.games)
+    ]
     bar = _Progress(args.games, con.err)
     if args.workers == 1:
         for job in jobs:
@@ -170,19 +189,30 @@ def _summary(results: list[dict], players: int, seconds: float) -> dict:
         "first_player_win_rate": first_wins / n,
         "turns": {"mean": statistics.mean(turns), "min": min(turns), "max": max(turns)},
         "ended_by": dict(Counter(r["condition"] for r in results)),
-        "chain_lengths": {k.split()[-1]: v for k, v in usage.items()
-                          if k.startswith("chain length")},
-        "keywords": {k: v for k, v in usage.items()
-                     if not k.startswith(("counter ", "chain length"))},
-        "counters": {k.split()[1]: v for k, v in usage.items() if k.startswith("counter ")},
+        "chain_lengths": {
+            k.split()[-1]: v for k, v in usage.items() if k.startswith("chain length")
+        },
+        "keywords": {
+            k: v
+            for k, v in usage.items()
+            if not k.startswith(("counter ", "chain length"))
+        },
+        "counters": {
+            k.split()[1]: v for k, v in usage.items() if k.startswith("counter ")
+        },
         "decisions": sum(r["decisions"] for r in results),
         "seconds": round(seconds, 2),
     }
 
 
 def _print_summary(con, r: dict) -> None:
-    con.print(con.style(f"{r['edition']}: {r['games']} games in {r['seconds']} s "
-                        f"({r['decisions']} decisions)", "bold"))
+    con.print(
+        con.style(
+            f"{r['edition']}: {r['games']} games in {r['seconds']} s "
+            f"({r['decisions']} decisions)",
+            "bold",
+        )
+    )
     for seat, rate in r["win_rate"].items():
         con.print(f"  seat {seat} wins {rate:6.1%}")
     con.print(f"  ties        {r['ties']:6.1%}")
@@ -191,12 +221,18 @@ def _print_summary(con, r: dict) -> None:
     con.print(f"  turns per game: mean {t['mean']:.1f}, min {t['min']}, max {t['max']}")
     con.print("  ended by: " + ", ".join(f"{k} {v}" for k, v in r["ended_by"].items()))
     if r["chain_lengths"]:
-        con.print("  chain lengths: " + ", ".join(
-            f"{k}: {v}" for k, v in sorted(r["chain_lengths"].items())))
+        con.print(
+            "  chain lengths: "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(r["chain_lengths"].items()))
+        )
     for title, table in (("keywords", r["keywords"]), ("counters", r["counters"])):
         if table:
-            con.print(f"  {title} used: " + ", ".join(
-                f"{k} {v}" for k, v in sorted(table.items(), key=lambda kv: -kv[1])))
+            con.print(
+                f"  {title} used: "
+                + ", ".join(
+                    f"{k} {v}" for k, v in sorted(table.items(), key=lambda kv: -kv[1])
+                )
+            )
 
 
 class _Progress:
@@ -211,8 +247,9 @@ class _Progress:
         self.n += 1
         if self.tty:
             filled = int(30 * self.n / self.total)
-            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] "
-                              f"{self.n}/{self.total} games")
+            self.stream.write(
+                f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.n}/{self.total} games"
+            )
             self.stream.flush()
         elif self.n * 10 // self.total != self.last:
             self.last = self.n * 10 // self.total

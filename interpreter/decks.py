@@ -39,8 +39,19 @@ def vanilla_deck(rs: Ruleset, size: int | None = None, seed: int = 0) -> Deck:
         attack = rng.randint(0, level)
         stats = []
         for s in minion.stats:
-            value = level if s == cost else attack if s == dice else 2 * (level - attack) + 1
+            value = (
+                level if s == cost else attack if s == dice else 2 * (level - attack) + 1
+            )
             stats.append(StatValue(s, value, _NOWHERE))
-        designs.append(CardDesign(f"Vanilla {level}", minion.name, rs.number, tuple(stats),
-                                  (), None, _NOWHERE))
+        designs.append(
+            CardDesign(
+                f"Vanilla {level}",
+                minion.name,
+                rs.number,
+                tuple(stats),
+                (),
+                None,
+                _NOWHERE,
+            )
+        )
     return Deck([designs[i % 4] for i in range(size)])

@@ -22,10 +22,10 @@ from kotc_dsl import Ruleset, ast, load_edition
 from kotc_dsl.cards import CardDesign
 
 from .abilities import CompiledAbility, compile_card
-from .referee import Referee
 from .actions import Action, Decision, IllegalAction
 from .dice import Dice
 from .programs import NEXT, PUSHED, WAIT, Block, Frame, Programs, as_list, run
+from .referee import Referee
 from .state import CardState, PlayerState, Record
 from .values import AbilityRef, DieRef, Seat, decode, encode
 
@@ -80,24 +80,34 @@ class Engine:
         cost = rs.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None
         pawns = rs.setting("cards", "pawns")
-        self.pawn_zone, self.pawn_cite = (pawns.zone, pawns.cite) if pawns else (None, None)
+        self.pawn_zone, self.pawn_cite = (
+            (pawns.zone, pawns.cite) if pawns else (None, None)
+        )
         hosts = rs.setting("counters", "counters_on")
         self.counter_zone = hosts.zone if hosts else None
         self.card_types = set(rs.card_types)
         self.minion_type = next((t for t in rs.card_types if t != "spell"), None)
-        self.keyword_params = {k.name: [p.name for p in k.params]
-                               for k in rs.keywords.values()}
+        self.keyword_params = {
+            k.name: [p.name for p in k.params] for k in rs.keywords.values()
+        }
 
 
 class Game:
     """One game in progress. Create with `Game.new`."""
 
-    # --- creation -----------------------------------------------------------------
+    # --- creation -------------------------------------------------------------------
 
     @classmethod
-    def new(cls, ruleset: Ruleset | str, decks: list[Deck], seed: int = 0,
-            players: int | None = None, max_turns: int = DEFAULT_MAX_TURNS,
-            dice: list[int] | None = None, engine: Engine | None = None) -> Game:
+    def new(
+        cls,
+        ruleset: Ruleset | str,
+        decks: list[Deck],
+        seed: int = 0,
+        players: int | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        dice: list[int] | None = None,
+        engine: Engine | None = None,
+    ) -> Game:
         """Set up a game and play until the first decision.
 
         Args:
@@ -112,8 +122,9 @@ class Game:
         n = players or len(decks)
         allowed = rs.setting("setup", "players")
         if allowed and n not in allowed.count:
-            raise ValueError(f"the {rs.name} edition is played by {allowed.count} players, "
-                             f"not {n}")
+            raise ValueError(
+                f"the {rs.name} edition is played by {allowed.count} players, not {n}"
+            )
         designs = [d for deck in decks for d in deck.cards + deck.reserves]
         g = cls.__new__(cls)
         g.engine = engine or Engine(rs, designs)
@@ -126,9 +137,15 @@ class Game:
         return g
 
     @classmethod
-    def position(cls, ruleset: Ruleset, designs: list[CardDesign], players: int = 2,
-                 seed: int = 0, dice: list[int] | None = None,
-                 max_turns: int = DEFAULT_MAX_TURNS) -> Game:
+    def position(
+        cls,
+        ruleset: Ruleset,
+        designs: list[CardDesign],
+        players: int = 2,
+        seed: int = 0,
+        dice: list[int] | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+    ) -> Game:
         """An empty table for building a position by hand (rulings, tests): no
         setup has run; place cards with `put`, then `resume` at a phase."""
         g = cls.__new__(cls)
@@ -148,8 +165,9 @@ class Game:
                 setattr(c, key, value)
         return card
 
-    def resume(self, phase: str, active: int = 0, turn: int = 2,
-               first_player: int = 0) -> None:
+    def resume(
+        self, phase: str, active: int = 0, turn: int = 2, first_player: int = 0
+    ) -> None:
         """Start play at the window of a phase, as if the turn had reached it."""
         names = [p.name for p in self.engine.rs.phases]
         self.turn, self.active, self.first_player = turn, active, first_player
@@ -160,7 +178,9 @@ class Game:
     def _init_state(self, n: int, seed: int, dice, max_turns: int) -> None:
         rs = self.engine.rs
         hp = rs.setting("setup", "starting_hp")
-        self.players = [PlayerState(i, hp.hp if hp else 0, list(rs.zones)) for i in range(n)]
+        self.players = [
+            PlayerState(i, hp.hp if hp else 0, list(rs.zones)) for i in range(n)
+        ]
         self.cards: list[CardState] = []
         self.able: list[int] = []  # cards with abilities, the only ones that activate
         self.rng = Dice(seed, dice)
@@ -201,8 +221,9 @@ class Game:
 
     def _new_card(self, design: CardDesign, seat: int, zone: str | None) -> int:
         printed = {s.stat: s.value for s in design.stats}
-        c = CardState(len(self.cards), design.name, design.type, int(seat), printed,
-                      design.name)
+        c = CardState(
+            len(self.cards), design.name, design.type, int(seat), printed, design.name
+        )
         self.cards.append(c)
         if self.engine.abilities.get(design.name):
             self.able.append(c.id)
@@ -212,7 +233,7 @@ class Game:
             c.face_up = self.engine.face_up[zone]
         return c.id
 
-    # --- the public API ---------------------------------------------------------------
+    # --- the public API -------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
         """The actions the deciding player may take now (empty when the game is over)."""
@@ -236,15 +257,19 @@ class Game:
             action = d.options[action]
         if action not in d.options:
             why = f" [{d.cite}]" if d.cite else ""
-            raise IllegalAction(f"'{action}' is not a legal answer to {d.prompt} for "
-                                f"player {d.player}{why}; legal: "
-                                f"{', '.join(map(str, d.options[:8]))}"
-                                f"{'...' if len(d.options) > 8 else ''}")
+            raise IllegalAction(
+                f"'{action}' is not a legal answer to {d.prompt} for "
+                f"player {d.player}{why}; legal: "
+                f"{', '.join(map(str, d.options[:8]))}"
+                f"{'...' if len(d.options) > 8 else ''}"
+            )
         chosen = d.options[d.options.index(action)]
         start = len(self.events)
         self.applied += 1
         self.decision = None
-        self.log("decide", d.cite, player=d.player, action=str(chosen), choice=chosen.kind)
+        self.log(
+            "decide", d.cite, player=d.player, action=str(chosen), choice=chosen.kind
+        )
         if d.resume == "vm":
             self.answer = chosen
         else:
@@ -258,7 +283,7 @@ class Game:
 
     @property
     def result(self) -> dict | None:
-        """`{"winner": seat | None, "tied": [...], "criterion": ..., "condition": ...}`."""
+        """`{"winner": seat or None, "tied": [...], "criterion": ..., "condition": ...}`"""
         return self.outcome
 
     def clone(self) -> Game:
@@ -281,31 +306,49 @@ class Game:
         g.usage = dict(self.usage)
         return g
 
-    # --- JSON ----------------------------------------------------------------------------
+    # --- JSON -----------------------------------------------------------------------
 
     def to_json(self) -> str:
         """The state as JSON; `from_json` with the same engine restores it. The event
         log is not part of the state (it only grows); `log_json` writes it."""
         d = self.decision
         data = {
-            "edition": self.engine.rs.name, "seed": self.seed,
+            "edition": self.engine.rs.name,
+            "seed": self.seed,
             "players": [p.to_json() for p in self.players],
-            "cards": [c.to_json() for c in self.cards], "able": self.able,
-            "rng": self.rng.to_json(), "turn": self.turn, "active": self.active,
-            "first_player": self.first_player, "phase": self.phase, "step": self.step,
+            "cards": [c.to_json() for c in self.cards],
+            "able": self.able,
+            "rng": self.rng.to_json(),
+            "turn": self.turn,
+            "active": self.active,
+            "first_player": self.first_player,
+            "phase": self.phase,
+            "step": self.step,
             "frames": [_frame_json(f) for f in self.frames],
             "tasks": encode(self.tasks),
-            "decision": None if d is None else {
-                "player": d.player, "prompt": d.prompt, "resume": d.resume,
+            "decision": None
+            if d is None
+            else {
+                "player": d.player,
+                "prompt": d.prompt,
+                "resume": d.resume,
                 "options": [o.to_json() for o in d.options],
-                "cite": _cite_json(d.cite)},
+                "cite": _cite_json(d.cite),
+            },
             "chain": self.chain.to_json() if self.chain else None,
             "battle": self.battle.to_json() if self.battle else None,
-            "victims": encode(self.victims), "after": encode(self.after),
-            "dice": encode(self.dice), "recent": encode(self.recent),
-            "flags": encode(self.flags), "max_turns": self.max_turns,
-            "over": self.over, "outcome": encode(self.outcome), "applied": self.applied,
-            "node": self.node, "dirty": self.dirty, "usage": self.usage,
+            "victims": encode(self.victims),
+            "after": encode(self.after),
+            "dice": encode(self.dice),
+            "recent": encode(self.recent),
+            "flags": encode(self.flags),
+            "max_turns": self.max_turns,
+            "over": self.over,
+            "outcome": encode(self.outcome),
+            "applied": self.applied,
+            "node": self.node,
+            "dirty": self.dirty,
+            "usage": self.usage,
         }
         return json.dumps(data, separators=(",", ":"))
 
@@ -323,16 +366,34 @@ class Game:
         g.cards = [CardState.from_json(c) for c in data["cards"]]
         g.able = data["able"]
         g.rng = Dice.from_json(data["rng"])
-        for k in ("turn", "active", "first_player", "phase", "step", "max_turns", "over",
-                  "applied", "node", "dirty"):
+        for k in (
+            "turn",
+            "active",
+            "first_player",
+            "phase",
+            "step",
+            "max_turns",
+            "over",
+            "applied",
+            "node",
+            "dirty",
+        ):
             setattr(g, k, data[k])
         blocks = engine.programs.blocks
         g.frames = [_frame_from_json(f, blocks) for f in data["frames"]]
         g.tasks = decode(data["tasks"])
         d = data["decision"]
-        g.decision = None if d is None else Decision(
-            d["player"], d["prompt"], [Action.from_json(o) for o in d["options"]],
-            d["resume"], _cite_from_json(d["cite"]))
+        g.decision = (
+            None
+            if d is None
+            else Decision(
+                d["player"],
+                d["prompt"],
+                [Action.from_json(o) for o in d["options"]],
+                d["resume"],
+                _cite_from_json(d["cite"]),
+            )
+        )
         g.answer = None
         g.chain = Record.from_json(data["chain"])
         g.battle = Record.from_json(data["battle"])
@@ -346,7 +407,7 @@ class Game:
         g.usage = data["usage"]
         return g
 
-    # --- the run loop ------------------------------------------------------------------
+    # --- the run loop ---------------------------------------------------------------
 
     def _advance(self) -> None:
         referee = self.engine.referee
@@ -364,10 +425,16 @@ class Game:
             referee.step(self)
             referee.check_end(self)
 
-    # --- services for programs -------------------------------------------------------------
+    # --- services for programs ------------------------------------------------------
 
-    def ask(self, player: int, prompt: str, options: list[Action], resume: str = "vm",
-            cite: ast.Citation | None = None) -> int:
+    def ask(
+        self,
+        player: int,
+        prompt: str,
+        options: list[Action],
+        resume: str = "vm",
+        cite: ast.Citation | None = None,
+    ) -> int:
         self.decision = Decision(int(player), prompt, options, resume, cite)
         return WAIT
 
@@ -458,8 +525,11 @@ class Game:
         return self.dice[x][0] if isinstance(x, DieRef) else x
 
     def card_is_type(self, card: Any, name: str) -> bool:
-        return card is not None and not isinstance(card, Seat) and \
-            self.cards[card].type == name
+        return (
+            card is not None
+            and not isinstance(card, Seat)
+            and self.cards[card].type == name
+        )
 
     def ability_has(self, ability: AbilityRef, modifier: str) -> bool:
         return modifier in self.ability(ability).modifiers
@@ -472,13 +542,16 @@ class Game:
         return self.cards[card].stats.get(stat, 0) if stat else 0
 
     def counters_placed(self, card: int, kind: str, placer: Any) -> int:
-        return sum(1 for k, p in self.cards[card].counters
-                   if k == kind and (placer is None or p == placer))
+        return sum(
+            1
+            for k, p in self.cards[card].counters
+            if k == kind and (placer is None or p == placer)
+        )
 
     def is_tagged(self, card: int, tag: str) -> bool:
         return tag in self.cards[card].tags
 
-    # --- primitives ---------------------------------------------------------------------
+    # --- primitives -----------------------------------------------------------------
 
     def move(self, card: int, seat: int, zone: str, mods: tuple, cite) -> None:
         c = self.cards[card]
@@ -502,9 +575,14 @@ class Game:
         if leaving_play:
             self._leave(c)
         c.zone, c.controller = zone, int(seat)
-        c.face_up = ("face_up" in mods) or ("face_down" not in mods and engine.face_up[zone])
+        c.face_up = ("face_up" in mods) or (
+            "face_down" not in mods and engine.face_up[zone]
+        )
         c.exhausted = "exhausted" in mods
-        if zone in engine.referee.watched_zones or old_zone in engine.referee.watched_zones:
+        if (
+            zone in engine.referee.watched_zones
+            or old_zone in engine.referee.watched_zones
+        ):
             self.dirty = True
         self.log("move", cite, card=card, name=c.name, to=zone, player=seat)
         self._after_event("moved", {"target": card})
@@ -563,8 +641,15 @@ class Game:
             return obj.get(name) or 0
         return self.cards[obj].stats.get(name, 0)
 
-    def assign(self, obj: Any, name: str, value: Any, until: str | None, cite,
-               delta: int | None = None) -> None:
+    def assign(
+        self,
+        obj: Any,
+        name: str,
+        value: Any,
+        until: str | None,
+        cite,
+        delta: int | None = None,
+    ) -> None:
         if isinstance(obj, _Context):
             obj.set(name, value)
             return
@@ -684,14 +769,21 @@ class Game:
     def unexhausted_resources(self, seat: int) -> int:
         return sum(1 for c in self.resources(seat) if not self.cards[c].exhausted)
 
-    def create_pawn(self, seat: int, zone: str, source: int | None, values: dict,
-                    cite) -> int:
+    def create_pawn(
+        self, seat: int, zone: str, source: int | None, values: dict, cite
+    ) -> int:
         printed = dict(self.cards[source].printed) if source is not None else {}
         printed.update(values)
         base = self.cards[source] if source is not None else None
-        c = CardState(len(self.cards), f"pawn of {base.name}" if base else "pawn",
-                      self._minion_type(), int(seat), printed,
-                      base.design if base else None, pawn=True)
+        c = CardState(
+            len(self.cards),
+            f"pawn of {base.name}" if base else "pawn",
+            self._minion_type(),
+            int(seat),
+            printed,
+            base.design if base else None,
+            pawn=True,
+        )
         self.cards.append(c)
         self.players[seat].zones[zone].append(c.id)
         c.zone, c.face_up = zone, True
@@ -722,21 +814,25 @@ class Game:
     def _after_event(self, name: str, fields: dict) -> None:
         self.engine.referee.note(self, name, fields)
 
-    def call_keyword(self, name: str, fields: dict, env: dict, as_cost: bool, cite) -> None:
+    def call_keyword(
+        self, name: str, fields: dict, env: dict, as_cost: bool, cite
+    ) -> None:
         self.engine.referee.call_keyword(self, name, fields, env, as_cost, cite)
 
     def resolve(self, what: Any, env: dict, cite) -> None:
         self.engine.referee.resolve(self, what, env, cite)
 
-    def perform(self, name: str, values: list, mods: tuple, seat: int, cite,
-                env: dict) -> None:
+    def perform(
+        self, name: str, values: list, mods: tuple, seat: int, cite, env: dict
+    ) -> None:
         self.engine.referee.perform(self, name, values, mods, seat, cite, env)
 
     def begin_battle(self, seat: int, cite) -> None:
         self.engine.referee.begin_battle(self, seat, cite)
 
-    def force_attack(self, seat: int, victim: Any, team: list, exhausting: bool,
-                     cite) -> None:
+    def force_attack(
+        self, seat: int, victim: Any, team: list, exhausting: bool, cite
+    ) -> None:
         self.engine.referee.force_attack(self, seat, victim, team, exhausting, cite)
 
     def after_chain(self, block: Block, env: dict) -> None:
@@ -794,7 +890,11 @@ class _Context:
         if b is None:
             return [] if attr.endswith("team") else None
         value = getattr(b, attr)
-        return Seat(value) if attr in ("attacker", "defender") and value is not None else value
+        return (
+            Seat(value)
+            if attr in ("attacker", "defender") and value is not None
+            else value
+        )
 
     def set(self, attr: str, value: Any) -> None:
         if self.name == "battle" and self.g.battle is not None:
@@ -810,15 +910,23 @@ def _cite_text(cite: ast.Citation) -> str:
 def _copy_frame(f: Frame) -> Frame:
     c = Frame(f.block, f.env.copy(), list(f.loop) if f.loop else None, f.event)
     c.pc = f.pc
-    c.scratch = [list(x) if isinstance(x, list) else x for x in f.scratch] \
-        if f.scratch else f.scratch
+    c.scratch = (
+        [list(x) if isinstance(x, list) else x for x in f.scratch]
+        if f.scratch
+        else f.scratch
+    )
     return c
 
 
 def _frame_json(f: Frame) -> dict:
-    return {"block": f.block.id, "pc": f.pc, "env": encode(f.env),
-            "loop": encode(f.loop), "scratch": encode(f.scratch),
-            "event": encode(f.event)}
+    return {
+        "block": f.block.id,
+        "pc": f.pc,
+        "env": encode(f.env),
+        "loop": encode(f.loop),
+        "scratch": encode(f.scratch),
+        "event": encode(f.event),
+    }
 
 
 def _frame_from_json(d: dict, blocks: list[Block]) -> Frame:
@@ -836,4 +944,13 @@ def _cite_from_json(d: list | None) -> ast.Citation | None:
     return None if d is None else ast.Citation(d[1], d[2], d[0])
 
 
-__all__ = ["Deck", "Engine", "Event", "Game", "IllegalAction", "NEXT", "PUSHED", "as_list"]
+__all__ = [
+    "Deck",
+    "Engine",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "NEXT",
+    "PUSHED",
+    "as_list",
+]

@@ -39,8 +39,9 @@ class Frame:
 
     __slots__ = ("block", "pc", "env", "loop", "scratch", "event")
 
-    def __init__(self, block: Block, env: dict, loop: list | None = None,
-                 event: dict | None = None):
+    def __init__(
+        self, block: Block, env: dict, loop: list | None = None, event: dict | None = None
+    ):
         self.block, self.pc, self.env = block, 0, env
         self.loop, self.scratch, self.event = loop, None, event
 
@@ -104,10 +105,14 @@ class Programs:
                 self.terms[term.name] = ((), None)  # placeholder for recursion
         for term in ruleset.terms.values():
             if term.value is not None:
-                self.terms[term.name] = (tuple(p.name for p in term.params),
-                                         self.expr(term.value))
+                self.terms[term.name] = (
+                    tuple(p.name for p in term.params),
+                    self.expr(term.value),
+                )
         for kw in ruleset.keywords.values():
-            self.keyword_blocks[kw.name] = self.block(kw.body, kw.cite, f"keyword {kw.name}")
+            self.keyword_blocks[kw.name] = self.block(
+                kw.body, kw.cite, f"keyword {kw.name}"
+            )
 
     def block(self, stmts: tuple, cite: ast.Citation | None, where: str) -> Block:
         b = Block(len(self.blocks), [], cite, where)
@@ -223,25 +228,33 @@ class Programs:
         if op == "or":
             return lambda g, env: bool(left(g, env)) or bool(right(g, env))
         if op == "in":
+
             def contains(g, env):
                 r = right(g, env)
                 x = left(g, env)
                 return x in r if isinstance(r, (list, tuple)) else x == r
+
             return contains
         if op == "+":
+
             def plus(g, env):
                 a, b = left(g, env), right(g, env)
                 if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
-                    return list(_as_list(a)) + [x for x in _as_list(b) if x not in _as_list(a)]
+                    return list(_as_list(a)) + [
+                        x for x in _as_list(b) if x not in _as_list(a)
+                    ]
                 return a + b
+
             return plus
         if op == "-":
+
             def minus(g, env):
                 a, b = left(g, env), right(g, env)
                 if isinstance(a, (list, tuple)):
                     drop = _as_list(b)
                     return [x for x in a if x not in drop]
                 return a - b
+
             return minus
         fn = _BINARY[op]
         return lambda g, env: fn(left(g, env), right(g, env))
@@ -405,8 +418,11 @@ class Programs:
         return lambda g, env: env[name]
 
     def _s_Place(self, s: ast.Place, cite, where):
-        count, kind, target = self.expr(s.count), self._counter_name(s.counter), \
-            self.expr(s.target)
+        count, kind, target = (
+            self.expr(s.count),
+            self._counter_name(s.counter),
+            self.expr(s.target),
+        )
 
         def place(g, f):
             n, k = count(g, f.env), kind(g, f.env)
@@ -417,8 +433,11 @@ class Programs:
         return place
 
     def _s_Strip(self, s: ast.Strip, cite, where):
-        count, kind, target = self.expr(s.count), self._counter_name(s.counter), \
-            self.expr(s.target)
+        count, kind, target = (
+            self.expr(s.count),
+            self._counter_name(s.counter),
+            self.expr(s.target),
+        )
 
         def strip(g, f):
             n, k = count(g, f.env), kind(g, f.env)
@@ -495,8 +514,9 @@ class Programs:
                 most = min(most, len(items))
                 least = min(least, most)
                 if random:
-                    picked = g.rng.sample(items, g.rng.randint(least, most)
-                                          if least != most else most)
+                    picked = g.rng.sample(
+                        items, g.rng.randint(least, most) if least != most else most
+                    )
                     env[name] = (picked[0] if picked else None) if single else picked
                     return NEXT
                 st = f.scratch = [items, [], least, most]
@@ -529,7 +549,10 @@ class Programs:
             if answer is None:
                 seat = who(g, f.env) if who else f.env["you"]
                 from .actions import Action
-                options = [Action("option", i, f"option {i + 1}") for i in range(len(blocks))]
+
+                options = [
+                    Action("option", i, f"option {i + 1}") for i in range(len(blocks))
+                ]
                 return g.ask(seat, "either", options, cite=cite)
             f.pc += 1
             g.frames.append(Frame(blocks[answer.value], f.env))
@@ -565,8 +588,9 @@ class Programs:
             if len(remaining) <= 1:
                 f.scratch = None
                 return start(g, f, ordered + remaining)
-            return g.ask(who, f"order '{var}'", [g.pick_action(x) for x in remaining],
-                         cite=cite)
+            return g.ask(
+                who, f"order '{var}'", [g.pick_action(x) for x in remaining], cite=cite
+            )
 
         return for_each
 
@@ -594,8 +618,13 @@ class Programs:
             if answer is None:
                 seat = who(g, f.env) if who else f.env["you"]
                 from .actions import Action
-                return g.ask(seat, "may", [Action("yes", None, "yes"),
-                                          Action("no", None, "no")], cite=cite)
+
+                return g.ask(
+                    seat,
+                    "may",
+                    [Action("yes", None, "yes"), Action("no", None, "no")],
+                    cite=cite,
+                )
             f.pc += 1
             if answer.kind == "yes":
                 g.frames.append(Frame(body, f.env))
@@ -693,8 +722,11 @@ class Programs:
                 if len(choices) > 1:
                     f.scratch = [choices, seat]
                     from .actions import Action
-                    options = [Action("option", i, " ".join(map(str, c)))
-                               for i, c in enumerate(choices)]
+
+                    options = [
+                        Action("option", i, " ".join(map(str, c)))
+                        for i, c in enumerate(choices)
+                    ]
                     return g.ask(seat, f"perform {name}", options, cite=cite)
                 chosen = choices[0]
             else:
@@ -716,8 +748,9 @@ class Programs:
         def create(g, f):
             seat, z = zone(g, f.env)
             values = {stat: ev(g, f.env) for stat, ev in printed}
-            f.env[name] = g.create_pawn(seat, z, source(g, f.env) if source else None,
-                                        values, cite)
+            f.env[name] = g.create_pawn(
+                seat, z, source(g, f.env) if source else None, values, cite
+            )
             return NEXT
 
         return create
@@ -765,8 +798,13 @@ class Programs:
         victim, team, exhausting = self.expr(s.victim), self.expr(s.team), s.exhausting
 
         def attack(g, f):
-            g.force_attack(f.env["you"], victim(g, f.env), list(_as_list(team(g, f.env))),
-                           exhausting, cite)
+            g.force_attack(
+                f.env["you"],
+                victim(g, f.env),
+                list(_as_list(team(g, f.env))),
+                exhausting,
+                cite,
+            )
             return NEXT
 
         return attack
@@ -849,23 +887,34 @@ class Programs:
                 f.env[name] = low
                 return NEXT
             from .actions import Action
+
             seat = chooser(g, f.env) if chooser else f.env["you"]
-            return g.ask(seat, f"pick '{name}'",
-                         [Action("number", n, str(n)) for n in range(low, high + 1)], cite=cite)
+            return g.ask(
+                seat,
+                f"pick '{name}'",
+                [Action("number", n, str(n)) for n in range(low, high + 1)],
+                cite=cite,
+            )
 
         return pick
 
     def _argument(self, e: ast.Expr, wanted: str) -> Eval:
         """An argument; a bare stat name passed for a `stat` parameter is that name."""
-        if wanted == "stat" and isinstance(e, ast.Path) and len(e.parts) == 1 \
-                and e.parts[0] in self.stats:
+        if (
+            wanted == "stat"
+            and isinstance(e, ast.Path)
+            and len(e.parts) == 1
+            and e.parts[0] in self.stats
+        ):
             name = e.parts[0]
             return lambda g, env: env.get(name, name) if name not in self.stats else name
         return self.expr(e)
 
     def _s_Call(self, s: ast.Call, cite, where):
         kw = self.rs.keywords[s.keyword]
-        args = [self._argument(a, p.type) for a, p in zip(s.args, kw.params, strict=False)]
+        args = [
+            self._argument(a, p.type) for a, p in zip(s.args, kw.params, strict=False)
+        ]
         params = [p.name for p in kw.params]
         required = [p.name for p in kw.params if not p.optional]
         name, as_cost = s.keyword, kw.cost
@@ -875,7 +924,9 @@ class Programs:
             for p, a in zip(params, args, strict=False):
                 fields[p] = a(g, f.env)
             if any(fields[p] is None for p in required):
-                return NEXT  # nothing to act on: the effect is impossible, and does nothing
+                return (
+                    NEXT  # nothing to act on: the effect is impossible, and does nothing
+                )
             f.pc += 1
             g.call_keyword(name, fields, f.env, as_cost, cite)
             return PUSHED
@@ -900,13 +951,15 @@ def _element_name(x: Any) -> str:
 
 
 _BINARY = {
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
     # an order comparison with nothing in it (no such card) does not hold
     "<": lambda a, b: a is not None and b is not None and a < b,
     "<=": lambda a, b: a is not None and b is not None and a <= b,
     ">": lambda a, b: a is not None and b is not None and a > b,
     ">=": lambda a, b: a is not None and b is not None and a >= b,
-    "*": lambda a, b: a * b, "/": lambda a, b: a // b if b else 0,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a // b if b else 0,
 }
 
 

@@ -54,13 +54,16 @@ class Referee:
         self.engine = engine
         rs = self.rs = engine.rs
         P = self.programs = engine.programs
-        self.setup = [(s, P.block(s.body, s.cite, f"setup step {s.name}"))
-                      for s in rs.setup_steps]
+        self.setup = [
+            (s, P.block(s.body, s.cite, f"setup step {s.name}")) for s in rs.setup_steps
+        ]
         self.phases = []
         for ph in rs.phases:
             skips = [P.expr(s.cond) for s in ph.skips]
-            variants = [(P.expr(v.cond), P.block(v.body, v.cite or ph.cite,
-                                                 f"phase {ph.name}")) for v in ph.variants]
+            variants = [
+                (P.expr(v.cond), P.block(v.body, v.cite or ph.cite, f"phase {ph.name}"))
+                for v in ph.variants
+            ]
             run_block = P.block(ph.run, ph.run_cite or ph.cite, f"phase {ph.name}")
             self.phases.append((ph, skips, variants, run_block))
         anytime = rs.setting("turn", "anytime")
@@ -71,33 +74,54 @@ class Referee:
         self.has_chain = rs.has_chain
         std = rs.setting("actions", "standard_activation")
         self.standard = P.expr(std.cond) if std else (lambda g, env: True)
-        self.counters = {c.name: CompiledCounter(
-            c.name, c.counter_kind, c.trigger,
-            P.expr(c.trigger.cond) if c.trigger and c.trigger.cond else None,
-            P.block(c.body, c.cite, f"counter {c.name}"), c.cite)
-            for c in rs.counters.values()}
+        self.counters = {
+            c.name: CompiledCounter(
+                c.name,
+                c.counter_kind,
+                c.trigger,
+                P.expr(c.trigger.cond) if c.trigger and c.trigger.cond else None,
+                P.block(c.body, c.cite, f"counter {c.name}"),
+                c.cite,
+            )
+            for c in rs.counters.values()
+        }
         self.reactions: dict[tuple, list[CompiledCounter]] = {}
         for c in self.counters.values():
             if c.kind == "reactive" and c.trigger is not None:
                 for e in c.trigger.events:
                     self.reactions.setdefault((c.trigger.timing, e), []).append(c)
-        self.listened = {e for abilities in engine.abilities.values() for a in abilities
-                         if a.trigger for e in a.trigger.events}
+        self.listened = {
+            e
+            for abilities in engine.abilities.values()
+            for a in abilities
+            if a.trigger
+            for e in a.trigger.events
+        }
         self.battle_steps = [(s.name, s.ops, s.cite) for s in rs.battle_steps]
         self._battle_settings(rs)
-        self.end_conditions = [(c.name, P.expr(c.cond) if c.cond else None, c.event, c.cite)
-                               for c in rs.end_conditions]
-        self.lose_conditions = [(c.name, P.expr(c.cond) if c.cond else None, c.event,
-                                 c.cite) for c in rs.lose_conditions]
-        self.criteria = [(c.name, c.keep, P.expr(c.cond if c.keep else c.value), c.cite)
-                         for c in rs.criteria]
+        self.end_conditions = [
+            (c.name, P.expr(c.cond) if c.cond else None, c.event, c.cite)
+            for c in rs.end_conditions
+        ]
+        self.lose_conditions = [
+            (c.name, P.expr(c.cond) if c.cond else None, c.event, c.cite)
+            for c in rs.lose_conditions
+        ]
+        self.criteria = [
+            (c.name, c.keep, P.expr(c.cond if c.keep else c.value), c.cite)
+            for c in rs.criteria
+        ]
         conditions = [c.cond for c in rs.end_conditions + rs.lose_conditions if c.cond]
         self.watched_zones = set().union(*(P.zones_read(c) for c in conditions))
         floor = rs.setting("endgame", "hp_floor")
         self.hp_floor = floor.floor if floor else None
-        self.resource_zones = [z.name for z in rs.zones.values() if "resources" in z.flags]
-        self.call_blocks = {name: self._call_block(name, block)
-                            for name, block in P.keyword_blocks.items()}
+        self.resource_zones = [
+            z.name for z in rs.zones.values() if "resources" in z.flags
+        ]
+        self.call_blocks = {
+            name: self._call_block(name, block)
+            for name, block in P.keyword_blocks.items()
+        }
         self.fire_block = self._block([self._react(None)], None, "event")
         self.link_block = self._block([self._make_link], None, "chain link")
         self.card_types = set(rs.card_types)
@@ -109,9 +133,14 @@ class Referee:
         lose condition waits for, or one that sets a player's flag (`agreed`)."""
         watched = {c.event for c in rs.end_conditions + rs.lose_conditions if c.event}
         flags = set(PlayerState.__slots__)
-        return {a.name for a in rs.actions.values()
-                if any(isinstance(s, ast.Emit) and (s.event in watched or s.event in flags)
-                       for s in a.body)}
+        return {
+            a.name
+            for a in rs.actions.values()
+            if any(
+                isinstance(s, ast.Emit) and (s.event in watched or s.event in flags)
+                for s in a.body
+            )
+        }
 
     def _block(self, stmts: list, cite, where: str) -> Block:
         b = Block(len(self.programs.blocks), stmts, cite, where)
@@ -126,14 +155,28 @@ class Referee:
                 break
             costs.append((s.kind, P.expr(s.amount)))
         names = {p.name for p in a.params}
-        resolves = next((s.what.parts[0] for s in a.body if isinstance(s, ast.Resolve)
-                         and isinstance(s.what, ast.Path) and len(s.what.parts) == 1
-                         and s.what.parts[0] in names), None)
+        resolves = next(
+            (
+                s.what.parts[0]
+                for s in a.body
+                if isinstance(s, ast.Resolve)
+                and isinstance(s.what, ast.Path)
+                and len(s.what.parts) == 1
+                and s.what.parts[0] in names
+            ),
+            None,
+        )
         return CompiledAction(
-            a.name, a.label, a.params,
+            a.name,
+            a.label,
+            a.params,
             [P.expr(p.source) if p.source is not None else None for p in a.params],
             P.expr(a.requires) if a.requires is not None else None,
-            P.block(a.body, a.cite, f"action {a.name}"), costs, resolves, a.cite)
+            P.block(a.body, a.cite, f"action {a.name}"),
+            costs,
+            resolves,
+            a.cite,
+        )
 
     def _battle_settings(self, rs) -> None:
         s = lambda name: rs.setting("battle", name)  # noqa: E731
@@ -142,7 +185,9 @@ class Referee:
         self.defender_rule = s("defender").who if s("defender") else "controller"
         self.dice_per = s("dice_per").stat if s("dice_per") else None
         damage = s("damage_by")
-        self.damage_kw = (damage.keyword, damage.player_keyword) if damage else (None, None)
+        self.damage_kw = (
+            (damage.keyword, damage.player_keyword) if damage else (None, None)
+        )
         leftover = s("leftover_attack")
         self.leftover_to = leftover.to if leftover else "victim"
         self.battle_cite = damage.cite if damage else None
@@ -180,8 +225,10 @@ class Referee:
     def _roll_off(self, g, step) -> int:
         contenders = list(range(len(g.players)))
         while True:
-            totals = {s: sum(g.rng.roll() for _ in range(step.first_player_dice))
-                      for s in contenders}
+            totals = {
+                s: sum(g.rng.roll() for _ in range(step.first_player_dice))
+                for s in contenders
+            }
             best = max(totals.values())
             contenders = [s for s, t in totals.items() if t == best]
             g.log("roll_off", step.cite, totals=totals)
@@ -247,8 +294,11 @@ class Referee:
         for name in names:
             act = self.actions[name]
             for args in self.bindings(g, act, seat, ()):
-                label = act.name if not args else \
-                    f"{act.name} " + " ".join(self._label(g, a) for a in args)
+                label = (
+                    act.name
+                    if not args
+                    else f"{act.name} " + " ".join(self._label(g, a) for a in args)
+                )
                 out.append(Action("act", (name, args), label))
         return out
 
@@ -262,8 +312,15 @@ class Referee:
             return f"{g.cards[value].name}#{value}"
         return str(value)
 
-    def bindings(self, g, act: CompiledAction, seat: int, given: tuple,
-                 ignore_condition: bool = False, check_sources: bool = True) -> list[tuple]:
+    def bindings(
+        self,
+        g,
+        act: CompiledAction,
+        seat: int,
+        given: tuple,
+        ignore_condition: bool = False,
+        check_sources: bool = True,
+    ) -> list[tuple]:
         """Every way to fill the action's parameters that is legal now."""
         env = {"you": Seat(seat)}
         found: list[tuple] = []
@@ -276,8 +333,11 @@ class Referee:
                 return
             if not self._affordable(g, act, env):
                 return
-            if act.resolves and not ignore and not self._condition_met(
-                    g, env["you"], env[act.resolves], env):
+            if (
+                act.resolves
+                and not ignore
+                and not self._condition_met(g, env["you"], env[act.resolves], env)
+            ):
                 return
             found.append(tuple(env[p.name] for p in act.params))
             return
@@ -316,8 +376,11 @@ class Referee:
     def _affordable(self, g, act: CompiledAction, env: dict) -> bool:
         for kind, amount in act.costs:
             need = amount(g, env)
-            have = g.players[env["you"]].hp if kind == "hp" else \
-                g.unexhausted_resources(env["you"])
+            have = (
+                g.players[env["you"]].hp
+                if kind == "hp"
+                else g.unexhausted_resources(env["you"])
+            )
             if need > have:
                 return False
         return True
@@ -332,14 +395,16 @@ class Referee:
         if ab.trigger is not None:
             for name, fields in g.recent:
                 if name in ab.trigger.events and (
-                        ab.trigger_cond is None or ab.trigger_cond(
-                            g, {**inner, "event": fields})):
+                    ab.trigger_cond is None
+                    or ab.trigger_cond(g, {**inner, "event": fields})
+                ):
                     return True
             return False
         if ab.cond is not None:
             return bool(ab.cond(g, inner))
-        return bool(self.standard(g, {**env, "you": seat, "source": ref.card,
-                                      "ability": ref}))
+        return bool(
+            self.standard(g, {**env, "you": seat, "source": ref.card, "ability": ref})
+        )
 
     def take(self, g, seat: int, action: Action) -> None:
         name, args = action.value
@@ -355,12 +420,22 @@ class Referee:
 
     def perform_choices(self, g, name: str, values: list, mods: tuple, seat: int) -> list:
         act = self.actions[name]
-        return self.bindings(g, act, seat, tuple(values), "ignoring_condition" in mods,
-                             check_sources=False) if len(values) < len(act.params) \
+        return (
+            self.bindings(
+                g,
+                act,
+                seat,
+                tuple(values),
+                "ignoring_condition" in mods,
+                check_sources=False,
+            )
+            if len(values) < len(act.params)
             else [tuple(values)]
+        )
 
-    def push_action(self, g, name: str, args: tuple, mods: tuple, seat: int,
-                    env: dict) -> None:
+    def push_action(
+        self, g, name: str, args: tuple, mods: tuple, seat: int, env: dict
+    ) -> None:
         act = self.actions[name]
         inner = {"you": Seat(seat)}
         for p, a in zip(act.params, args, strict=False):
@@ -385,15 +460,27 @@ class Referee:
         ab = abilities[ref.index]
         you = env["you"]
         link_env = {"you": you, "this": ref.card}
-        inline = (not self.has_chain or env.get("__inline")
-                  or (g.chain is not None and g.chain.resolving))
-        g.log("activate", ab.cite or cite, player=int(you), card=ref.card,
-              ability=ab.name or ref.index)
+        inline = (
+            not self.has_chain
+            or env.get("__inline")
+            or (g.chain is not None and g.chain.resolving)
+        )
+        g.log(
+            "activate",
+            ab.cite or cite,
+            player=int(you),
+            card=ref.card,
+            ability=ab.name or ref.index,
+        )
         if inline:
             g.frames.append(Frame(ab.resolution, link_env))
         else:
-            g.frames.append(Frame(self.link_block, {**link_env, "__block": ab.resolution.id,
-                                                    "__source": ref.card}))
+            g.frames.append(
+                Frame(
+                    self.link_block,
+                    {**link_env, "__block": ab.resolution.id, "__source": ref.card},
+                )
+            )
         if ab.cost is not None:
             g.frames.append(Frame(ab.cost, {**link_env, "__cost": True}))
 
@@ -403,11 +490,21 @@ class Referee:
         return NEXT
 
     def add_link(self, g, block_id: int, env: dict, source: Any, actor: int) -> None:
-        link = {"block": block_id, "env": env, "source": source, "actor": int(actor),
-                "negated": False}
+        link = {
+            "block": block_id,
+            "env": env,
+            "source": source,
+            "actor": int(actor),
+            "negated": False,
+        }
         if g.chain is None:
-            g.chain = Record(links=[link], last_actor=int(actor),
-                             asking=int(g.left_of(actor)), passes=0, resolving=False)
+            g.chain = Record(
+                links=[link],
+                last_actor=int(actor),
+                asking=int(g.left_of(actor)),
+                passes=0,
+                resolving=False,
+            )
             g.tasks.append(["chain"])
             g.node = "chain:open"
         else:
@@ -428,8 +525,9 @@ class Referee:
                 link = ch.links.pop()
                 g.log("resolve", None, link=len(ch.links) + 1, player=link["actor"])
                 if not link["negated"]:
-                    g.frames.append(Frame(self.programs.blocks[link["block"]],
-                                          dict(link["env"])))
+                    g.frames.append(
+                        Frame(self.programs.blocks[link["block"]], dict(link["env"]))
+                    )
                 return
             g.chain = None
             g.tasks.pop()
@@ -456,8 +554,9 @@ class Referee:
 
     def pop_counter(self, g, card: int, kind: str, seat: int, cite) -> None:
         c = g.cards[card]
-        entry = next((x for x in c.counters if x[0] == kind and x[1] == seat), None) or \
-            next((x for x in c.counters if x[0] == kind), None)
+        entry = next(
+            (x for x in c.counters if x[0] == kind and x[1] == seat), None
+        ) or next((x for x in c.counters if x[0] == kind), None)
         if entry is None:
             return
         c.counters.remove(entry)
@@ -466,8 +565,11 @@ class Referee:
         g.usage[key] = g.usage.get(key, 0) + 1
         g.log("pop", spec.cite, card=card, counter=kind, player=int(seat))
         env = {"you": Seat(seat), "host": card}
-        if spec.kind == "proactive" and self.has_chain and not (
-                g.chain is not None and g.chain.resolving):
+        if (
+            spec.kind == "proactive"
+            and self.has_chain
+            and not (g.chain is not None and g.chain.resolving)
+        ):
             self.add_link(g, spec.body.id, env, card, seat)
         else:
             g.frames.append(Frame(spec.body, env))
@@ -486,24 +588,38 @@ class Referee:
             g.frames.append(Frame(body, f.env))
             return PUSHED
 
-        return self._block([self._react("would"), run_body, self._react(None)],
-                           body.cite, f"keyword {name}")
+        return self._block(
+            [self._react("would"), run_body, self._react(None)],
+            body.cite,
+            f"keyword {name}",
+        )
 
-    def call_keyword(self, g, name: str, fields: dict, env: dict, as_cost: bool,
-                     cite) -> None:
+    def call_keyword(
+        self, g, name: str, fields: dict, env: dict, as_cost: bool, cite
+    ) -> None:
         usage = g.usage
         usage[name] = usage.get(name, 0) + 1
         kenv = {"you": env["you"], **fields, "__within": name}
         if env.get("__cost") or as_cost:
             kenv["__cost"] = True
-        if ("would", name) not in self.reactions and (None, name) not in self.reactions \
-                and name not in self.listened:
+        if (
+            ("would", name) not in self.reactions
+            and (None, name) not in self.reactions
+            and name not in self.listened
+        ):
             g.frames.append(Frame(self.programs.keyword_blocks[name], kenv))
             return
         event = dict(fields)
-        event.update({"__name": name, "actor": env.get("you"), "source": env.get("this"),
-                      "as_cost": bool(kenv.get("__cost")), "within": env.get("__within"),
-                      "__prevented": False})
+        event.update(
+            {
+                "__name": name,
+                "actor": env.get("you"),
+                "source": env.get("this"),
+                "as_cost": bool(kenv.get("__cost")),
+                "within": env.get("__within"),
+                "__prevented": False,
+            }
+        )
         g.frames.append(Frame(self.call_blocks[name], kenv, event=event))
 
     def _react(self, timing: str | None):
@@ -512,9 +628,9 @@ class Referee:
 
         def react(g, f: Frame) -> int:
             event = f.event
-            if timing is None and event["__name"] in self.listened:
-                if f.scratch is None:
-                    g.recent.append([event["__name"], _visible(event)])
+            first = f.scratch is None
+            if first and timing is None and event["__name"] in self.listened:
+                g.recent.append([event["__name"], _visible(event)])
             st = f.scratch
             if st is None:
                 cands = self.reactive_candidates(g, timing, event)
@@ -532,8 +648,13 @@ class Referee:
                     spec = self.counters[kind]
                     g.usage[f"counter {kind}"] = g.usage.get(f"counter {kind}", 0) + 1
                     g.log("pop", spec.cite, card=card, counter=kind, player=placer)
-                    g.frames.append(Frame(spec.body, {"you": Seat(placer), "host": card,
-                                                      "event": event}, event=event))
+                    g.frames.append(
+                        Frame(
+                            spec.body,
+                            {"you": Seat(placer), "host": card, "event": event},
+                            event=event,
+                        )
+                    )
                     return PUSHED
             if i >= len(cands):
                 f.scratch = None
@@ -543,9 +664,12 @@ class Referee:
                 st[1] += 1
                 return PUSHED
             spec = self.counters[kind]
-            return g.ask(placer, f"pop {spec.name} on {g.cards[card].name}#{card}?",
-                         [Action("yes", None, "pop"), Action("no", None, "keep")],
-                         cite=spec.cite)
+            return g.ask(
+                placer,
+                f"pop {spec.name} on {g.cards[card].name}#{card}?",
+                [Action("yes", None, "pop"), Action("no", None, "keep")],
+                cite=spec.cite,
+            )
 
         return react
 
@@ -573,9 +697,16 @@ class Referee:
         if (None, name) not in self.reactions and name not in self.listened:
             return
         event = dict(fields)
-        event.update({"__name": name, "actor": env.get("you"), "source": env.get("this"),
-                      "as_cost": False, "within": env.get("__within"),
-                      "__prevented": False})
+        event.update(
+            {
+                "__name": name,
+                "actor": env.get("you"),
+                "source": env.get("this"),
+                "as_cost": False,
+                "within": env.get("__within"),
+                "__prevented": False,
+            }
+        )
         g.frames.append(Frame(self.fire_block, {"you": env.get("you")}, event=event))
 
     def note(self, g, name: str, fields: dict) -> None:
@@ -584,10 +715,17 @@ class Referee:
 
     def fire_step(self, g, timing: str, step: str) -> None:
         if (timing, step) in self.reactions:
-            event = {"__name": step, "actor": None, "source": None, "as_cost": False,
-                     "within": None, "__prevented": False}
-            g.frames.append(Frame(self._step_block(timing), {"you": Seat(g.active)},
-                                  event=event))
+            event = {
+                "__name": step,
+                "actor": None,
+                "source": None,
+                "as_cost": False,
+                "within": None,
+                "__prevented": False,
+            }
+            g.frames.append(
+                Frame(self._step_block(timing), {"you": Seat(g.active)}, event=event)
+            )
 
     def _step_block(self, timing: str) -> Block:
         key = f"_step_{timing}"
@@ -634,8 +772,13 @@ class Referee:
         if b is None:
             return
         owner = g.cards[card].controller
-        team = b.attack_team if owner == b.attacker else \
-            b.defense_team if owner == b.defender else None
+        team = (
+            b.attack_team
+            if owner == b.attacker
+            else b.defense_team
+            if owner == b.defender
+            else None
+        )
         if team is not None and card not in team:
             team.append(card)
             g.log("enlist", cite, card=card)
@@ -678,8 +821,13 @@ class Referee:
 
     def _unexhausted(self, g, seat: int, exclude: list) -> list[int]:
         zone = g.players[seat].zones.get(self.team_zone, [])
-        return [c for c in zone if not g.cards[c].exhausted and c not in exclude
-                and "petrified" not in g.cards[c].tags]
+        return [
+            c
+            for c in zone
+            if not g.cards[c].exhausted
+            and c not in exclude
+            and "petrified" not in g.cards[c].tags
+        ]
 
     def _enlist_step(self, g, b, seat: int, team: list, minimum: int, cite) -> bool:
         """The player enlists minions one by one, in formation order; True when done."""
@@ -714,14 +862,20 @@ class Referee:
                     b.cancelled = True
                     g.log("no_battle", cite, reason="no team or no victim")
                     return True
-                g.ask(b.attacker, "declare the victim", [g.pick_action(v) for v in victims],
-                      resume="battle", cite=cite)
+                g.ask(
+                    b.attacker,
+                    "declare the victim",
+                    [g.pick_action(v) for v in victims],
+                    resume="battle",
+                    cite=cite,
+                )
                 return False
         for c in b.attack_team:
             g.cards[c].exhausted = True
         b.defender = self._defender(g, b.victim)
-        g.log("attack", cite, attacker=b.attacker, team=list(b.attack_team),
-              victim=b.victim)
+        g.log(
+            "attack", cite, attacker=b.attacker, team=list(b.attack_team), victim=b.victim
+        )
         return True
 
     def _victims(self, g, attacker: int) -> list:
@@ -734,7 +888,11 @@ class Referee:
                 continue
             for c in p.zones.get(self.team_zone, []):
                 card = g.cards[c]
-                if card.type in kinds and c not in g.victims and "petrified" not in card.tags:
+                if (
+                    card.type in kinds
+                    and c not in g.victims
+                    and "petrified" not in card.tags
+                ):
                     out.append(c)
         return out
 
@@ -759,8 +917,8 @@ class Referee:
 
     def _op_roll_dice(self, g, b, cite) -> bool:
         stat = self.dice_per
-        total = lambda team: sum(max(g.cards[c].stats.get(stat, 0), 0)  # noqa: E731
-                                 for c in team)
+        def total(team):
+            return sum(max(g.cards[c].stats.get(stat, 0), 0) for c in team)
         b.attack_dice = g.roll(total(b.attack_team), b.attacker, cite)
         b.defense_dice = g.roll(total(b.defense_team), b.defender, cite)
         env = {"you": Seat(b.attacker)}
@@ -776,8 +934,11 @@ class Referee:
         for side in (0, 1):
             if b.stage > side:
                 continue
-            seat, dice, targets = (b.attacker, b.attack_dice, b.defense_team) if side == 0 \
+            seat, dice, targets = (
+                (b.attacker, b.attack_dice, b.defense_team)
+                if side == 0
                 else (b.defender, b.defense_dice, b.attack_team)
+            )
             answer, b.answer = b.answer, None
             if answer is not None:
                 die = answer.value
@@ -789,8 +950,14 @@ class Referee:
                 values = {}
                 for d in dice:
                     values.setdefault(g.dice[d][0], d)
-                options = [Action("die", d, f"inflict {v} on {g.cards[targets[0]].name}"
-                                  f"#{targets[0]}") for v, d in sorted(values.items())]
+                options = [
+                    Action(
+                        "die",
+                        d,
+                        f"inflict {v} on {g.cards[targets[0]].name}#{targets[0]}",
+                    )
+                    for v, d in sorted(values.items())
+                ]
                 g.ask(seat, "allocate a die", options, resume="battle", cite=cite)
                 return False
             b.stage = side + 1
@@ -813,13 +980,12 @@ class Referee:
             if total <= 0 or b.victim is None:
                 return True
             victim = b.victim
-            if isinstance(victim, Seat):
-                self._damage(g, b.attacker, victim, total, None, cite)
-            elif g.cards[victim].zone == self.team_zone:
+            if isinstance(victim, Seat) or g.cards[victim].zone == self.team_zone:
                 self._damage(g, b.attacker, victim, total, None, cite)
             elif self.leftover_to == "victim_or_controller":
-                self._damage(g, b.attacker, Seat(g.cards[victim].controller), total, None,
-                             cite)
+                self._damage(
+                    g, b.attacker, Seat(g.cards[victim].controller), total, None, cite
+                )
             return False
         return True
 
@@ -877,16 +1043,31 @@ class Referee:
         g.over = True
         g.decision = None
         g.node = "game_over"
-        g.outcome = {"winner": int(remaining[0]) if len(remaining) == 1 else None,
-                     "tied": [int(s) for s in remaining] if len(remaining) > 1 else [],
-                     "criterion": decided, "condition": why}
+        g.outcome = {
+            "winner": int(remaining[0]) if len(remaining) == 1 else None,
+            "tied": [int(s) for s in remaining] if len(remaining) > 1 else [],
+            "criterion": decided,
+            "condition": why,
+        }
         g.log("game_over", cite, **g.outcome)
 
 
 def _new_battle(attacker: int) -> Record:
-    return Record(attacker=int(attacker), defender=None, victim=None, attack_team=[],
-                  defense_team=[], attack_dice=[], defense_dice=[], skipped=[],
-                  forced=False, cancelled=False, op=0, stage=0, answer=None)
+    return Record(
+        attacker=int(attacker),
+        defender=None,
+        victim=None,
+        attack_team=[],
+        defense_team=[],
+        attack_dice=[],
+        defense_dice=[],
+        skipped=[],
+        forced=False,
+        cancelled=False,
+        op=0,
+        stage=0,
+        answer=None,
+    )
 
 
 def _visible(event: dict) -> dict:

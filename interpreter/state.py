@@ -15,12 +15,36 @@ class CardState:
     """One card (or pawn) in a game: who owns and controls it, where it is, its
     printed and current stats, orientation, face, counters and marks."""
 
-    __slots__ = ("id", "name", "type", "owner", "controller", "zone", "printed", "stats",
-                 "timed", "exhausted", "fatigued", "fatigued_turn", "face_up", "pawn",
-                 "counters", "tags", "design")
+    __slots__ = (
+        "id",
+        "name",
+        "type",
+        "owner",
+        "controller",
+        "zone",
+        "printed",
+        "stats",
+        "timed",
+        "exhausted",
+        "fatigued",
+        "fatigued_turn",
+        "face_up",
+        "pawn",
+        "counters",
+        "tags",
+        "design",
+    )
 
-    def __init__(self, id: int, name: str, type: str, owner: int, printed: dict,
-                 design: str | None, pawn: bool = False):
+    def __init__(
+        self,
+        id: int,
+        name: str,
+        type: str,
+        owner: int,
+        printed: dict,
+        design: str | None,
+        pawn: bool = False,
+    ):
         self.id, self.name, self.type, self.design = id, name, type, design
         self.owner = self.controller = owner
         self.zone = ""
@@ -31,14 +55,18 @@ class CardState:
         self.fatigued_turn = 0
         self.face_up = False
         self.pawn = pawn
-        self.counters: list[list] = []   # [kind, placer seat]
-        self.tags: dict[str, str] = {}    # tag -> until ("leave", "recovery", ...)
+        self.counters: list[list] = []  # [kind, placer seat]
+        self.tags: dict[str, str] = {}  # tag -> until ("leave", "recovery", ...)
 
     def copy(self) -> CardState:
         c = object.__new__(CardState)
         for s in CardState.__slots__:
             setattr(c, s, getattr(self, s))
-        c.printed, c.stats, c.timed = dict(self.printed), dict(self.stats), dict(self.timed)
+        c.printed, c.stats, c.timed = (
+            dict(self.printed),
+            dict(self.stats),
+            dict(self.timed),
+        )
         c.counters = [list(x) for x in self.counters]
         c.tags = dict(self.tags)
         return c
@@ -65,7 +93,12 @@ class PlayerState:
     def copy(self) -> PlayerState:
         p = object.__new__(PlayerState)
         p.seat, p.hp, p.eliminated, p.decked_out, p.agreed = (
-            self.seat, self.hp, self.eliminated, self.decked_out, self.agreed)
+            self.seat,
+            self.hp,
+            self.eliminated,
+            self.decked_out,
+            self.agreed,
+        )
         p.zones = {z: list(cards) for z, cards in self.zones.items()}
         return p
 

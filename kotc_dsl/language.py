@@ -74,7 +74,7 @@ def kotc_deck_language():
     return metamodel_from_file(str(RULES_DIR / "deck.tx"), autokwd=True)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _other(name: str):
     return {"card": kotc_card_language, "deck": kotc_deck_language}[name].metamodel()
 

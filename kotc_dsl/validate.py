@@ -16,11 +16,19 @@ from . import ast
 from .errors import Diagnostic
 from .ruleset import Ruleset
 from .types import (
-    BASE_TYPES, BUILTIN_CONSTRUCTS, BUILTIN_EVENTS, CARD_ATTRS, CONTEXT_ATTRS,
-    ELEMENT_NAME, EVENT_COMMON, FUNCTIONS, GLOBAL_NAMES, PLAYER_ATTRS, accepts,
+    BASE_TYPES,
+    BUILTIN_CONSTRUCTS,
+    BUILTIN_EVENTS,
+    CARD_ATTRS,
+    CONTEXT_ATTRS,
+    ELEMENT_NAME,
+    EVENT_COMMON,
+    FUNCTIONS,
+    GLOBAL_NAMES,
+    PLAYER_ATTRS,
+    accepts,
     collection_of,
 )
-
 
 # What a phrase's placeholders mean inside its program.
 PHRASE_HOLES = {"x": "int", "y": "int", "z": "int", "counter": "counter"}
@@ -271,7 +279,7 @@ class Checker:
                 self.bool_expr(r.cond, scope)
             return
         if r.trigger is not None or r.cond is not None or r.modifiers:
-            self.error(r, f"only condition phrases take `when`, `if` or `with`")
+            self.error(r, "only condition phrases take `when`, `if` or `with`")
         if not r.body:
             self.error(r, f"{r.phrase_kind} phrase '{r.name}' needs a program")
         if r.phrase_kind == "effect":
