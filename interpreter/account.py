@@ -61,7 +61,8 @@ def _line(game: Game, e: Event) -> str | None:
         case "resolve":
             return f"     resolving link {d['link']}"
         case "pop":
-            return f"     player {d['player']} pops {d['counter']} on {_card(game, d['card'])}"
+            host = _card(game, d["card"])
+            return f"     player {d['player']} pops {d['counter']} on {host}"
         case "place":
             return f"     {d['n']} {d['counter']} on {_card(game, d['card'])}"
         case "eliminated":

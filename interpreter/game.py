@@ -283,7 +283,7 @@ class Game:
 
     @property
     def result(self) -> dict | None:
-        """`{"winner": seat or None, "tied": [...], "criterion": ..., "condition": ...}`"""
+        """The outcome: `winner` (a seat or None), `tied`, `criterion`, `condition`."""
         return self.outcome
 
     def clone(self) -> Game:
