@@ -127,3 +127,92 @@ def test_piercing_damage_example(edition):
     assert g.cards[victim].zone == "grave"
     assert g.players[1].hp == hp - 2
     assert g.players[0].hp == hp
+
+
+def spell(rs, name: str, *sentences: str) -> CardDesign:
+    from kotc_dsl.cards import AbilityText, Text
+
+    cost = rs.setting("cards", "cost").stat
+    ability = AbilityText(None, None, None, tuple(Text(s, HERE) for s in sentences), HERE)
+    return CardDesign(name, "spell", rs.number, (StatValue(cost, 1, HERE),), (ability,),
+                      None, HERE)
+
+
+TARGET_ONE_MINION = {"12th": "Target up to 1 in-play minions.",
+                     "13th": "Target up to 1 in-play cards.",
+                     "17th": "Target up to 1 on-field minions."}
+
+
+@pytest.mark.parametrize("edition,weakened", [("12th", 2), ("13th", 2), ("17th", 0)])
+def test_chain_example_weakness_resolves_before_destroy(edition, weakened):
+    """§Chains: link 1 destroys the targets, link 2 is a Weakness Counter popped in
+    response; link 2 resolves first (12th/13th: -1; 17th: to 0), then link 1."""
+    rs = load_edition(edition)
+    doom = spell(rs, "Doom", TARGET_ONE_MINION[edition], "Destroy the targets.")
+    g = Game.position(rs, [minion(rs, "Brute", 3, 5), doom])
+    with_decks(g, "Brute")
+    zone = field_zone(rs)
+    brute = g.put("Brute", 1, zone, counters=[["weakness", 1]])
+    cast = g.put("Doom", 0, "hand")
+    resources = next(z.name for z in rs.zones.values() if "resources" in z.flags)
+    g.put("Brute", 0, resources)
+    g.resume("action")
+    g.apply(next(a for a in g.legal_actions() if a.kind == "act" and a.value[1] == (cast,)))
+    assert g.chain is not None and g.node == "chain:respond" and g.decision.player == 1
+    pop = next(a for a in g.legal_actions() if a.kind == "act" and a.value[0] == "pop")
+    g.apply(pop)                        # link 2
+    assert len(g.chain.links) == 2
+    choose(g, "pass")                   # player 0
+    choose(g, "pass")                   # player 1: all passed in a row
+    pick(g, brute)                      # link 1 resolves: its target
+    attack = rs.setting("battle", "dice_per").stat
+    kinds = [(e.kind, e.data.get("card")) for e in g.events
+             if e.kind in ("stat", "move") and e.data.get("card") == brute]
+    assert kinds[0] == ("stat", brute) and kinds[-1] == ("move", brute)
+    stat = next(e for e in g.events if e.kind == "stat" and e.data["card"] == brute)
+    assert stat.data == {"card": brute, "stat": attack, "value": weakened}
+    assert g.cards[brute].zone == next(z for z in rs.zones if "grave" in z)
+    resolved = [e.data["link"] for e in g.events if e.kind == "resolve"]
+    assert resolved == [2, 1]
+
+
+def test_batch_subtract_example_12th():
+    """12th §Batch Subtract: subtract 3 offense from targets with 1 and 5 offense;
+    the first can lose only 1, so the second loses at least 2."""
+    rs = load_edition("12th")
+    drain = spell(rs, "Drain", "Target up to 2 in-play minions.",
+                  "Batch subtract 3 offense from the targets.")
+    g = Game.position(rs, [minion(rs, "Weak", 1, 5), minion(rs, "Strong", 5, 5), drain])
+    with_decks(g, "Weak")
+    weak, strong = g.put("Weak", 1, "battlefield"), g.put("Strong", 1, "battlefield")
+    cast = g.put("Drain", 0, "hand")
+    g.put("Weak", 0, "granary")
+    g.resume("action")
+    g.apply(next(a for a in g.legal_actions() if a.kind == "act" and a.value[1] == (cast,)))
+    choose(g, "pass")
+    choose(g, "pass")
+    pick(g, weak)
+    pick(g, strong)
+    pick(g, weak)                 # 1 from the first: it is at 0 now
+    assert [a.value for a in g.legal_actions()] == [strong]
+    pick(g, strong)
+    pick(g, strong)
+    assert g.cards[weak].stats["offense"] == 0 and g.cards[strong].stats["offense"] == 3
+
+
+@pytest.mark.parametrize("edition", ["12th", "13th", "17th"])
+def test_dice_heal_example(edition):
+    """§Dice-heal: 3-dice-heal with 4, 1 and 3 gains 8 HP."""
+    rs = load_edition(edition)
+    heal = spell(rs, "Mend", "3-dice-heal you.")
+    g = Game.position(rs, [heal, minion(rs, "Filler", 1, 1)], dice=[4, 1, 3])
+    with_decks(g, "Filler")
+    g.players[0].hp = 10
+    cast = g.put("Mend", 0, "hand")
+    resources = next(z.name for z in rs.zones.values() if "resources" in z.flags)
+    g.put("Filler", 0, resources)
+    g.resume("action")
+    g.apply(next(a for a in g.legal_actions() if a.kind == "act" and a.value[1] == (cast,)))
+    choose(g, "pass")
+    choose(g, "pass")
+    assert g.players[0].hp == 18
