@@ -24,13 +24,19 @@ class Action:
 
     def __init__(self, kind: str, value: Any = None, label: str = ""):
         self.kind, self.value, self.label = kind, value, label
-        self._key = (kind, _identity(value))
+        self._key = None
+
+    def key(self) -> tuple:
+        """What equality compares: the kind and the value, players told from cards."""
+        if self._key is None:
+            self._key = (self.kind, _identity(self.value))
+        return self._key
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and other._key == self._key
+        return self is other or (isinstance(other, Action) and other.key() == self.key())
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        return hash(self.key())
 
     def __repr__(self) -> str:
         return f"Action({self.kind!r}, {self.value!r}, {self.label!r})"

@@ -324,8 +324,30 @@ class Referee:
         """Every way to fill the action's parameters that is legal now."""
         env = {"you": Seat(seat)}
         found: list[tuple] = []
+        if not given and len(act.params) == 1 and act.sources[0] is not None:
+            self._bind_one(g, act, env, found, ignore_condition)
+            return found
         self._bind(g, act, env, list(given), 0, found, ignore_condition, check_sources)
         return found
+
+    def _bind_one(self, g, act: CompiledAction, env: dict, found: list, ignore) -> None:
+        """The common case, one parameter drawn from a collection, without recursion."""
+        name = act.params[0].name
+        kind = act.params[0].type
+        typed = kind in self.card_types
+        requires, resolves = act.requires, act.resolves
+        cards = g.cards
+        for c in dict.fromkeys(as_list(act.sources[0](g, env))):
+            if typed and cards[c].type != kind:
+                continue
+            env[name] = c
+            if requires is not None and not requires(g, env):
+                continue
+            if act.costs and not self._affordable(g, act, env):
+                continue
+            if resolves and not ignore and not self._condition_met(g, env["you"], c, env):
+                continue
+            found.append((c,))
 
     def _bind(self, g, act, env, given, i, found, ignore, check_sources) -> None:
         if i == len(act.params):
@@ -602,10 +624,8 @@ class Referee:
         kenv = {"you": env["you"], **fields, "__within": name}
         if env.get("__cost") or as_cost:
             kenv["__cost"] = True
-        if (
-            ("would", name) not in self.reactions
-            and (None, name) not in self.reactions
-            and name not in self.listened
+        if name not in self.listened and not (
+            self._watching(g, ("would", name)) or self._watching(g, (None, name))
         ):
             g.frames.append(Frame(self.programs.keyword_blocks[name], kenv))
             return
@@ -673,13 +693,29 @@ class Referee:
 
         return react
 
+    def _hosts(self, g):
+        """The cards that can carry counters: those in the counters' zone."""
+        zone = g.engine.counter_zone
+        if zone is None:
+            return g.cards
+        cards = g.cards
+        return [cards[c] for p in g.players for c in p.zones.get(zone, ())]
+
+    def _watching(self, g, key: tuple) -> bool:
+        """Whether any counter in play reacts to this event (a cheap first look)."""
+        specs = self.reactions.get(key)
+        if not specs:
+            return False
+        kinds = {s.name for s in specs}
+        return any(k in kinds for c in self._hosts(g) for k, _ in c.counters)
+
     def reactive_candidates(self, g, timing, event: dict) -> list:
         specs = self.reactions.get((timing, event["__name"]))
         if not specs:
             return []
         kinds = {s.name: s for s in specs}
         found = []
-        for c in g.cards:
+        for c in self._hosts(g):
             if not c.counters:
                 continue
             seen = set()
@@ -694,7 +730,7 @@ class Referee:
         return found
 
     def fire(self, g, name: str, fields: dict, env: dict, cite) -> None:
-        if (None, name) not in self.reactions and name not in self.listened:
+        if name not in self.listened and not self._watching(g, (None, name)):
             return
         event = dict(fields)
         event.update(
@@ -714,7 +750,7 @@ class Referee:
             g.recent.append([name, dict(fields)])
 
     def fire_step(self, g, timing: str, step: str) -> None:
-        if (timing, step) in self.reactions:
+        if self._watching(g, (timing, step)):
             event = {
                 "__name": step,
                 "actor": None,
