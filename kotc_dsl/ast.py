@@ -916,12 +916,25 @@ class Phrase(Named):
         return f"{self.phrase_kind} {self.name}"
 
 
+# invariants
+
+
+@dataclass(frozen=True)
+class Invariant(Named):
+    """A condition every game state satisfies; with `domain`, for each `element`."""
+
+    cond: Expr | None = None
+    element: str | None = None
+    domain: Expr | None = None
+    kind = "invariant"
+
+
 # --- files -----------------------------------------------------------------------
 
 
 SECTIONS = (
     "setup", "cards", "zones", "turn", "actions", "battle", "chain", "counters",
-    "keywords", "events", "endgame", "legality", "phrases",
+    "keywords", "events", "endgame", "legality", "phrases", "invariants",
 )
 
 

@@ -272,7 +272,7 @@ _SPECIAL: dict[str, Converter] = {
 }
 for _cls in (ast.CardType, ast.Stat, ast.Zone, ast.Action, ast.Modifier, ast.BattleStep,
              ast.Keyword, ast.Term, ast.EventDecl, ast.EndCondition, ast.LoseCondition,
-             ast.Criterion, ast.Tag):
+             ast.Criterion, ast.Tag, ast.Invariant):
     _SPECIAL[_cls.__name__] = _named(_cls)
 
 
@@ -281,7 +281,7 @@ SECTION_RULES = {
     "TurnSection": "turn", "ActionsSection": "actions", "BattleSection": "battle",
     "ChainSection": "chain", "CountersSection": "counters", "KeywordsSection": "keywords",
     "EventsSection": "events", "EndgameSection": "endgame", "LegalitySection": "legality",
-    "PhrasesSection": "phrases",
+    "PhrasesSection": "phrases", "InvariantsSection": "invariants",
 }
 
 

@@ -115,6 +115,10 @@ class Ruleset:
         return [r for r in self.rules("phrases") if isinstance(r, ast.Phrase)]
 
     @property
+    def invariants(self) -> list[ast.Invariant]:
+        return [r for r in self.rules("invariants") if isinstance(r, ast.Invariant)]
+
+    @property
     def has_chain(self) -> bool:
         """Whether the edition has a chain at all (the 11th does not)."""
         return bool(self.sections.get("chain"))

@@ -353,6 +353,7 @@ _SYNTAX: dict[type, Syntax] = {
     ast.VariableLimit: "limit {text:q} {variable} at_most {max}",
     ast.Phrase: "{phrase_kind} {ident} {text:q} {trigger} [if {cond}] "
                 "[with {modifiers:,}] {cite} [{body:block}]",
+    ast.Invariant: "invariant {ident} {label:q} [for each {element} in {domain}:] {cond}",
 }
 
 

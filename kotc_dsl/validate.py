@@ -260,6 +260,17 @@ class Checker:
         else:
             self.typed(r.value, scope, "int", "a criterion's `highest` value")
 
+    def rule_Invariant(self, r: ast.Invariant) -> None:
+        scope = self.scope()
+        if r.domain is not None:
+            t = self.expr(r.domain, scope)
+            element = collection_of(t)
+            if element is None and t != "any":
+                self.error(r.domain, f"invariant '{r.name}' must range over a "
+                                     f"collection, not {t}")
+            scope = scope.with_names(**{r.element: element or "any"})
+        self.bool_expr(r.cond, scope)
+
     def rule_Phrase(self, r: ast.Phrase) -> None:
         holes = set(re.findall(r"\[(\w+)\]", r.text))
         for hole in sorted(holes - PHRASE_HOLES.keys()):
