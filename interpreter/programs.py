@@ -33,6 +33,11 @@ class Block:
     def __init__(self, id: int, stmts: list[Step], cite: ast.Citation | None, where: str):
         self.id, self.stmts, self.cite, self.where = id, stmts, cite, where
 
+    @property
+    def simple(self) -> bool:
+        """Whether every statement runs straight through: no choice, nothing pushed."""
+        return all(getattr(s, "simple", False) for s in self.stmts)
+
 
 class Frame:
     """A block being run: position, bound names, loop state, pending choice state."""
@@ -303,7 +308,10 @@ class Programs:
     # --- statements --------------------------------------------------------------
 
     def stmt(self, s: ast.Stmt, cite, where) -> Step:
-        return getattr(self, f"_s_{type(s).__name__}")(s, cite, where)
+        step = getattr(self, f"_s_{type(s).__name__}")(s, cite, where)
+        if type(s).__name__ in _SIMPLE:
+            step.simple = True
+        return step
 
     def _zone_target(self, dest: ast.Expr) -> Callable:
         """A destination `x.y.zone`: the seat it belongs to, and the zone's name."""
@@ -565,7 +573,16 @@ class Programs:
         chooser = self.expr(s.chooser) if s.chooser else None
         var = s.name
 
+        inline = body.stmts if body.simple else None
+
         def start(g, f, items):
+            if inline is not None:  # straight-line body: loop here, no frame
+                env = f.env
+                for x in items:
+                    env[var] = x
+                    for st in inline:
+                        st(g, f)
+                return NEXT
             f.pc += 1
             f.env[var] = items[0]
             g.frames.append(Frame(body, f.env, ["each", var, items, 0]))
@@ -599,14 +616,31 @@ class Programs:
         then = self.block(s.then, cite, where)
         other = self.block(s.otherwise, cite, where) if s.otherwise else None
 
+        inline_then = then.stmts if then.simple else None
+        inline_other = other.stmts if other is not None and other.simple else None
+
         def if_(g, f):
+            env = f.env
+            if cond(g, env):
+                if inline_then is not None:  # straight-line: run it here, no frame
+                    for st in inline_then:
+                        st(g, f)
+                    return NEXT
+                f.pc += 1
+                g.frames.append(Frame(then, env))
+                return PUSHED
+            if other is None:
+                return NEXT
+            if inline_other is not None:
+                for st in inline_other:
+                    st(g, f)
+                return NEXT
             f.pc += 1
-            if cond(g, f.env):
-                g.frames.append(Frame(then, f.env))
-            elif other is not None:
-                g.frames.append(Frame(other, f.env))
+            g.frames.append(Frame(other, env))
             return PUSHED
 
+        if inline_then is not None and (other is None or inline_other is not None):
+            if_.simple = True
         return if_
 
     def _s_May(self, s: ast.May, cite, where):
@@ -667,13 +701,22 @@ class Programs:
     def _s_Repeat(self, s: ast.Repeat, cite, where):
         times, body = self.expr(s.times), self.block(s.body, cite, where)
 
+        inline = body.stmts if body.simple else None
+
         def repeat(g, f):
             n = times(g, f.env)
+            if inline is not None:
+                for _ in range(n):
+                    for st in inline:
+                        st(g, f)
+                return NEXT
             f.pc += 1
             if n > 0:
                 g.frames.append(Frame(body, f.env, ["repeat", n]))
             return PUSHED
 
+        if inline is not None:
+            repeat.simple = True
         return repeat
 
     def _s_Prevent(self, s, cite, where):
@@ -932,6 +975,16 @@ class Programs:
             return PUSHED
 
         return call
+
+
+# Statements that never wait for a choice nor push a frame; blocks made only of
+# these run inline, without a frame of their own.
+_SIMPLE = frozenset({
+    "Move", "Exhaust", "Fatigue", "Unfatigue", "AddOp", "SetOp", "Reroll", "Place",
+    "Strip", "Give", "Reveal", "See", "Let", "Shuffle", "Prevent", "Negate", "Skip",
+    "CreatePawn", "Pay", "Enlist", "Withdraw", "AfterChain", "Attack", "Banish",
+    "EndGame", "Reset", "Expire", "BeginBattle", "Mark",
+})
 
 
 def _as_list(value: Any) -> list | tuple:
