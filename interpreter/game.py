@@ -255,7 +255,10 @@ class Game:
         d = self.decision
         if isinstance(action, int) and not isinstance(action, Action):
             action = d.options[action]
-        if action not in d.options:
+        chosen = next((o for o in d.options if o is action), None)
+        if chosen is None and action in d.options:
+            chosen = d.options[d.options.index(action)]
+        if chosen is None:
             why = f" [{d.cite}]" if d.cite else ""
             raise IllegalAction(
                 f"'{action}' is not a legal answer to {d.prompt} for "
@@ -263,7 +266,6 @@ class Game:
                 f"{', '.join(map(str, d.options[:8]))}"
                 f"{'...' if len(d.options) > 8 else ''}"
             )
-        chosen = d.options[d.options.index(action)]
         start = len(self.events)
         self.applied += 1
         self.decision = None

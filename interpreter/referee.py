@@ -324,6 +324,12 @@ class Referee:
         """Every way to fill the action's parameters that is legal now."""
         env = {"you": Seat(seat)}
         found: list[tuple] = []
+        if not act.params:
+            if (act.requires is None or act.requires(g, env)) and (
+                not act.costs or self._affordable(g, act, env)
+            ):
+                found.append(())
+            return found
         if not given and len(act.params) == 1 and act.sources[0] is not None:
             self._bind_one(g, act, env, found, ignore_condition)
             return found
