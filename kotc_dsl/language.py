@@ -74,11 +74,19 @@ def kotc_deck_language():
     return metamodel_from_file(str(RULES_DIR / "deck.tx"), autokwd=True)
 
 
+@language("kotc-scenario", "*.kscn")
+def kotc_scenario_language():
+    """Keeper of the Cards rulings: a position, the actions, what must follow."""
+    return metamodel_from_file(str(RULES_DIR / "scenario.tx"), autokwd=True)
+
+
 @functools.cache
 def _other(name: str):
-    return {"card": kotc_card_language, "deck": kotc_deck_language}[name].metamodel()
+    return {"card": kotc_card_language, "deck": kotc_deck_language,
+            "scenario": kotc_scenario_language}[name].metamodel()
 
 
 def parse_other(kind: str, text: str, path: str):
-    """Parse a card file (`kind="card"`) or a deck file (`kind="deck"`)."""
+    """Parse a card file (`kind="card"`), a deck file (`"deck"`) or a scenario
+    file (`"scenario"`)."""
     return _other(kind).model_from_str(text, file_name=path)
