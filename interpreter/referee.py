@@ -35,6 +35,7 @@ class CompiledAction:
     costs: list
     resolves: str | None
     cite: ast.Citation | None
+    checks: list = None  # `requires` split by the last parameter each part reads
 
 
 @dataclass
@@ -125,6 +126,7 @@ class Referee:
         self.fire_block = self._block([self._react(None)], None, "event")
         self.link_block = self._block([self._make_link], None, "chain link")
         self.card_types = set(rs.card_types)
+        self.hidden_zones = {z.name for z in rs.zones.values() if z.knowledge == "restricted"}
         self.concessions = self._concessions(rs)
         self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
 
@@ -176,7 +178,26 @@ class Referee:
             costs,
             resolves,
             a.cite,
+            self._staged_checks(a),
         )
+
+    def _staged_checks(self, a: ast.Action) -> list[list]:
+        """The parts of `requires` joined by `and`, each to be checked as soon as the
+        last parameter it reads is bound (so a bad first choice is dropped early)."""
+        stages: list[list] = [[] for _ in range(max(len(a.params), 1))]
+        if a.requires is None:
+            return stages
+        index = {p.name: i for i, p in enumerate(a.params)}
+
+        def parts(e):
+            if isinstance(e, ast.Binary) and e.op == "and":
+                return parts(e.left) + parts(e.right)
+            return [e]
+
+        for part in parts(a.requires):
+            read = [index[n] for n in _names(part) if n in index]
+            stages[max(read, default=0)].append(self.programs.expr(part))
+        return stages
 
     def _battle_settings(self, rs) -> None:
         s = lambda name: rs.setting("battle", name)  # noqa: E731
@@ -341,13 +362,13 @@ class Referee:
         name = act.params[0].name
         kind = act.params[0].type
         typed = kind in self.card_types
-        requires, resolves = act.requires, act.resolves
+        requires, resolves, checks = act.requires, act.resolves, act.checks[0]
         cards = g.cards
         for c in dict.fromkeys(as_list(act.sources[0](g, env))):
             if typed and cards[c].type != kind:
                 continue
             env[name] = c
-            if requires is not None and not requires(g, env):
+            if requires is not None and not _all_hold(checks, g, env):
                 continue
             if act.costs and not self._affordable(g, act, env):
                 continue
@@ -357,8 +378,6 @@ class Referee:
 
     def _bind(self, g, act, env, given, i, found, ignore, check_sources) -> None:
         if i == len(act.params):
-            if act.requires is not None and not act.requires(g, env):
-                return
             if not self._affordable(g, act, env):
                 return
             if (
@@ -377,8 +396,11 @@ class Referee:
                 candidates = [c for c in candidates if c in pool]
         else:
             candidates = self._candidates(g, act, i, env)
+        checks = act.checks[i]
         for c in candidates:
             env[p.name] = c
+            if checks and not _all_hold(checks, g, env):
+                continue
             self._bind(g, act, env, given, i + 1, found, ignore, check_sources)
         env.pop(p.name, None)
 
@@ -396,7 +418,14 @@ class Referee:
         elif p.type in ("player", "players"):
             return g.seats_in_game()
         else:
-            pool = [c for c in g.able if g.cards[c].zone]
+            # A card parameter with no `in`: the acting player's own cards with
+            # abilities, wherever they are but in zones nobody may look at (the
+            # deck): interpretation of "you" and of restricted knowledge.
+            you, hidden = env["you"], self.hidden_zones
+            cards = g.cards
+            pool = [c for c in g.able
+                    if cards[c].zone and cards[c].zone not in hidden
+                    and cards[c].controller == you]
         if p.type in self.card_types:
             pool = [c for c in pool if g.cards[c].type == p.type]
         return pool
@@ -1092,6 +1121,31 @@ class Referee:
             "condition": why,
         }
         g.log("game_over", cite, **g.outcome)
+
+
+def _all_hold(checks: list, g, env: dict) -> bool:
+    for check in checks:
+        if not check(g, env):
+            return False
+    return True
+
+
+def _names(e) -> set[str]:
+    """The names an expression reads (heads of its paths)."""
+    found: set[str] = set()
+
+    def walk(node):
+        if isinstance(node, ast.Path):
+            found.add(node.parts[0])
+        elif isinstance(node, tuple):
+            for x in node:
+                walk(x)
+        elif isinstance(node, ast.Node):
+            for v in vars(node).values():
+                walk(v)
+
+    walk(e)
+    return found
 
 
 def _new_battle(attacker: int) -> Record:
