@@ -126,7 +126,9 @@ class Referee:
         self.fire_block = self._block([self._react(None)], None, "event")
         self.link_block = self._block([self._make_link], None, "chain link")
         self.card_types = set(rs.card_types)
-        self.hidden_zones = {z.name for z in rs.zones.values() if z.knowledge == "restricted"}
+        self.hidden_zones = {
+            z.name for z in rs.zones.values() if z.knowledge == "restricted"
+        }
         self.concessions = self._concessions(rs)
         self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
 
@@ -423,9 +425,13 @@ class Referee:
             # deck): interpretation of "you" and of restricted knowledge.
             you, hidden = env["you"], self.hidden_zones
             cards = g.cards
-            pool = [c for c in g.able
-                    if cards[c].zone and cards[c].zone not in hidden
-                    and cards[c].controller == you]
+            pool = [
+                c
+                for c in g.able
+                if cards[c].zone
+                and cards[c].zone not in hidden
+                and cards[c].controller == you
+            ]
         if p.type in self.card_types:
             pool = [c for c in pool if g.cards[c].type == p.type]
         return pool
@@ -988,8 +994,10 @@ class Referee:
 
     def _op_roll_dice(self, g, b, cite) -> bool:
         stat = self.dice_per
+
         def total(team):
             return sum(max(g.cards[c].stats.get(stat, 0), 0) for c in team)
+
         b.attack_dice = g.roll(total(b.attack_team), b.attacker, cite)
         b.defense_dice = g.roll(total(b.defense_team), b.defender, cite)
         env = {"you": Seat(b.attacker)}
@@ -1124,7 +1132,8 @@ class Referee:
 
 
 def _all_hold(checks: list, g, env: dict) -> bool:
-    for check in checks:
+    # a plain loop: this runs for every candidate of every window
+    for check in checks:  # noqa: SIM110
         if not check(g, env):
             return False
     return True
