@@ -178,20 +178,9 @@ class Programs:
 
     def zones_read(self, e: ast.Node) -> set[str]:
         """The zone names an expression reads (so the game knows when to re-check it)."""
-        found: set[str] = set()
-
-        def walk(node):
-            if isinstance(node, ast.Path):
-                found.update(p for p in node.parts if p in self.zones)
-            elif isinstance(node, tuple):
-                for x in node:
-                    walk(x)
-            elif isinstance(node, ast.Node):
-                for v in vars(node).values():
-                    walk(v)
-
-        walk(e)
-        return found
+        return {
+            part for path in ast.paths(e) for part in path.parts if part in self.zones
+        }
 
     def _e_FuncCall(self, e: ast.FuncCall) -> Eval:
         args = [self.expr(a) for a in e.args]
@@ -979,12 +968,39 @@ class Programs:
 
 # Statements that never wait for a choice nor push a frame; blocks made only of
 # these run inline, without a frame of their own.
-_SIMPLE = frozenset({
-    "Move", "Exhaust", "Fatigue", "Unfatigue", "AddOp", "SetOp", "Reroll", "Place",
-    "Strip", "Give", "Reveal", "See", "Let", "Shuffle", "Prevent", "Negate", "Skip",
-    "CreatePawn", "Pay", "Enlist", "Withdraw", "AfterChain", "Attack", "Banish",
-    "EndGame", "Reset", "Expire", "BeginBattle", "Mark",
-})
+_SIMPLE = frozenset(
+    {
+        "Move",
+        "Exhaust",
+        "Fatigue",
+        "Unfatigue",
+        "AddOp",
+        "SetOp",
+        "Reroll",
+        "Place",
+        "Strip",
+        "Give",
+        "Reveal",
+        "See",
+        "Let",
+        "Shuffle",
+        "Prevent",
+        "Negate",
+        "Skip",
+        "CreatePawn",
+        "Pay",
+        "Enlist",
+        "Withdraw",
+        "AfterChain",
+        "Attack",
+        "Banish",
+        "EndGame",
+        "Reset",
+        "Expire",
+        "BeginBattle",
+        "Mark",
+    }
+)
 
 
 def _as_list(value: Any) -> list | tuple:

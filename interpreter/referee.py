@@ -670,17 +670,7 @@ class Referee:
         ):
             g.frames.append(Frame(self.programs.keyword_blocks[name], kenv))
             return
-        event = dict(fields)
-        event.update(
-            {
-                "__name": name,
-                "actor": env.get("you"),
-                "source": env.get("this"),
-                "as_cost": bool(kenv.get("__cost")),
-                "within": env.get("__within"),
-                "__prevented": False,
-            }
-        )
+        event = _event(name, fields, env, bool(kenv.get("__cost")))
         g.frames.append(Frame(self.call_blocks[name], kenv, event=event))
 
     def _react(self, timing: str | None):
@@ -773,17 +763,7 @@ class Referee:
     def fire(self, g, name: str, fields: dict, env: dict, cite) -> None:
         if name not in self.listened and not self._watching(g, (None, name)):
             return
-        event = dict(fields)
-        event.update(
-            {
-                "__name": name,
-                "actor": env.get("you"),
-                "source": env.get("this"),
-                "as_cost": False,
-                "within": env.get("__within"),
-                "__prevented": False,
-            }
-        )
+        event = _event(name, fields, env, False)
         g.frames.append(Frame(self.fire_block, {"you": env.get("you")}, event=event))
 
     def note(self, g, name: str, fields: dict) -> None:
@@ -1139,22 +1119,23 @@ def _all_hold(checks: list, g, env: dict) -> bool:
     return True
 
 
+def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:
+    """An event as triggers see it: its own fields and those every event has."""
+    event = dict(fields)
+    event.update(
+        __name=name,
+        actor=env.get("you"),
+        source=env.get("this"),
+        as_cost=as_cost,
+        within=env.get("__within"),
+        __prevented=False,
+    )
+    return event
+
+
 def _names(e) -> set[str]:
     """The names an expression reads (heads of its paths)."""
-    found: set[str] = set()
-
-    def walk(node):
-        if isinstance(node, ast.Path):
-            found.add(node.parts[0])
-        elif isinstance(node, tuple):
-            for x in node:
-                walk(x)
-        elif isinstance(node, ast.Node):
-            for v in vars(node).values():
-                walk(v)
-
-    walk(e)
-    return found
+    return {path.parts[0] for path in ast.paths(e)}
 
 
 def _new_battle(attacker: int) -> Record:

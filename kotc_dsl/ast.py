@@ -25,6 +25,24 @@ class Origin:
 NOWHERE = Origin("<builtin>", 0, 0)
 
 
+def paths(tree) -> list:
+    """Every `Path` inside a syntax tree (a node or a tuple of nodes), in order."""
+    found = []
+
+    def walk(node):
+        if isinstance(node, Path):
+            found.append(node)
+        elif isinstance(node, tuple):
+            for x in node:
+                walk(x)
+        elif isinstance(node, Node):
+            for v in vars(node).values():
+                walk(v)
+
+    walk(tree)
+    return found
+
+
 @dataclass(frozen=True)
 class Node:
     origin: Origin = field(default=NOWHERE, compare=False, repr=False, kw_only=True)
