@@ -28,6 +28,7 @@ from kotc_dsl.unparse import unparse_rule
 
 from .cli_cards import card_arguments, card_command, deck_arguments, deck_command
 from .cli_play import play_arguments, play_command, simulate_arguments, simulate_command
+from .cli_scenarios import scenarios_arguments, scenarios_command
 from .diff import diff_arguments, diff_command
 from .graph_checks import check_ruleset
 from .render import graph_arguments, graph_command
@@ -388,6 +389,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("simulate", simulate_command, simulate_arguments,
             "kotc simulate 17th --games 200 --workers 2\n"
             "kotc simulate 11th --games 50 --format json"),
+    Command("test", scenarios_command, scenarios_arguments,
+            "kotc test\nkotc test tests/scenarios/battle --edition 13th\n"
+            "kotc test --edition my_house_rules.kotc\nkotc test --coverage -q"),
 )
 
 
