@@ -341,7 +341,7 @@ class Vocabulary:
         return replace(d, type=self.card_type(d.type) or d.type, stats=stats)
 
     def known_zones(self) -> str:
-        roles = [r for r, z in self.zone_roles.items() if z]
+        roles = [r for r, z in self.zone_roles.items() if z and r not in self.rs.zones]
         return ", ".join(list(self.rs.zones) + roles)
 
 
@@ -355,8 +355,8 @@ def load_scenarios(path: str | Path) -> list[Scenario]:
         RulesetError: every problem found, each located.
     """
     path = Path(path)
-    model = _parse(path)
-    return _Converter(path).file(model)
+    model, text = _parse(path)
+    return _Converter(path, text).file(model)
 
 
 def scenario_files(paths: list[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
@@ -392,7 +392,7 @@ def _parse(path: Path):
                              f"0x{data[err.start]:02x} is not UTF-8")
         raise RulesetError([problem]) from None
     try:
-        return parse_other("scenario", text, str(path))
+        return parse_other("scenario", text, str(path)), text
     except TextXError as err:
         message = str(getattr(err, "message", err)).split(" => ")[0]
         origin = ast.Origin(str(path), err.line or 1, err.col or 1)
@@ -424,8 +424,9 @@ def edition_ruleset(name: str, near: Path) -> tuple[Ruleset | None, str | None]:
 class _Converter:
     """textX model -> plain data, collecting located problems."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, text: str = ""):
         self.path = path
+        self.text = text
         self.problems: list[Diagnostic] = []
         # The same problem under several editions is reported once, naming them.
         self.by_edition: dict[tuple[ast.Origin, str], list[str]] = {}
@@ -433,6 +434,18 @@ class _Converter:
     def at(self, obj) -> ast.Origin:
         loc = get_location(obj)
         return ast.Origin(str(self.path), loc["line"], loc["col"])
+
+    def string_at(self, obj, value: str) -> ast.Origin:
+        """Where the quoted `value` is written inside `obj` (or `obj` itself)."""
+        start = getattr(obj, "_tx_position", None)
+        if start is None:
+            return self.at(obj)
+        end = getattr(obj, "_tx_position_end", None)
+        found = self.text.find(f'"{value}"', start, end)
+        if found < 0:
+            return self.at(obj)
+        line = self.text.count("\n", 0, found) + 1
+        return ast.Origin(str(self.path), line, found - self.text.rfind("\n", 0, found))
 
     def problem(self, obj_or_origin, message: str) -> None:
         origin = obj_or_origin if isinstance(obj_or_origin, ast.Origin) \
@@ -823,7 +836,8 @@ class _Validator:
         for name in dict.fromkeys(names):
             rs, why = edition_ruleset(name, Path(scn.path).parent)
             if rs is None:
-                self.problem(self.model.editions, f"{why}: '{name}'")
+                self.problem(self.conv.string_at(self.model.editions, name),
+                             f"{why}: '{name}'")
                 continue
             rulesets[name] = rs
             scn.edition_paths[name] = rs.files[0] if rs.files else name
@@ -835,30 +849,29 @@ class _Validator:
         """Every `for` and `in` list names editions of the scenario."""
         names = set(self.scn.editions)
 
-        def check(eds, origin) -> None:
+        def check(eds, origin, obj=None) -> None:
             for e in eds or ():
                 if e not in names:
-                    self.problem(origin, f"'{e}' is not one of this scenario's editions "
-                                         f"({', '.join(self.scn.editions)})")
+                    where = self.conv.string_at(obj, e) if obj is not None else origin
+                    self.problem(where, f"'{e}' is not one of this scenario's editions "
+                                        f"({', '.join(self.scn.editions)})")
 
-        for c in self.scn.cites:
-            check(c.editions, c.origin)
         for part in self.model.parts:
             only = getattr(part, "only", None)
             if only is not None:
-                check(only.editions, self.conv.at(part))
-        for e in self.scn.expects:
-            check(e.editions, e.origin)
+                check(only.editions, self.conv.at(part), only)
+            if type(part).__name__ == "Cite":
+                check(part.editions, None, part)
+            if type(part).__name__ in ("Expect", "Actions"):
+                self.walk_only(part, check)
 
-        def walk(items) -> None:
-            for i in items:
-                if isinstance(i, EditionSteps):
-                    check(i.editions, i.origin)
-                    walk(i.items)
-                elif isinstance(i, Expect):
-                    check(i.editions, i.origin)
-
-        walk(self.scn.actions)
+    def walk_only(self, obj, check) -> None:
+        """Every `for` list inside actions and expectations."""
+        for item in getattr(obj, "items", None) or ():
+            only = getattr(item, "only", None)
+            if only is not None:
+                check(only.editions, None, only)
+            self.walk_only(item, check)
 
     def structure(self) -> None:
         """What does not depend on an edition: seats, labels, references."""
@@ -895,7 +908,7 @@ class _Validator:
                         if e.label in self.labels:
                             first = self.labels[e.label].origin
                             self.problem(e.origin, f"label '{e.label}' is given twice "
-                                                   f"(first at line {first.line})")
+                                                   f"(first at {first.line}:{first.col})")
                         self.labels[e.label] = e
                         for _, placer, _n in e.counters:
                             self.seat(placer, players, e.origin)

@@ -1,0 +1,205 @@
+"""Rulings as tests: every scenario in `scenarios/` under each edition it names.
+
+A scenario marked `xfail` shows a known engine bug: it runs as
+`xfail(strict=True)`, so the day the bug is fixed the mark must go. The
+malformed files in `scenarios_broken/` (each named for what breaks it, and
+saying so on its first line) must be rejected by `kotc test` with located
+messages and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter import cli
+from interpreter.scenario_run import run_scenario
+from kotc_dsl import RulesetError
+from kotc_dsl.scenarios import load_scenarios, scenario_files
+
+HERE = Path(__file__).resolve().parent
+SCENARIOS = HERE / "scenarios"
+BROKEN = HERE / "scenarios_broken"
+LOCATED = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>\d+): (?P<message>.+)$",
+                     re.MULTILINE)
+
+
+def _loaded() -> list:
+    """(file, scenarios or the error that stopped them), for every shipped file."""
+    files, _ = scenario_files([SCENARIOS])
+    out = []
+    for f in files:
+        try:
+            out.append((f, load_scenarios(f)))
+        except RulesetError as err:
+            out.append((f, err))
+    return out
+
+
+LOADED = _loaded()
+
+
+def _cases():
+    for f, scenarios in LOADED:
+        rel = f.relative_to(SCENARIOS).as_posix()
+        if isinstance(scenarios, RulesetError):
+            yield pytest.param(scenarios, None, id=rel)
+            continue
+        for s in scenarios:
+            for e in s.editions:
+                known = s.xfail(e)
+                marks = [pytest.mark.xfail(reason=known, strict=True)] if known else []
+                yield pytest.param(s, e, id=f"{rel}::{s.name}[{e}]", marks=marks)
+
+
+@pytest.mark.parametrize("scenario, edition", list(_cases()))
+def test_ruling(scenario, edition):
+    if isinstance(scenario, RulesetError):
+        pytest.fail(f"the scenario file does not load:\n{scenario}")
+    result = run_scenario(scenario, edition)
+    report = "\n".join(str(f) for f in result.failures)
+    assert result.status in ("passed", "xpassed"), report
+
+
+# --- the command, as a user sees it --------------------------------------------------
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+PASSING = """\
+card "Ogre" minion { power 1  toughness 9  cost 1 }
+card "Imp" minion { power 0  toughness 4  cost 1 }
+scenario "Damage past a minion's HP pierces to its controller" {
+  editions "13th", "17th"
+  cite "Minions"
+  position {
+    at phase battle
+    player 0 { field: "Ogre" as ogre }
+    player 1 { field: "Imp" as imp exhausted }
+  }
+  dice 6
+  actions { 0: act battle, pick ogre, pick imp }
+  expect { card imp in grave  player 1 hp 33 }
+}
+"""
+
+
+def test_the_help_example_passes_and_the_summary_is_the_last_line(tmp_path, capsys):
+    (tmp_path / "pierce.kscn").write_text(PASSING, encoding="utf-8")
+    code, out, _ = run(capsys, "test", str(tmp_path))
+    assert code == 0
+    assert out.splitlines()[-1] == "2 passed, 0 failed"
+    code, out, _ = run(capsys, "test", "--help")
+    assert code == 0 and 'scenario "Damage past a minion' in out
+
+
+def test_a_wrong_expectation_fails_with_expected_and_actual(tmp_path, capsys):
+    wrong = PASSING.replace("player 1 hp 33", "player 1 hp 30")
+    (tmp_path / "wrong.kscn").write_text(wrong, encoding="utf-8")
+    code, out, _ = run(capsys, "test", str(tmp_path / "wrong.kscn"), "--edition", "17th")
+    assert code == 1
+    assert "wrong.kscn:13:31: player 1 hp" in out
+    assert "expected: 30" in out and "actual:   33" in out
+    assert out.splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_an_unscripted_decision_fails_naming_it(tmp_path, capsys):
+    unscripted = PASSING.replace("exhausted }", "}").replace("pick imp }", "pick imp }\n")
+    (tmp_path / "defends.kscn").write_text(unscripted, encoding="utf-8")
+    code, out, _ = run(capsys, "test", str(tmp_path), "-e", "13th")
+    assert code == 1
+    assert "unscripted decision" in out and "'enlist'" in out
+
+
+def test_an_xfail_that_still_fails_is_skipped_and_one_that_passes_fails(tmp_path, capsys):
+    still = PASSING.replace("player 1 hp 33", "player 1 hp 30").replace(
+        'cite "Minions"', 'cite "Minions"\n  xfail for "13th" "a known bug"')
+    (tmp_path / "known.kscn").write_text(still, encoding="utf-8")
+    code, out, _ = run(capsys, "test", str(tmp_path))
+    assert code == 1
+    assert out.splitlines()[-1] == "0 passed, 1 failed, 1 skipped"
+    fixed = PASSING.replace('cite "Minions"', 'cite "Minions"\n  xfail "a known bug"')
+    (tmp_path / "known.kscn").write_text(fixed, encoding="utf-8")
+    code, out, _ = run(capsys, "test", str(tmp_path), "--edition", "13th")
+    assert code == 1 and "remove the mark" in out
+
+
+def test_json_output_and_house_rules_run_as_the_edition_they_extend(tmp_path, capsys):
+    (tmp_path / "pierce.kscn").write_text(PASSING, encoding="utf-8")
+    (tmp_path / "house.kotc").write_text(
+        'edition "house" number 18 extends "17th"\n  contents { "Setup" }\n'
+        'setup {\n  override starting_hp 40  @ "Setup"\n}\n', encoding="utf-8")
+    code, out, err = run(capsys, "test", str(tmp_path), "--edition",
+                         str(tmp_path / "house.kotc"), "--format", "json")
+    data = json.loads(out)
+    assert code == 1  # 40 HP, so the old ruling's 33 no longer holds: as wanted
+    assert data["results"][0]["under"] == "house"
+    assert data["results"][0]["failures"][0]["actual"] == "38"
+    assert err.strip().splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_coverage_names_what_no_scenario_exercises(tmp_path, capsys):
+    (tmp_path / "pierce.kscn").write_text(PASSING, encoding="utf-8")
+    code, out, _ = run(capsys, "test", str(tmp_path), "-e", "17th", "--coverage")
+    assert code == 0
+    assert "Coverage of the 17th edition by 1 scenario run:" in out
+    assert "not exercised: chain:open" in out
+    assert "not exercised: berzerk" in out
+    assert re.search(r"keywords: \d+/\d+ exercised", out)
+
+
+# --- malformed files -----------------------------------------------------------------
+
+# file -> (line, col, a fragment of the message) of the problems it must produce.
+BROKEN_CASES = {
+    "syntax_missing_brace.kscn": [(9, 1, "syntax error")],
+    "not_utf8.kscn": [(2, 14, "byte 0xe9 is not UTF-8")],
+    "unknown_edition.kscn": [(4, 12, "unknown edition: '19th'")],
+    "unknown_label.kscn": [(11, 33, "no card is labelled 'ogre'")],
+    "unknown_zone.kscn": [(8, 16, "no zone 'trapfield'")],
+    "unknown_counter.kscn": [(8, 23, "no counter 'shield'")],
+    "unknown_stat.kscn": [(11, 15, "no stat 'offense'")],
+    "no_position.kscn": [(3, 1, "has no position")],
+    "no_citation.kscn": [(3, 1, "cites no rulebook section")],
+    "citation_not_in_rulebook.kscn": [(5, 3, 'no section "Chains" in the rulebook')],
+    "card_text_unreadable.kscn": [(5, 5, "no sentence phrase")],
+    "seat_out_of_range.kscn": [(9, 5, "player 2 is not one of the 2 seats")],
+    "label_given_twice.kscn": [(8, 37, "label 'imp' is given twice")],
+    "edition_not_named.kscn": [(12, 14, "'11th' is not one of this scenario's editions")],
+    "card_file_missing.kscn": [(2, 1, "card file 'nowhere.kcard' not found")],
+    "unknown_action.kscn": [(11, 8, "no action 'set_trap'")],
+}
+
+
+def test_every_broken_fixture_has_a_case():
+    assert {p.name for p in BROKEN.glob("*.kscn")} == set(BROKEN_CASES)
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN_CASES))
+def test_a_malformed_scenario_is_located_and_exits_2(name, capsys):
+    path = BROKEN / name
+    code, out, err = run(capsys, "test", str(path))
+    assert code == 2, out + err
+    assert "Traceback" not in out + err
+    found = [(int(m["line"]), int(m["col"]), m["message"]) for m in LOCATED.finditer(err)]
+    for line, col, fragment in BROKEN_CASES[name]:
+        assert any((ln, c) == (line, col) and fragment in msg for ln, c, msg in found), \
+            err
+    assert err.strip().splitlines()[-1].endswith("nothing was run")
+
+
+def test_the_command_rejects_the_broken_directory_without_a_traceback():
+    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "test",
+                           str(BROKEN)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr + done.stdout
+    assert len(LOCATED.findall(done.stderr)) >= len(BROKEN_CASES)
