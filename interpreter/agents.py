@@ -22,17 +22,16 @@ class RandomAgent:
     def act(self, game) -> Action:
         legal = game.legal_actions()
         if not self.concede:
-            giving_up = game.engine.referee.concessions
-            keep = [a for a in legal if not (a.kind == "act" and a.value[0] in giving_up)]
-            legal = keep or legal
+            legal = _keep_playing(game, legal)
         return self.rng.choice(legal)
 
 
 class FirstLegalAgent:
-    """Always takes the first legal action: deterministic and quick to reason about."""
+    """Always takes the first legal action that does not concede: deterministic and
+    quick to reason about."""
 
     def act(self, game) -> Action:
-        return game.legal_actions()[0]
+        return _keep_playing(game, game.legal_actions())[0]
 
 
 class ScriptedAgent:
@@ -61,6 +60,13 @@ class ScriptedAgent:
             f"scripted '{want}' is not legal at {game.decision.prompt}; "
             f"legal: {', '.join(a.label or a.kind for a in legal)}"
         )
+
+
+def _keep_playing(game, legal: list[Action]) -> list[Action]:
+    """The legal actions but those that give the game up, unless nothing else is left."""
+    giving_up = game.engine.referee.concessions
+    keep = [a for a in legal if not (a.kind == "act" and a.value[0] in giving_up)]
+    return keep or legal
 
 
 def play(game, agents: list) -> None:

@@ -30,6 +30,9 @@ from .state import CardState, PlayerState, Record
 from .values import AbilityRef, DieRef, Seat, decode, encode
 
 DEFAULT_MAX_TURNS = 300
+# A safety net for programs that loop on free actions: the game ends as if by
+# agreement after this many decisions.
+MAX_DECISIONS = 100_000
 
 
 @dataclass
@@ -276,6 +279,10 @@ class Game:
             self.answer = chosen
         else:
             self.engine.referee.answer(self, chosen)
+        if self.applied >= MAX_DECISIONS:
+            self.engine.referee.finish(
+                self, "decision limit", self.engine.referee.turn_limit_cite
+            )
         self._advance()
         return self.events[start:]
 
