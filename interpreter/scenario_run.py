@@ -311,6 +311,8 @@ class _Play:
                              for _ in range(n)]
         if e.tags:
             s["tags"] = {t: "leave" for t in e.tags}
+        if e.owner is not None:
+            s["owner"] = e.owner
         return s
 
     def battle(self, p: Position) -> None:
