@@ -16,6 +16,7 @@ edition's own names are always accepted too.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,7 @@ class Entry:
     counters: tuple[tuple[str, int, int], ...]  # kind, placer, how many
     tags: tuple[str, ...]
     origin: ast.Origin
+    owner: int | None = None
 
 
 @dataclass(frozen=True)
@@ -395,7 +397,13 @@ def _parse(path: Path):
         return parse_other("scenario", text, str(path)), text
     except TextXError as err:
         message = str(getattr(err, "message", err)).split(" => ")[0]
-        origin = ast.Origin(str(path), err.line or 1, err.col or 1)
+        line, col = err.line or 1, err.col or 1
+        if "Not" in message.split():  # a name where the language has a word of its own
+            lines = text.splitlines()
+            word = re.match(r"\s*(\w*)", lines[line - 1][col - 1:]).group(1) \
+                if line <= len(lines) else ""
+            message = f"'{word}' is a word of the scenario language; choose another name"
+        origin = ast.Origin(str(path), line, col)
         raise RulesetError([Diagnostic(origin, f"syntax error: {message}")]) from None
 
 
@@ -610,9 +618,12 @@ class _Converter:
 
     def entry(self, e) -> Entry:
         flags, stats, counters, tags = [], [], [], []
+        owner = None
         for st in e.state:
             kind = type(st).__name__
-            if kind == "Flag":
+            if kind == "OwnedBy":
+                owner = st.seat
+            elif kind == "Flag":
                 flags.append(st.flag)
             elif kind == "StatsOverride":
                 stats.extend((s.stat, s.value) for s in st.stats)
@@ -625,7 +636,7 @@ class _Converter:
             self.problem(e, f"label '{e.label}' names one card, but the entry places "
                             f"{count}")
         return Entry(e.card, count, e.label or None, tuple(flags), tuple(stats),
-                     tuple(counters), tuple(tags), self.at(e))
+                     tuple(counters), tuple(tags), self.at(e), owner)
 
     def battle(self, b) -> BattleSetup:
         items: dict[str, Any] = {}
@@ -902,16 +913,7 @@ class _Validator:
                 seats.add(p.seat)
                 for z in p.zones:
                     for e in z.entries:
-                        self.placed.add(e.design)
-                        if e.label is None:
-                            continue
-                        if e.label in self.labels:
-                            first = self.labels[e.label].origin
-                            self.problem(e.origin, f"label '{e.label}' is given twice "
-                                                   f"(first at {first.line}:{first.col})")
-                        self.labels[e.label] = e
-                        for _, placer, _n in e.counters:
-                            self.seat(placer, players, e.origin)
+                        self.entry(e, players)
             if start.battle is not None:
                 b = start.battle
                 if not b.attackers:
@@ -935,6 +937,20 @@ class _Validator:
                 self.checks(item.checks, players)
         for e in self.scn.expects:
             self.checks(e.checks, players)
+
+    def entry(self, e: Entry, players: int) -> None:
+        self.placed.add(e.design)
+        for _, placer, _n in e.counters:
+            self.seat(placer, players, e.origin)
+        if e.owner is not None:
+            self.seat(e.owner, players, e.origin)
+        if e.label is None:
+            return
+        if e.label in self.labels:
+            first = self.labels[e.label].origin
+            self.problem(e.origin, f"label '{e.label}' is given twice "
+                                   f"(first at {first.line}:{first.col})")
+        self.labels[e.label] = e
 
     def all_items(self, items):
         for i in items:
