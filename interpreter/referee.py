@@ -432,8 +432,12 @@ class Referee:
                 and cards[c].zone not in hidden
                 and cards[c].controller == you
             ]
+        cards = g.cards
         if p.type in self.card_types:
-            pool = [c for c in pool if g.cards[c].type == p.type]
+            pool = [c for c in pool if cards[c].type == p.type]
+        following = act.params[i + 1].type if i + 1 < len(act.params) else None
+        if following == "counter":  # it draws from this card's counters
+            pool = [c for c in pool if cards[c].counters]
         return pool
 
     def _affordable(self, g, act: CompiledAction, env: dict) -> bool:
