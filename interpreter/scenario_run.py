@@ -28,6 +28,7 @@ from kotc_dsl.scenarios import (
     AbilitySel,
     CardRef,
     Check,
+    CounterKind,
     DieValue,
     Expect,
     NewGame,
@@ -395,6 +396,8 @@ class _Play:
             return self.card(x)
         if isinstance(x, PlayerRef):
             return Seat(x.seat)
+        if isinstance(x, CounterKind):
+            return x.name
         return x
 
     # playing
@@ -662,9 +665,36 @@ class _Explainer:
                             f"{unparse_expr(rule.params[i].source)}){_cite(rule.cite)}")
             env[param.name] = arg
         if len(args) < len(act.params):
-            return (f"no way to take '{name}' with "
-                    f"{', '.join(map(self.label, args)) or 'no arguments'} now: give "
-                    f"every argument for the precise reason{_cite(rule.cite)}")
+            completions = self.complete(act, args)
+            reasons = list(dict.fromkeys(self.bound(act, rule, dict(env, **c))
+                                         for c in completions))
+            if not reasons:
+                return (f"no way to take '{name}' with "
+                        f"{', '.join(map(self.label, args)) or 'no arguments'} now: give "
+                        f"every argument for the precise reason{_cite(rule.cite)}")
+            return "; ".join(reasons)
+        return self.bound(act, rule, env)
+
+    def complete(self, act, args: tuple) -> list[dict]:
+        """The ways to fill the parameters a step left out that name a card's part
+        (an ability, a counter), so each can say why it is not legal."""
+        out: list[dict] = [{}]
+        card = next((a for a in reversed(args) if type(a) is int), None)
+        for param in act.params[len(args):]:
+            if card is None or param.type not in ("ability", "counter"):
+                return []
+            state = self.g.cards[card]
+            if param.type == "ability":
+                values = [AbilityRef(card, k) for k in range(
+                    len(self.g.engine.abilities.get(state.design) or ()))]
+            else:
+                values = list(dict.fromkeys(k for k, _ in state.counters))
+            out = [dict(o, **{param.name: v}) for o in out for v in values]
+        return out
+
+    def bound(self, act, rule, env: dict) -> str:
+        """Why an action with every parameter bound is not legal now."""
+        g, referee, rs, name = self.g, self.referee, self.rs, act.name
         if act.requires is not None and not act.requires(g, env):
             return f"'{name}' requires {unparse_expr(rule.requires)}{_cite(rule.cite)}"
         if not referee._affordable(g, act, env):

@@ -71,6 +71,16 @@ class DieValue:
 
 
 @dataclass(frozen=True)
+class CounterKind:
+    """A kind of counter, as an action's argument (`act pop host counter sword`)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"counter {self.name}"
+
+
+@dataclass(frozen=True)
 class AbilitySel:
     """One ability of a card: by its printed name or its place (from 1)."""
 
@@ -704,6 +714,8 @@ class _Converter:
                 elif k == "AbilityArg":
                     args.append(AbilitySel(a.name if a.name != "" else None,
                                            a.index if a.name == "" else None))
+                elif k == "CounterArg":
+                    args.append(CounterKind(a.kind))
                 else:
                     args.append(self.ref(a))
             return Step(kind="act", action=m.action, args=tuple(args), **common)
@@ -1120,6 +1132,9 @@ class _EditionCheck:
                 self.counter(link.counter, link.origin)
 
     def step(self, s: Step) -> None:
+        for a in s.args:
+            if isinstance(a, CounterKind):
+                self.counter(a.name, s.origin)
         if s.kind == "act" and s.action not in self.rs.actions and not s.refused:
             self.problem(s.origin, f"no action '{s.action}' (actions: "
                                    f"{', '.join(self.rs.actions)})")
