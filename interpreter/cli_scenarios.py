@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kotc_dsl import RulesetError, load_edition
+from kotc_dsl import Diagnostic, RulesetError, ast, load_edition
 from kotc_dsl.language import ROOT
 from kotc_dsl.scenarios import Scenario, load_scenarios, scenario_files
 
@@ -94,6 +94,9 @@ def scenarios_command(args: argparse.Namespace, con: Console) -> int:
             scenarios.extend(load_scenarios(f))
         except RulesetError as err:
             problems.extend(err.diagnostics)
+        except Exception as err:  # a loader bug: still located, still no traceback
+            problems.append(Diagnostic(ast.Origin(str(f), 1, 1), f"cannot load the "
+                                       f"scenario file ({type(err).__name__}: {err})"))
     if problems:
         for d in sorted(set(problems), key=lambda d: (d.origin.file, d.origin.line,
                                                         d.origin.col, d.message)):

@@ -654,6 +654,11 @@ class _Explainer:
         act = referee.actions[name]
         rule = rs.actions[name]
         args = self.play.args(self.step)
+        if len(args) > len(act.params):
+            names = ", ".join(f"{p.name}: {p.type}" for p in act.params) or "none"
+            return (f"'{name}' takes {len(act.params)} argument"
+                    f"{'' if len(act.params) == 1 else 's'} ({names}), given "
+                    f"{len(args)}{_cite(rule.cite)}")
         env = {"you": Seat(self.d.player)}
         for i, (param, arg) in enumerate(zip(act.params, args, strict=False)):
             source = act.sources[i]

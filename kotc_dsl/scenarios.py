@@ -16,6 +16,7 @@ edition's own names are always accepted too.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -504,7 +505,7 @@ class _Converter:
         for u in uses:
             eds = self.only(u.only)
             if type(u).__name__ == "CardsFile":
-                card_path = self.path.parent / u.path
+                card_path = Path(os.path.normpath(self.path.parent / u.path))
                 if not card_path.is_file():
                     self.problem(u, f"card file '{u.path}' not found beside the scenario")
                     continue
