@@ -425,6 +425,8 @@ class Game:
                 return
             if self.frames:
                 if run(self) == WAIT:
+                    # the game may have ended mid-program (a draw from an empty deck)
+                    referee.check_end(self)
                     return
                 referee.check_end(self)
                 continue
