@@ -71,6 +71,9 @@ def edition_coverage(rs: Ruleset, records: list[dict]) -> EditionCoverage:
         for name in rec["conditions"]:
             nodes.update((CHECK, GAME_OVER))
             edges.update(_labelled(graph, CHECK, GAME_OVER, ends.get(name)))
+        if rec.get("chain_lengths") and max(rec["chain_lengths"]) > 1:
+            edges.update((u, v, k) for u, v, k, d in graph.edges(keys=True, data=True)
+                         if u == v == "chain:resolve")
         for name in rec["eliminated"]:
             nodes.update((CHECK, "endgame:lose"))
             edges.update(_labelled(graph, CHECK, "endgame:lose", loses.get(name)))
@@ -94,6 +97,11 @@ def edition_coverage(rs: Ruleset, records: list[dict]) -> EditionCoverage:
              tuple(k for k in rs.keywords if k not in usage)),
         Part("counters", len(counters), tuple(missed_counters)),
     ))
+
+
+def _moves(graph, u: str, v: str, act: str) -> bool:
+    return any(d.get("action") == act
+               for d in graph.get_edge_data(u, v, default={}).values())
 
 
 def _labelled(graph, u: str, v: str, label: str | None) -> set[tuple]:
@@ -120,11 +128,17 @@ def _expand(graph, trace: list[tuple]) -> list[tuple[str, str | None]]:
                                                  and trace[1][0].startswith("setup:")):
         trace = trace[1:]
 
+    anchor: list[str] = []  # a phase acting through its actions open at any time
+
     def emit(node: str, act: str | None) -> None:
         if node not in graph:
             return
         if walk and walk[-1][0] == node and act is None:
             return
+        if act is not None and anchor and walk and not _moves(graph, walk[-1][0], node,
+                                                               act):
+            walk.append((anchor[0], None))
+        anchor.clear()
         walk.append((node, act))
 
     for node, act, note in trace:
@@ -133,10 +147,25 @@ def _expand(graph, trace: list[tuple]) -> list[tuple[str, str | None]]:
         if note == "skip":
             carried = act
             continue
+        if node == GAME_OVER and act is not None and walk:
+            # An action that ends the game: its own move first, then the end.
+            here = walk[-1][0]
+            if any(d.get("action") == act
+                   for d in graph.get_edge_data(here, here, default={}).values()):
+                walk.append((here, act))
+            emit(node, None)
+            continue
         if node.startswith("phase:"):
             if note == "window":
                 window = f"{node}/actions"
-                emit(window if window in graph else node, act)
+                if window in graph:
+                    emit(window, act)
+                elif act is not None or not walk or walk[-1][0] != program.get(node):
+                    emit(node, act)
+                else:
+                    # Actions open at any time give a phase with no window of its
+                    # own a place to act: from the phase itself, if one is taken.
+                    anchor[:] = [node]
                 continue
             if note is not None and note.startswith("or"):
                 base = program.get(node, node)

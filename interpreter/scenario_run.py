@@ -44,7 +44,7 @@ from kotc_dsl.unparse import unparse_expr
 from . import referee as referee_module
 from .actions import Action, IllegalAction
 from .dice import Dice
-from .game import Game
+from .game import Deck, Game
 from .programs import as_list
 from .values import AbilityRef, DieRef, Seat
 
@@ -261,10 +261,14 @@ class _Play:
 
         files = [Path(p) for p in start.decks] or starter_decks(self.rs.name)[:2]
         decks = [deck_from_file(f)[1] for f in files] or [vanilla_deck(self.rs)]
+        words = self.words.design
+        decks = [Deck([words(c) for c in d.cards], [words(c) for c in d.reserves])
+                 for d in decks]
         self.where = start.origin
         kwargs = {"max_turns": start.max_turns} if start.max_turns else {}
         self.g = TracedGame.new(self.rs, decks, seed=start.seed or 0,
-                                players=start.players, dice=script, **kwargs)
+                                players=start.players or max(2, len(decks)), dice=script,
+                                **kwargs)
 
     def position(self, p: Position, script: list[int]) -> None:
         designs = [self.words.design(d) for d in self.scn.designs_for(self.edition)]
@@ -606,7 +610,9 @@ class _Play:
         if g is None:
             return None
         placed = {e.data.get("counter") for e in g.events if e.kind == "place"}
+        lengths = Counter(chain for chain, _n in self.resolved)
         return {"edition": self.rs.name, "ruleset": self.rs, "trace": list(g.trace),
+                "chain_lengths": list(lengths.values()),
                 "usage": dict(g.usage), "placed": placed,
                 "conditions": [g.result.get("condition")] if g.result else [],
                 "eliminated": [e.data.get("reason") for e in g.events
