@@ -27,6 +27,7 @@ from kotc_dsl.serialize import ruleset_to_dict
 from kotc_dsl.unparse import unparse_rule
 
 from .cli_cards import card_arguments, card_command, deck_arguments, deck_command
+from .cli_fuzz import fuzz_arguments, fuzz_command
 from .cli_play import play_arguments, play_command, simulate_arguments, simulate_command
 from .cli_scenarios import scenarios_arguments, scenarios_command
 from .diff import diff_arguments, diff_command
@@ -392,6 +393,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("test", scenarios_command, scenarios_arguments,
             "kotc test\nkotc test tests/scenarios/battle --edition 13th\n"
             "kotc test --edition my_house_rules.kotc\nkotc test --coverage -q"),
+    Command("fuzz", fuzz_command, fuzz_arguments,
+            "kotc fuzz 17th --examples 200\nkotc fuzz my_house_rules.kotc --seed 3\n"
+            "kotc fuzz 12th --format json --out found.kscn"),
 )
 
 

@@ -12,6 +12,8 @@ replays the violation exactly.
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -136,6 +138,15 @@ def exploration(table: Table, warmup: int = 300, burst: int = 40,
 
         @initialize(seed=st.integers(0, seeds), steps=st.integers(0, warmup))
         def start(self, seed: int, steps: int) -> None:
+            self._new_game(seed, steps)
+
+        @precondition(lambda self: self.game is not None and self.game.is_over
+                      and not self.broken)
+        @rule(seed=st.integers(0, seeds), steps=st.integers(0, warmup))
+        def next_game(self, seed: int, steps: int) -> None:
+            self._new_game(seed, steps)
+
+        def _new_game(self, seed: int, steps: int) -> None:
             seed += table.seed_base
             self.game = Game.new(table.ruleset, table.decks, seed=seed,
                                  players=table.players, max_turns=table.max_turns,
@@ -182,6 +193,62 @@ def exploration(table: Table, warmup: int = 300, burst: int = 40,
     return Exploration
 
 
+def shrink(table: Table, trail: Trail, seconds: float = 20.0,
+           tick: Callable[[], None] | None = None) -> Trail:
+    """A shorter trail from the same seed that breaks one of the same invariants.
+
+    Removes stretches of actions, halving their length down to one (delta
+    debugging); an action index past the legal actions of its new position wraps
+    around. Stops when no stretch can go or the time is up.
+
+    Args:
+        table: the table the trail was played on.
+        trail: a failing trail.
+        seconds: the time budget.
+        tick: called after each attempt (a progress bar).
+    """
+    want = {v.invariant for v in trail.violations}
+    deadline = time.monotonic() + seconds
+    best = trail
+    chunk = max(len(best.actions) // 2, 1)
+    while time.monotonic() < deadline:
+        i = 0
+        while i < len(best.actions) and time.monotonic() < deadline:
+            indices = [a[1] for a in best.actions]
+            shorter = _attempt(table, best, indices[:i] + indices[i + chunk:], want)
+            if tick is not None:
+                tick()
+            if shorter is not None and len(shorter.actions) < len(best.actions):
+                best = shorter
+            else:
+                i += chunk
+        if chunk == 1:
+            break
+        chunk = max(chunk // 2, 1)
+    return best
+
+
+def _attempt(table: Table, trail: Trail, indices: list[int],
+             want: set[str]) -> Trail | None:
+    """Play `indices` from the trail's seed; the trail up to the first broken
+    invariant if it is one of `want`, else None."""
+    g = Game.new(table.ruleset, table.decks, seed=trail.seed, players=trail.players,
+                 max_turns=trail.max_turns, engine=table.engine)
+    monitor = Monitor(g)
+    found = monitor.check()
+    taken: list[tuple[int, int, str]] = []
+    for i in indices:
+        if found or g.is_over:
+            break
+        legal = g.legal_actions()
+        index = i % len(legal)
+        taken.append((g.current_player, index, str(legal[index])))
+        found = monitor.apply(legal[index])
+    if found and {v.invariant for v in found} & want:
+        return Trail(trail.seed, trail.players, trail.max_turns, taken, found)
+    return None
+
+
 def report(trail: Trail) -> str:
     """A failing trail in words: what broke, then how to get there."""
     lines = [str(v) for v in trail.violations]
@@ -194,4 +261,7 @@ def _identifier(name: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in name)
 
 
-__all__ = ["Table", "Trail", "exploration", "report", "starter_deck_files", "table_for"]
+__all__ = [
+    "Table", "Trail", "exploration", "report", "shrink", "starter_deck_files",
+    "table_for",
+]

@@ -139,9 +139,11 @@ class Invariants:
         self.in_play = {z.name for z in rs.zones.values() if "in_play" in z.flags}
         self.exhaustible = {z.name for z in rs.zones.values() if "exhaustible" in z.flags}
         pawns = rs.setting("cards", "pawns")
-        self.pawn_zone, self.pawn_cite = (pawns.zone, _cite(pawns)) if pawns else (None, None)
+        self.pawn_zone = pawns.zone if pawns else None
+        self.pawn_cite = _cite(pawns)
         floor = rs.setting("endgame", "hp_floor")
-        self.hp_floor, self.hp_cite = (floor.floor, _cite(floor)) if floor else (None, None)
+        self.hp_floor = floor.floor if floor else None
+        self.hp_cite = _cite(floor)
         self.floor_items = [(s.name, s.floor, _cite(s)) for s in rs.stats.values()
                             if s.floor is not None]
         hosts = rs.setting("counters", "counters_on")
@@ -216,7 +218,8 @@ class Invariants:
                 self._counters(g, c, broken)
             if c.fatigued and c.fatigued_turn > turn:
                 broken("fatigue", self.card(g, c.id),
-                       f"fatigued on turn {c.fatigued_turn}, after the current turn {turn}")
+                       f"fatigued on turn {c.fatigued_turn}, after the current turn "
+                       f"{turn}")
         if self.hp_floor is not None:
             for p in g.players:
                 if p.hp < self.hp_floor:
@@ -261,7 +264,8 @@ class Invariants:
             if not c.zone:
                 if place is not None:
                     broken("one_place", self.card(g, c.id),
-                           f"removed from the game, yet in player {place[0]}'s {place[1]}")
+                           f"removed from the game, yet in player {place[0]}'s "
+                           f"{place[1]}")
             elif place != (c.controller, c.zone):
                 actual = f"player {place[0]}'s {place[1]}" if place else "no zone at all"
                 broken("one_place", self.card(g, c.id), f"but it sits in {actual}")
@@ -317,7 +321,8 @@ class Invariants:
                                    step=g.applied))
 
         self._chain_events(before, g, events, broken)
-        phases = {before.phase} | {e.data.get("phase") for e in events if e.kind == "phase"}
+        phases = {before.phase} | {e.data.get("phase") for e in events
+                                   if e.kind == "phase"}
         recovering = bool(phases & self.recovery.keys())
         unfatiguing = bool(phases & self.unfatigue)
         moved = {e.data.get("card") for e in events
@@ -361,7 +366,8 @@ class Invariants:
                 if not stack or n != len(stack) or stack[-1] != actor:
                     top = f"link {len(stack)} by player {stack[-1]}" if stack else "none"
                     broken("chain_order", f"player {actor}",
-                           f"resolved link {n}, but the last link is {top}", self.lifo_cite)
+                           f"resolved link {n}, but the last link is {top}",
+                           self.lifo_cite)
                 if stack:
                     stack.pop()
         ch = g.chain

@@ -1,0 +1,140 @@
+"""Stateful property tests: random legal play under every edition keeps every invariant.
+
+For each shipped edition a hypothesis `RuleBasedStateMachine` (from
+`interpreter.fuzz`) starts a seeded game, plays a random stretch of it to reach a
+random position, then takes random legal actions, checking after every step the
+invariants of `interpreter.invariants` (cards in exactly one place, floors, one
+chain resolving last-in-first-out, recovery, fatigue, counters, the flow graph, a
+legal action until the end, a bounded game) and the edition's own `invariants`.
+
+The run is bounded by the hypothesis profile (`CI=true` selects `ci`, see
+`tests/conftest.py`) and kept small so the file takes seconds. For a longer search,
+set `KOTC_FUZZ_EXAMPLES` (examples per edition) and optionally
+`KOTC_FUZZ_STEPS` (rules per example); positions then come from deeper in longer
+games:
+
+    KOTC_FUZZ_EXAMPLES=500 KOTC_FUZZ_STEPS=50 \
+        python -m pytest tests/interpreter/test_engine_stateful.py
+
+The broken fixture editions in `fixtures/fuzz/` check that the same machinery
+catches what it should.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import Phase, settings
+from hypothesis.stateful import run_state_machine_as_test
+
+from interpreter.fuzz import exploration, table_for
+from interpreter.game import Game
+from interpreter.invariants import BUILTINS, Invariants, Monitor, Snapshot
+from kotc_dsl import load_edition
+
+EDITIONS = ("11th", "12th", "13th", "17th")
+FIXTURES = Path(__file__).parent / "fixtures" / "fuzz"
+
+LONG = "KOTC_FUZZ_EXAMPLES" in os.environ
+EXAMPLES = int(os.environ.get("KOTC_FUZZ_EXAMPLES", "0")) or min(
+    settings.default.max_examples, 15)
+STEPS = int(os.environ.get("KOTC_FUZZ_STEPS", "50" if LONG else "8"))
+# Positions come from up to this many random steps into a game; runs stay short
+# unless a longer search is asked for.
+WARMUP, BURST, MAX_TURNS = (400, 60, 120) if LONG else (150, 20, 40)
+
+
+def bounded() -> settings:
+    return settings(settings.default, max_examples=EXAMPLES, stateful_step_count=STEPS,
+                    deadline=None)
+
+
+def machine(edition: str):
+    table = table_for(load_edition(edition), max_turns=MAX_TURNS)
+    return exploration(table, warmup=WARMUP, burst=BURST)
+
+
+Exploration11th = machine("11th")
+Exploration12th = machine("12th")
+Exploration13th = machine("13th")
+Exploration17th = machine("17th")
+
+for _machine in (Exploration11th, Exploration12th, Exploration13th, Exploration17th):
+    _machine.TestCase.settings = bounded()
+
+TestExploration11th = Exploration11th.TestCase
+TestExploration12th = Exploration12th.TestCase
+TestExploration13th = Exploration13th.TestCase
+TestExploration17th = Exploration17th.TestCase
+
+
+# --- the broken fixtures are caught ----------------------------------------------------
+
+BROKEN = {
+    "recovery_forgets_to_unexhaust.kotc": {"recovery_unexhausts"},
+    "clone_leaves_pawn_in_hand.kotc": {"pawn_zone", "pawns_only_on_battlefield"},
+    "counter_drains_hp_below_zero.kotc": {"hp_never_negative"},
+}
+
+
+@pytest.mark.parametrize("fixture", sorted(BROKEN))
+def test_the_machine_catches_a_broken_fixture(fixture):
+    table = table_for(load_edition(str(FIXTURES / fixture)), max_turns=MAX_TURNS)
+    found = exploration(table, warmup=300, burst=20)
+    with pytest.raises(AssertionError):
+        run_state_machine_as_test(found, settings=settings(
+            max_examples=100, stateful_step_count=20, deadline=None, database=None,
+            derandomize=True, phases=[Phase.generate], report_multiple_bugs=False))
+    trail = found.failures[-1]
+    assert {v.invariant for v in trail.violations} & BROKEN[fixture]
+    _game, again = trail.replay(table)
+    assert {v.invariant for v in again} == {v.invariant for v in trail.violations}
+
+
+# --- the invariants themselves ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module", params=EDITIONS)
+def table(request):
+    return table_for(load_edition(request.param), max_turns=MAX_TURNS)
+
+
+def test_every_edition_starts_clean_and_names_its_recovery(table):
+    g = Game.new(table.ruleset, table.decks, seed=1, players=2, engine=table.engine)
+    assert Monitor(g).check() == []
+    inv = Invariants.of(table.engine)
+    assert inv.recovery, "every shipped edition has a phase that recovers"
+    assert set(inv.recovery) <= {p.name for p in table.ruleset.phases}
+
+
+def test_a_card_in_two_zones_is_reported(table):
+    g = Game.new(table.ruleset, table.decks, seed=2, players=2, engine=table.engine)
+    card = next(c for c in g.cards if c.zone)
+    other = next(z for z in g.players[1].zones if z != card.zone)
+    g.players[1].zones[other].append(card.id)
+    found = Monitor(g).check()
+    assert [v.invariant for v in found] == ["one_place"]
+    assert f"#{card.id}" in found[0].where and "two places" in found[0].detail
+
+
+def test_an_unexhaust_outside_recovery_is_reported(table):
+    g = Game.new(table.ruleset, table.decks, seed=3, players=2, engine=table.engine)
+    monitor = Monitor(g)
+    inv = Invariants.of(table.engine)
+    while g.phase in inv.recovery or not g.legal_actions():
+        monitor.apply(g.legal_actions()[-1])
+    zone = sorted(inv.exhaustible)[0]
+    card = next(c for c in g.cards if c.zone)
+    g.players[card.controller].zones[card.zone].remove(card.id)
+    g.players[card.controller].zones[zone].append(card.id)
+    card.zone, card.exhausted = zone, True
+    before = Snapshot(g)
+    card.exhausted = False
+    found = inv.step(before, g, [])
+    assert [v.invariant for v in found] == ["unexhaust_in_recovery"]
+
+
+def test_every_builtin_invariant_has_a_label():
+    assert all(label[0].isupper() for label in BUILTINS.values())

@@ -1,0 +1,129 @@
+"""`kotc fuzz` as a user sees it: each deliberately broken fixture edition is caught,
+the counterexample it writes fails under `kotc test` on the broken invariant, and
+bad input is located with exit status 2.
+
+The fixtures in `fixtures/fuzz/` are named for what breaks them. A fourth
+breakage the issue names, "a keyword that puts a card in two zones", cannot be
+written in the rules language: every move the engine makes takes the card out of
+its old zone first, so no program can leave it in two. The nearest a rule file
+can come is `clone_leaves_pawn_in_hand.kotc`: a copy of a card (a pawn) left in a
+zone it may not be; the check for two places is exercised on a state broken by
+hand (`test_engine_stateful.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter import cli
+
+FIXTURES = Path(__file__).parent / "fixtures" / "fuzz"
+
+# fixture -> (invariants it breaks, what the scenario's failed expectation reads)
+BROKEN = {
+    "recovery_forgets_to_unexhaust": ({"recovery_unexhausts"}, "exhausted"),
+    "clone_leaves_pawn_in_hand": ({"pawn_zone", "pawns_only_on_battlefield"},
+                                  "hand count"),
+    "counter_drains_hp_below_zero": ({"hp_never_negative"}, "hp"),
+}
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def edition_copy(tmp_path, request):
+    """A broken fixture copied into a fresh folder (the scenario is written beside it)."""
+    path = tmp_path / f"{request.param}.kotc"
+    shutil.copy(FIXTURES / path.name, path)
+    return path
+
+
+@pytest.mark.parametrize("edition_copy", sorted(BROKEN), indirect=True)
+def test_fuzz_catches_a_broken_edition_and_its_scenario_fails_under_kotc_test(
+        capsys, edition_copy):
+    broken, expectation = BROKEN[edition_copy.stem]
+    code, out, err = run(capsys, "fuzz", str(edition_copy), "--examples", "100",
+                         "--shrink-seconds", "5", "--format", "json")
+    assert code == 1, err
+    report = json.loads(out)
+    assert {v["invariant"] for v in report["violations"]} & broken
+    assert all(v["label"] and v["where"] and v["detail"] for v in report["violations"])
+    assert report["scenario"]["verified"], report["scenario"]
+    scenario = edition_copy.with_name(f"{edition_copy.stem}.fuzz.kscn")
+    assert scenario.is_file() and not list(edition_copy.parent.glob("*.part"))
+    assert "exploring" in err  # the progress bar, on standard error
+
+    code, out, err = run(capsys, "test", str(scenario))
+    assert code == 1, out + err
+    assert "0 passed, 1 failed" in out
+    assert expectation in out
+
+
+def test_the_written_scenario_passes_once_the_rules_are_fixed(capsys, tmp_path):
+    broken = tmp_path / "recovery_forgets_to_unexhaust.kotc"
+    shutil.copy(FIXTURES / broken.name, broken)
+    assert run(capsys, "fuzz", str(broken), "--shrink-seconds", "2")[0] == 1
+    scenario = tmp_path / "recovery_forgets_to_unexhaust.fuzz.kscn"
+    # the fix: the 12th edition's own Recovery Phase, which the fixture overrode
+    text = broken.read_text(encoding="utf-8")
+    start = text.index("turn {")
+    broken.write_text(text[:start], encoding="utf-8")
+    command = [sys.executable, "-m", "interpreter.cli", "test", str(scenario)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed, 0 failed" in done.stdout
+
+
+def test_text_report_names_the_invariant_the_card_and_the_rule(capsys, tmp_path):
+    broken = tmp_path / "recovery_forgets_to_unexhaust.kotc"
+    shutil.copy(FIXTURES / broken.name, broken)
+    out_file = tmp_path / "found.kscn"
+    code, out, _err = run(capsys, "fuzz", str(broken), "--out", str(out_file),
+                          "--shrink-seconds", "2")
+    assert code == 1
+    assert "recovery_unexhausts: Recovery unexhausts every card that is not fatigued" \
+        in out
+    assert "still exhausted after the recovery phase's program ran" in out
+    assert "[recovery_forgets_to_unexhaust §Turn Order]" in out
+    assert out_file.is_file() and "found.kscn" in out
+
+
+def test_a_shipped_edition_holds_for_a_few_runs(capsys):
+    code, out, _err = run(capsys, "fuzz", "13th", "--examples", "5", "--steps", "5",
+                          "--warmup", "100", "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["violations"] == [] and report["runs"] >= 1
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["no_such_edition"], "unknown edition: no_such_edition"),
+    (["missing.kotc"], "no such file: missing.kotc"),
+    (["12th", "--examples", "0"], "--examples must be at least 1"),
+    (["12th", "--decks", "missing.kdeck"], "missing.kdeck"),
+    (["12th", "--out", "no/such/dir/x.kscn"], "no such directory"),
+])
+def test_bad_input_exits_2_with_a_message_and_no_traceback(capsys, argv, words):
+    code, out, err = run(capsys, "fuzz", *argv)
+    assert code == 2
+    assert words in err and "Traceback" not in err + out
+
+
+def test_a_ruleset_that_does_not_load_is_located(capsys, tmp_path):
+    bad = tmp_path / "bad.kotc"
+    bad.write_text('edition "bad" number 99 extends "12th"\n'
+                   'invariants {\n  invariant x "X" you.hp + 1 @ "Endgame"\n}\n',
+                   encoding="utf-8")
+    code, _out, err = run(capsys, "fuzz", str(bad))
+    assert code == 2
+    assert "bad.kotc:3:" in err and "must be bool" in err
