@@ -214,6 +214,7 @@ class Referee:
         leftover = s("leftover_attack")
         self.leftover_to = leftover.to if leftover else "victim"
         self.battle_cite = damage.cite if damage else None
+        self.step_windows = s("step_windows")
 
     # --- the flow ----------------------------------------------------------------------
 
@@ -875,10 +876,47 @@ class Referee:
                 b.op += 1
                 b.stage = 0
             return
+        if task[2] == "after" and self.step_windows is not None and self.chaining:
+            task[2] = "window"
+            b.asking, b.passes = b.attacker, 0
+            return
+        if task[2] == "window" and not self._step_window(g, b):
+            return
         task[1], task[2] = i + 1, "begin"
 
+    def _step_window(self, g, b) -> bool:
+        """After a battle step, each player in turn from the attacker may take a
+        chaining action; True once all have passed in a row. A player with nothing
+        to take passes without being asked."""
+        players = len(g.seats_in_game())
+        while b.passes < players:
+            options = self.options(g, b.asking, self.chaining)
+            if options:
+                options.append(Action("pass", None, "pass"))
+                g.ask(
+                    b.asking,
+                    "act between battle steps",
+                    options,
+                    resume="battle",
+                    cite=self.step_windows.cite,
+                )
+                return False
+            b.passes += 1
+            b.asking = int(g.left_of(b.asking))
+        return True
+
     def _answer_battle(self, g, task: list, action: Action) -> None:
-        g.battle.answer = action
+        b = g.battle
+        if task[2] != "window":
+            b.answer = action
+            return
+        if action.kind == "pass":
+            b.passes += 1
+            b.asking = int(g.left_of(b.asking))
+            return
+        seat = b.asking
+        b.passes, b.asking = 0, int(g.left_of(seat))
+        self.take(g, seat, action)
 
     def _unexhausted(self, g, seat: int, exclude: list) -> list[int]:
         zone = g.players[seat].zones.get(self.team_zone, [])

@@ -730,6 +730,11 @@ class TeamRule(Setting):
 
 
 @dataclass(frozen=True)
+class StepWindows(Setting):
+    setting = "step_windows"
+
+
+@dataclass(frozen=True)
 class WithdrawRule(Setting):
     setting = "withdraw_on_leave"
 

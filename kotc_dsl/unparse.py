@@ -328,6 +328,7 @@ _SYNTAX: dict[type, Syntax] = {
     ast.LeftoverDefense: "leftover_defense to attacking_player",
     ast.TeamRule: "team from {zone} unexhausted exhausting",
     ast.WithdrawRule: "withdraw_on_leave",
+    ast.StepWindows: "windows after_each_step",
     ast.ChainingActions: "chaining {actions:,}",
     ast.ResponseOrder: "respond {direction} from_left_of last_actor until all_pass",
     ast.ResolutionOrder: "resolve last_in_first_out",
