@@ -843,6 +843,7 @@ class Referee:
         )
         if team is not None and card not in team:
             team.append(card)
+            self.note(g, "enlisted", {"target": card})
             g.log("enlist", cite, card=card)
 
     def _task_battle(self, g, task: list) -> None:
@@ -935,6 +936,7 @@ class Referee:
             if answer.kind == "done":
                 return True
             team.append(answer.value)
+            self.note(g, "enlisted", {"target": answer.value})
         candidates = self._unexhausted(g, seat, team)
         if not candidates:
             return True
