@@ -28,6 +28,7 @@ class CompiledAbility:
     cost: Block | None
     resolution: Block
     cite: ast.Citation | None
+    affordable: object = None  # (game, env) -> whether the printed cost can be paid
 
 
 def compile_card(
@@ -56,9 +57,10 @@ def _ability(r: AbilityReading, card: CardDesign, programs: Programs) -> Compile
             trigger_cond = _with_numbers(programs.expr(trigger.cond), r.condition)
         if phrase.cond is not None:
             cond = _with_numbers(programs.expr(phrase.cond), r.condition)
-    cost = None
+    cost = affordable = None
     if r.cost is not None:
         cost = _phrase_block([r.cost], programs, f"{where} cost")
+        affordable = _with_numbers(_payments(r.cost.phrase.body, programs, 0), r.cost)
     pieces: list[Reading] = []
     for sub in r.subs:
         if sub.target is not None:
@@ -66,8 +68,50 @@ def _ability(r: AbilityReading, card: CardDesign, programs: Programs) -> Compile
         pieces.extend(sub.effects)
     resolution = _phrase_block(pieces, programs, where)
     return CompiledAbility(
-        r.name, trigger, trigger_cond, cond, modifiers, cost, resolution, cite
+        r.name, trigger, trigger_cond, cond, modifiers, cost, resolution, cite, affordable
     )
+
+
+def _payments(stmts: tuple, programs: Programs, depth: int):
+    """A check that every `pay` a cost program makes (directly or through the
+    keywords it calls) can be paid in full: a cost that cannot be paid means the
+    ability cannot be activated. A payment that depends on a choice the cost
+    itself makes is not known in advance, and counts as payable."""
+    checks = []
+    for s in stmts:
+        if isinstance(s, ast.Pay):
+            amount, kind = programs.expr(s.amount), s.kind
+            checks.append(
+                lambda g, env, amount=amount, kind=kind: _can_pay(
+                    g, env["you"], amount(g, env), kind
+                )
+            )
+        elif isinstance(s, ast.Call) and depth < 4:
+            kw = programs.rs.keywords[s.keyword]
+            inner = _payments(kw.body, programs, depth + 1)
+            args = [
+                (p.name, programs.expr(a))
+                for p, a in zip(kw.params, s.args, strict=False)
+            ]
+            checks.append(
+                lambda g, env, inner=inner, args=args: inner(
+                    g, {"you": env["you"], **{n: ev(g, env) for n, ev in args}}
+                )
+            )
+
+    def payable(g, env) -> bool:
+        try:
+            return all(check(g, env) for check in checks)
+        except RuntimeError:  # reads a name the cost binds by choosing
+            return True
+
+    return payable
+
+
+def _can_pay(g, seat, amount: int, kind: str) -> bool:
+    if kind == "hp":
+        return g.players[seat].hp >= amount
+    return g.unexhausted_resources(seat) >= amount
 
 
 def _with_numbers(ev, reading: Reading):

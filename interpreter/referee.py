@@ -460,6 +460,10 @@ class Referee:
             return False
         ab = abilities[ref.index]
         inner = {"you": seat, "this": ref.card}
+        # interpretation: an activation whose printed cost cannot be paid in full
+        # would only fail, so it is not offered (17th §Pay: "you cannot use it")
+        if ab.affordable is not None and not ab.affordable(g, inner):
+            return False
         if ab.trigger is not None:
             for name, fields in g.recent:
                 if name in ab.trigger.events and (

@@ -716,6 +716,9 @@ class _Explainer:
             what = env[act.resolves]
             ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
             ability = g.ability(ref)
+            inner = {"you": env["you"], "this": ref.card}
+            if ability.affordable is not None and not ability.affordable(g, inner):
+                return "the ability's printed cost cannot be paid in full"
             std = rs.setting("actions", "standard_activation")
             cite = ability.cite or (std.cite if std else None)
             how = (unparse_expr(std.cond) if ability.cite is None and std is not None
