@@ -66,6 +66,16 @@ def test_ruling(scenario, edition):
     assert result.status in ("passed", "xpassed"), report
 
 
+def test_there_are_enough_rulings_and_every_edition_has_its_own():
+    scenarios = [s for _, ss in LOADED if not isinstance(ss, RulesetError) for s in ss]
+    assert len(scenarios) >= 80
+    editions = {e for s in scenarios for e in s.editions}
+    assert editions == {"11th", "12th", "13th", "17th"}
+    several = [s for s in scenarios if len(s.editions) > 1]
+    differing = [s for s in several if any(e.editions for e in s.expects)]
+    assert len(several) >= 40 and len(differing) >= 20
+
+
 # --- the command, as a user sees it --------------------------------------------------
 
 
@@ -100,6 +110,15 @@ def test_the_help_example_passes_and_the_summary_is_the_last_line(tmp_path, caps
     assert out.splitlines()[-1] == "2 passed, 0 failed"
     code, out, _ = run(capsys, "test", "--help")
     assert code == 0 and 'scenario "Damage past a minion' in out
+
+
+def test_the_readme_ruling_passes(tmp_path, capsys):
+    readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r"^```kscn\n(.*?)^```", readme, re.MULTILINE | re.DOTALL)
+    (tmp_path / "readme.kscn").write_text(example, encoding="utf-8")
+    code, out, _ = run(capsys, "test", str(tmp_path))
+    assert code == 0, out
+    assert out.splitlines()[-1] == "4 passed, 0 failed"
 
 
 def test_a_wrong_expectation_fails_with_expected_and_actual(tmp_path, capsys):
@@ -177,6 +196,7 @@ BROKEN_CASES = {
     "edition_not_named.kscn": [(12, 14, "'11th' is not one of this scenario's editions")],
     "card_file_missing.kscn": [(2, 1, "card file 'nowhere.kcard' not found")],
     "unknown_action.kscn": [(11, 8, "no action 'set_trap'")],
+    "label_is_a_keyword.kscn": [(8, 31, "'first' is a word of the scenario language")],
 }
 
 
