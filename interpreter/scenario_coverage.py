@@ -124,6 +124,7 @@ def _expand(graph, trace: list[tuple]) -> list[tuple[str, str | None]]:
     walk: list[tuple[str, str | None]] = []
     carried: str | None = None
     program: dict[str, str] = {}  # phase node -> the program node that ran
+    ends: dict[str, str] = {}  # phase node -> where its program ended
     if trace and trace[0][0] == "start" and not (len(trace) > 1
                                                  and trace[1][0].startswith("setup:")):
         trace = trace[1:]
@@ -160,7 +161,7 @@ def _expand(graph, trace: list[tuple]) -> list[tuple[str, str | None]]:
                 window = f"{node}/actions"
                 if window in graph:
                     emit(window, act)
-                elif act is not None or not walk or walk[-1][0] != program.get(node):
+                elif act is not None or not walk or walk[-1][0] != ends.get(node):
                     emit(node, act)
                 else:
                     # Actions open at any time give a phase with no window of its
@@ -171,6 +172,7 @@ def _expand(graph, trace: list[tuple]) -> list[tuple[str, str | None]]:
                 base = program.get(node, node)
                 emit(f"{base}/{note}", None)
                 emit(f"{base}/then", None)
+                ends[node] = walk[-1][0] if walk else node
                 continue
             emit(node, act)
             variant = f"{node}/{note}"
@@ -180,6 +182,7 @@ def _expand(graph, trace: list[tuple]) -> list[tuple[str, str | None]]:
                     program[node] = variant
                 else:
                     program[node] = node
+                ends[node] = program[node]
             continue
         emit(node, act)
     return walk

@@ -169,8 +169,20 @@ class TracedGame(Game):
         the trace records; an `either` option is the program's branch taken."""
         if action.kind == "act":
             self.__dict__["_acting"] = action.value[0]
-        elif action.kind == "option" and getattr(self.decision, "prompt", "") == "either":
+        elif action.kind == "option" and self._program_either():
             self.trace.append((self.node, None, f"or{action.value + 1}"))
+
+    def _program_either(self) -> bool:
+        """Whether the pending decision is an `either` of the phase's own program
+        (not one inside a keyword it calls)."""
+        if getattr(self.decision, "prompt", "") != "either" or not self.frames:
+            return False
+        task = self.tasks[-1] if self.tasks else None
+        if not task or task[0] != "phase":
+            return False
+        _ph, _skips, variants, run_block = self.engine.referee.phases[task[1]]
+        blocks = {run_block.id} | {block.id for _cond, block in variants}
+        return self.frames[-1].block.id in blocks
 
 
 # --- playing one scenario -----------------------------------------------------------
