@@ -34,10 +34,6 @@ from .ruleset import Ruleset
 
 SUFFIX = ".kscn"
 
-# Battle operations a battle position may start at, whichever step holds them.
-BATTLE_OPS = ("form_attack", "form_defense", "roll_dice", "allocate", "leftover_attack",
-              "leftover_defense")
-PLAYER_FLAGS = ("eliminated", "decked_out", "agreed")
 
 
 # --- plain data ---------------------------------------------------------------------

@@ -13,6 +13,7 @@ import json
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -104,12 +105,14 @@ scenario "Damage past a minion's HP pierces to its controller" {
 
 
 def test_the_help_example_passes_and_the_summary_is_the_last_line(tmp_path, capsys):
-    (tmp_path / "pierce.kscn").write_text(PASSING, encoding="utf-8")
-    code, out, _ = run(capsys, "test", str(tmp_path))
-    assert code == 0
-    assert out.splitlines()[-1] == "2 passed, 0 failed"
     code, out, _ = run(capsys, "test", "--help")
-    assert code == 0 and 'scenario "Damage past a minion' in out
+    assert code == 0
+    example = re.search(r"^  (scenario .*?^  \})$", out, re.MULTILINE | re.DOTALL)[1]
+    (tmp_path / "help.kscn").write_text(textwrap.dedent("  " + example),
+                                        encoding="utf-8")
+    code, out, _ = run(capsys, "test", str(tmp_path))
+    assert code == 0, out
+    assert out.splitlines()[-1] == "2 passed, 0 failed"
 
 
 def test_the_readme_ruling_passes(tmp_path, capsys):
