@@ -214,12 +214,14 @@ class _Bar:
         if self.tty:
             if self.total:
                 filled = int(30 * min(self.n, self.total) / self.total)
-                text = f"[{'#' * filled}{'.' * (30 - filled)}] {self.n}/{self.total}"
+                shown = min(self.n, self.total)
+                text = f"[{'#' * filled}{'.' * (30 - filled)}] {shown}/{self.total}"
             else:
                 text = f"{self.n} tries"
             self.stream.write(f"\r{self.what}: {text}")
             self.stream.flush()
-        elif self.total and self.n * 10 // self.total != self.last:
+        elif self.total and self.n <= self.total \
+                and self.n * 10 // self.total != self.last:
             self.last = self.n * 10 // self.total
             self.stream.write(f"{self.what}: {self.n}/{self.total}\n")
 

@@ -72,14 +72,19 @@ class Violation:
 class Snapshot:
     """What the step checks compare: each card's place and orientation, the chain."""
 
-    __slots__ = ("cards", "phase", "chain_actors", "resolving")
+    __slots__ = ("cards", "phase", "chain_actors", "chain_keys", "resolving")
 
     def __init__(self, g):
         self.cards = [(c.zone, c.controller, c.exhausted, c.fatigued) for c in g.cards]
         self.phase = g.phase
         ch = g.chain
         self.chain_actors = [link["actor"] for link in ch.links] if ch else []
+        self.chain_keys = [_link_key(link) for link in ch.links] if ch else []
         self.resolving = bool(ch and ch.resolving)
+
+
+def _link_key(link: dict) -> tuple:
+    return link["block"], link["source"], link["actor"]
 
 
 def _cite(rule: Any) -> str | None:
@@ -158,6 +163,7 @@ class Invariants:
         self.calm_cite = _cite(calm)
         self.recovery: dict[str, str | None] = {}
         self.unfatigue: set[str] = set()
+        self.fatigue_cite: str | None = None
         for ph in rs.phases:
             stmts = list(_statements(_phase_programs(ph), rs, set()))
             if any(_is_recovery(s) for s in stmts):
@@ -165,6 +171,7 @@ class Invariants:
                 self.recovery[ph.name] = str(cite) if cite is not None else None
             if any(isinstance(s, ast.Unfatigue) for s in stmts):
                 self.unfatigue.add(ph.name)
+                self.fatigue_cite = self.fatigue_cite or self.recovery.get(ph.name)
         programs = engine.programs
         self.own = []
         for inv in rs.invariants:
@@ -219,7 +226,7 @@ class Invariants:
             if c.fatigued and c.fatigued_turn > turn:
                 broken("fatigue", self.card(g, c.id),
                        f"fatigued on turn {c.fatigued_turn}, after the current turn "
-                       f"{turn}")
+                       f"{turn}", self.fatigue_cite)
         if self.hp_floor is not None:
             for p in g.players:
                 if p.hp < self.hp_floor:
@@ -337,11 +344,12 @@ class Invariants:
                            f"unexhausted in the {g.phase or 'setup'} phase, outside "
                            f"recovery ({', '.join(self.recovery) or 'none'})")
                 if fatigued and c.fatigued:
-                    broken("fatigue", self.card(g, i), "unexhausted while fatigued")
+                    broken("fatigue", self.card(g, i), "unexhausted while fatigued",
+                           self.fatigue_cite)
             if fatigued and not c.fatigued and not unfatiguing:
                 broken("fatigue", self.card(g, i),
                        f"fatigue lifted in the {g.phase or 'setup'} phase, which does "
-                       f"not unfatigue")
+                       f"not unfatigue", self.fatigue_cite)
         return found
 
     def _chain_events(self, before: Snapshot, g, events: list, broken) -> None:
@@ -372,16 +380,23 @@ class Invariants:
                     stack.pop()
         ch = g.chain
         actual = [link["actor"] for link in ch.links] if ch else []
-        if ch is not None and (actual != stack or (ch.resolving and not resolving
-                                                   and not before.resolving)):
-            if ch.resolving and len(actual) > len(stack):
+        if ch is not None and ch.resolving and not resolving:
+            # every step that starts a resolution resolves a link at once, so a
+            # resolving chain the events do not show resolving took a new link
+            if self.calm:
                 broken("no_chain_while_resolving", "the game",
-                       "the resolving chain has links its events never added",
+                       f"the chain took link {len(actual)} while it resolved",
                        self.calm_cite)
-            elif actual != stack:
+        elif actual != stack:
+            broken("chain_order", "the game",
+                   f"the chain holds links by players {actual}; its events account "
+                   f"for {stack}", self.lifo_cite)
+        elif ch is not None and not any(e.kind == "link" for e in events):
+            keys = [_link_key(link) for link in ch.links]
+            if keys != before.chain_keys[:len(keys)]:
                 broken("chain_order", "the game",
-                       f"the chain holds links by players {actual}, its events "
-                       f"account for {stack}", self.lifo_cite)
+                       "a link other than the last one resolved: the links left are "
+                       "not the first ones added", self.lifo_cite)
 
     def after_recovery(self, g) -> list[Violation]:
         """Once a recovery phase's program has run: every card in an exhaustible zone

@@ -74,6 +74,7 @@ TestExploration17th = Exploration17th.TestCase
 
 BROKEN = {
     "recovery_forgets_to_unexhaust.kotc": {"recovery_unexhausts"},
+    "recovery_ignores_fatigue.kotc": {"fatigue"},
     "clone_leaves_pawn_in_hand.kotc": {"pawn_zone", "pawns_only_on_battlefield"},
     "counter_drains_hp_below_zero.kotc": {"hp_never_negative"},
 }
@@ -138,3 +139,60 @@ def test_an_unexhaust_outside_recovery_is_reported(table):
 
 def test_every_builtin_invariant_has_a_label():
     assert all(label[0].isupper() for label in BUILTINS.values())
+
+
+# --- a deliberately broken engine is caught -------------------------------------------
+
+
+class _FirstInFirstOut(list):
+    """A chain's links that give up the oldest link when asked for the newest."""
+
+    def pop(self, index: int = -1):
+        return super().pop(0)
+
+
+def _first_violation(table, seeds: int, before_step=lambda g: None) -> set[str]:
+    from interpreter.agents import RandomAgent
+
+    for seed in range(seeds):
+        g = Game.new(table.ruleset, table.decks, seed=seed, players=2,
+                     engine=table.engine, max_turns=MAX_TURNS)
+        monitor = Monitor(g)
+        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+        while not g.is_over:
+            before_step(g)
+            found = monitor.apply(agents[g.current_player].act(g))
+            if found:
+                return {v.invariant for v in found}
+    return set()
+
+
+def test_a_chain_resolving_first_in_first_out_is_caught():
+    table = table_for(load_edition("12th"), max_turns=MAX_TURNS)
+
+    def fifo(g):
+        if g.chain is not None and not isinstance(g.chain.links, _FirstInFirstOut):
+            g.chain.links = _FirstInFirstOut(g.chain.links)
+
+    assert "chain_order" in _first_violation(table, 60, fifo)
+
+
+def test_a_link_added_while_the_chain_resolves_is_caught(monkeypatch):
+    table = table_for(load_edition("12th"), max_turns=MAX_TURNS)
+    referee = table.engine.referee
+    resolve = type(referee).resolve
+
+    def careless(g, what, env, cite):
+        # resolves as if the chain were still open for responses
+        chain = g.chain
+        saved = chain.resolving if chain is not None else None
+        if chain is not None:
+            chain.resolving = False
+        try:
+            resolve(referee, g, what, env, cite)
+        finally:
+            if chain is not None:
+                chain.resolving = saved
+
+    monkeypatch.setattr(referee, "resolve", careless)
+    assert "no_chain_while_resolving" in _first_violation(table, 120)

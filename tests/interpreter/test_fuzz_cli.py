@@ -28,6 +28,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "fuzz"
 # fixture -> (invariants it breaks, what the scenario's failed expectation reads)
 BROKEN = {
     "recovery_forgets_to_unexhaust": ({"recovery_unexhausts"}, "exhausted"),
+    "recovery_ignores_fatigue": ({"fatigue"}, "exhausted"),
     "clone_leaves_pawn_in_hand": ({"pawn_zone", "pawns_only_on_battlefield"},
                                   "hand count"),
     "counter_drains_hp_below_zero": ({"hp_never_negative"}, "hp"),
