@@ -254,8 +254,10 @@ class _Play:
             else:
                 self.position(start, list(script or ()))
         except UnscriptedDie:
-            raise _Stop(Failure(start.origin, "a die was rolled before play began, and "
-                                              "the scenario scripts none")) from None
+            rolled = self.g.rng.rolled if self.g is not None else 0
+            why = (f"a die was rolled past the script as play began (after {rolled} "
+                   f"scripted dice), and the scenario has no seed")
+            raise _Stop(Failure(start.origin, why)) from None
         finally:
             _strict.reset(token)
         self.observe()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -247,7 +247,6 @@ class Scenario:
     actions: tuple
     expects: tuple[Expect, ...]
     origin: ast.Origin
-    edition_paths: dict[str, str] = field(default_factory=dict, compare=False)
 
     def xfail(self, edition: str) -> str | None:
         """Why the scenario is expected to fail under `edition`, if it is."""
@@ -860,7 +859,6 @@ class _Validator:
                              f"{why}: '{name}'")
                 continue
             rulesets[name] = rs
-            scn.edition_paths[name] = rs.files[0] if rs.files else name
         self.structure()
         for name, rs in rulesets.items():
             _EditionCheck(self, name, rs).run()
