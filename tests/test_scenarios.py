@@ -115,6 +115,15 @@ def test_the_help_example_passes_and_the_summary_is_the_last_line(tmp_path, caps
     assert out.splitlines()[-1] == "2 passed, 0 failed"
 
 
+def test_the_grammar_example_passes(tmp_path, capsys):
+    header = (HERE.parent / "rules" / "scenario.tx").read_text(encoding="utf-8")
+    example = header.split("*/")[0].split("\n\n", 1)[1]
+    (tmp_path / "grammar.kscn").write_text(textwrap.dedent(example), encoding="utf-8")
+    code, out, _ = run(capsys, "test", str(tmp_path))
+    assert code == 0, out
+    assert out.splitlines()[-1] == "2 passed, 0 failed"
+
+
 def test_the_readme_ruling_passes(tmp_path, capsys):
     readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
     (example,) = re.findall(r"^```kscn\n(.*?)^```", readme, re.MULTILINE | re.DOTALL)
