@@ -104,7 +104,12 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
         return BAD_INPUT
     start = time.perf_counter()
     bar = _Bar(con.err)
-    trail, runs = _explore(table, args, bar)
+    try:
+        trail, runs = _explore(table, args, bar)
+    except Exception as err:  # a bug of kotc's own: reported, never a traceback
+        con.error(f"kotc fuzz: internal error ({type(err).__name__}: {err}); please "
+                  f"report it")
+        return BAD_INPUT
     seconds = round(time.perf_counter() - start, 2)
     if trail is None:
         bar.done(f"{runs} runs, every invariant held")
@@ -129,7 +134,8 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
     report = {
         "edition": ruleset.name, "runs": runs, "seed": args.seed,
         "seconds": round(time.perf_counter() - start, 2),
-        "violations": [v.to_json() for v in trail.violations],
+        "violations": [{**v.to_json(), "origin": display_path(v.origin) if v.origin
+                        else None} for v in trail.violations],
         "trail": {"seed": trail.seed, "players": trail.players,
                   "max_turns": trail.max_turns,
                   "actions": [{"player": s, "index": i, "label": label}
