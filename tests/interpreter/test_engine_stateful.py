@@ -38,8 +38,7 @@ EDITIONS = ("11th", "12th", "13th", "17th")
 FIXTURES = Path(__file__).parent / "fixtures" / "fuzz"
 
 LONG = "KOTC_FUZZ_EXAMPLES" in os.environ
-EXAMPLES = int(os.environ.get("KOTC_FUZZ_EXAMPLES", "0")) or min(
-    settings.default.max_examples, 15)
+EXAMPLES = int(os.environ.get("KOTC_FUZZ_EXAMPLES", "0")) or settings.default.max_examples
 STEPS = int(os.environ.get("KOTC_FUZZ_STEPS", "50" if LONG else "8"))
 # Positions come from up to this many random steps into a game; runs stay short
 # unless a longer search is asked for.
