@@ -51,7 +51,8 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
     position, then takes random legal actions, checking after every step the
     engine's invariants (each card in exactly one place, HP and stat floors,
     one chain resolving last-in-first-out, recovery and fatigue, counters only
-    on on-field cards, a legal action until the game ends, a bounded game) and
+    on on-field cards, zones holding only what they may, a legal action until
+    the game ends, a bounded game) and
     the ruleset's own `invariants` section. A progress bar runs on standard
     error.
 

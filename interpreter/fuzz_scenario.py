@@ -173,6 +173,8 @@ def _builtin_checks(inv: Invariants, g: Game, v: Violation, target, ref) -> list
         return [f"card {card} in {inv.pawn_zone}"]
     if name == "counter_hosts":
         return [f"card {card} counters: none"]
+    if name == "exhaustible":
+        return [f"card {card} not {'exhausted' if c.exhausted else 'fatigued'}"]
     if name == "stat_floor":
         return [f"card {card} {stat} {floor}" for stat, floor, _ in inv.floor_items
                 if stat in c.stats and c.stats[stat] < floor]

@@ -12,7 +12,8 @@ only in their zone; HP and stats respect their floors; at most one chain; links
 resolve last-in-first-out; nothing chains while a chain resolves; cards unexhaust
 only in recovery, and recovery unexhausts them; fatigue is respected; counters sit
 only on on-field cards; play rests on a node of the flow graph; a legal action
-exists until the game ends; every game ends within a bound.
+exists until the game ends; every game ends within a bound; zones hold only
+the card types they may, and only exhaustible zones hold exhausted cards.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ BUILTINS = {
     "recovery_unexhausts": "Recovery unexhausts every card that is not fatigued",
     "fatigue": "Fatigue is respected",
     "counter_hosts": "Counters sit only on on-field cards",
+    "zone_holds": "A zone holds only the card types it may",
+    "exhaustible": "Only cards in exhaustible zones are exhausted or fatigued",
     "flow_node": "Play rests on a node of the flow graph",
     "legal_action": "A legal action exists until the game ends",
     "game_bound": "Every game ends within a bound",
@@ -209,6 +212,7 @@ class Invariants:
 
         self._places(g, broken)
         pawn_zone, floors, turn = self.pawn_zone, self.floor_items, g.turn
+        zones, exhaustible = self.zones, self.exhaustible
         for c in g.cards:
             if not c.zone:
                 continue
@@ -223,6 +227,15 @@ class Invariants:
                            f"{stat} is {value}, below its floor {floor}", cite)
             if c.counters:
                 self._counters(g, c, broken)
+            zone = zones[c.zone]
+            if zone.holds and c.type not in zone.holds:
+                broken("zone_holds", self.card(g, c.id),
+                       f"a {c.type} in the {c.zone}, which holds "
+                       f"{', '.join(zone.holds)}", _cite(zone))
+            if (c.exhausted or c.fatigued) and c.zone not in exhaustible:
+                state = "exhausted" if c.exhausted else "fatigued"
+                broken("exhaustible", self.card(g, c.id),
+                       f"{state} in the {c.zone}, which is not exhaustible", _cite(zone))
             if c.fatigued and c.fatigued_turn > turn:
                 broken("fatigue", self.card(g, c.id),
                        f"fatigued on turn {c.fatigued_turn}, after the current turn "
