@@ -52,9 +52,8 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
     engine's invariants (each card in exactly one place, HP and stat floors,
     one chain resolving last-in-first-out, recovery and fatigue, counters only
     on on-field cards, zones holding only what they may, a legal action until
-    the game ends, a bounded game) and
-    the ruleset's own `invariants` section. A progress bar runs on standard
-    error.
+    the game ends, a bounded game) and the ruleset's own `invariants` section.
+    A progress bar runs on standard error.
 
     On a violation it prints the broken invariant, where (a player or a card)
     and the rule it cites, shortens the run, and writes it as a scenario file
