@@ -344,20 +344,23 @@ class Referee:
         given: tuple,
         ignore_condition: bool = False,
         check_sources: bool = True,
+        free: bool = False,
     ) -> list[tuple]:
         """Every way to fill the action's parameters that is legal now."""
         env = {"you": Seat(seat)}
         found: list[tuple] = []
         if not act.params:
             if (act.requires is None or act.requires(g, env)) and (
-                not act.costs or self._affordable(g, act, env)
+                free or not act.costs or self._affordable(g, act, env)
             ):
                 found.append(())
             return found
         if not given and len(act.params) == 1 and act.sources[0] is not None:
             self._bind_one(g, act, env, found, ignore_condition)
             return found
-        self._bind(g, act, env, list(given), 0, found, ignore_condition, check_sources)
+        self._bind(
+            g, act, env, list(given), 0, found, ignore_condition, check_sources, free
+        )
         return found
 
     def _bind_one(self, g, act: CompiledAction, env: dict, found: list, ignore) -> None:
@@ -379,9 +382,11 @@ class Referee:
                 continue
             found.append((c,))
 
-    def _bind(self, g, act, env, given, i, found, ignore, check_sources) -> None:
+    def _bind(
+        self, g, act, env, given, i, found, ignore, check_sources, free=False
+    ) -> None:
         if i == len(act.params):
-            if not self._affordable(g, act, env):
+            if not free and not self._affordable(g, act, env):
                 return
             if (
                 act.resolves
@@ -404,7 +409,7 @@ class Referee:
             env[p.name] = c
             if checks and not _all_hold(checks, g, env):
                 continue
-            self._bind(g, act, env, given, i + 1, found, ignore, check_sources)
+            self._bind(g, act, env, given, i + 1, found, ignore, check_sources, free)
         env.pop(p.name, None)
 
     def _candidates(self, g, act: CompiledAction, i: int, env: dict) -> list:
@@ -492,17 +497,17 @@ class Referee:
 
     def perform_choices(self, g, name: str, values: list, mods: tuple, seat: int) -> list:
         act = self.actions[name]
-        return (
-            self.bindings(
-                g,
-                act,
-                seat,
-                tuple(values),
-                "ignoring_condition" in mods,
-                check_sources=False,
-            )
-            if len(values) < len(act.params)
-            else [tuple(values)]
+        # What an effect performs is checked like a player's own action (its
+        # requirements, its activation condition unless ignored, its cost unless
+        # free), but not for where its cards come from ("as if in your hand").
+        return self.bindings(
+            g,
+            act,
+            seat,
+            tuple(values),
+            "ignoring_condition" in mods,
+            check_sources=False,
+            free="free" in mods,
         )
 
     def push_action(
