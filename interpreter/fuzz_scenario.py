@@ -188,6 +188,9 @@ def _own_checks(g: Game, rule: ast.Invariant, target, ref) -> list[str]:
     for part in _conjuncts(rule.cond):
         fact = _fact(part, rule.element)
         if fact is None:
+            if _counts_counters(part, rule.element) and isinstance(target, int) \
+                    and not isinstance(target, Seat) and ref(target) is not None:
+                checks.append(f"card {ref(target)} counters: none")
             continue
         attr, op, bound = fact
         if isinstance(target, Seat) and attr == "hp":
@@ -218,6 +221,24 @@ def _without_pawns(g: Game, c) -> str:
     cards = g.players[c.controller].zones[c.zone]
     n = sum(1 for x in cards if not g.cards[x].pawn)
     return f"player {c.controller} {c.zone} count {n}"
+
+
+def _counts_counters(e: ast.Expr, element: str | None) -> bool:
+    """`counters_on(x, k) + ... == 0` for the element x: no counters on it."""
+    if not (isinstance(e, ast.Binary) and e.op == "==" and isinstance(e.right, ast.IntLit)
+            and e.right.value == 0):
+        return False
+    calls = [c for c in _walk(e.left) if isinstance(c, ast.FuncCall)]
+    return bool(calls) and all(
+        c.func == "counters_on" and isinstance(c.args[0], ast.Path)
+        and c.args[0].parts == (element,) for c in calls)
+
+
+def _walk(e: ast.Expr):
+    yield e
+    if isinstance(e, ast.Binary):
+        yield from _walk(e.left)
+        yield from _walk(e.right)
 
 
 def _conjuncts(e: ast.Expr) -> list[ast.Expr]:

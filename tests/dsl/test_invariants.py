@@ -107,3 +107,18 @@ def test_an_invariant_that_cannot_be_evaluated_is_reported(tmp_path):
 
 def test_invariant_is_a_named_rule():
     assert issubclass(ast.Invariant, ast.Named) and ast.Invariant.kind == "invariant"
+
+
+def test_a_counter_on_a_resource_breaks_the_rulebook_and_the_engine_invariant():
+    rs = load_edition("12th")
+    table = table_for(rs)
+    g = Game.new(rs, table.decks, seed=1, players=2, engine=table.engine)
+    card = g.players[0].zones["hand"][0]
+    g.players[0].zones["hand"].remove(card)
+    g.players[0].zones["granary"].append(card)
+    g.cards[card].zone = "granary"
+    g.cards[card].counters.append(["weakness", 1])
+    found = {v.invariant: v for v in Monitor(g).check()}
+    assert set(found) == {"counter_hosts", "counters_only_on_minions"}
+    assert found["counters_only_on_minions"].cite == "12th §Counters"
+    assert f"#{card} (player 0's granary)" in found["counter_hosts"].where
