@@ -1062,7 +1062,13 @@ class _EditionCheck:
                                        f"(types: {types}, minion)")
                 continue
             given = set()
+            # Ultra Points, where the edition has them, are printed on every card type
+            # (as `kotc card check` allows them).
+            extra = {"ultra_points"} if self.rs.setting("cards", "ultra_points_stat") \
+                else set()
             for s in d.stats:
+                if s.stat in extra:
+                    continue
                 stat = self.words.stat(s.stat)
                 if stat is None or stat not in self.rs.card_types[kind].stats:
                     known = ", ".join(self.rs.card_types[kind].stats)
