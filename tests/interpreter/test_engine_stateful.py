@@ -50,23 +50,32 @@ def bounded() -> settings:
                     deadline=None)
 
 
-def machine(edition: str):
+# Engine bugs the exploration has found and that are not fixed yet: a run that
+# breaks only these is an expected failure (each has an xfail regression test below).
+KNOWN = {
+    "exhaustible": ("fatigued in the", "a Fatigue Counter's link resolving after its "
+                    "host left the field fatigues a card in the grave: the engine's "
+                    "fatigue primitive lacks the exhaustible-zone check exhaust has"),
+}
+
+
+def _known(v) -> str | None:
+    entry = KNOWN.get(v.invariant)
+    return entry[1] if entry and v.detail.startswith(entry[0]) else None
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_random_play_from_random_positions_keeps_every_invariant(edition):
     table = table_for(load_edition(edition), max_turns=MAX_TURNS)
-    return exploration(table, warmup=WARMUP, burst=BURST)
-
-
-Exploration11th = machine("11th")
-Exploration12th = machine("12th")
-Exploration13th = machine("13th")
-Exploration17th = machine("17th")
-
-for _machine in (Exploration11th, Exploration12th, Exploration13th, Exploration17th):
-    _machine.TestCase.settings = bounded()
-
-TestExploration11th = Exploration11th.TestCase
-TestExploration12th = Exploration12th.TestCase
-TestExploration13th = Exploration13th.TestCase
-TestExploration17th = Exploration17th.TestCase
+    machine = exploration(table, warmup=WARMUP, burst=BURST)
+    try:
+        run_state_machine_as_test(machine, settings=bounded())
+    except AssertionError:
+        found = machine.failures[-1].violations if machine.failures else []
+        reasons = {_known(v) for v in found}
+        if found and None not in reasons:
+            pytest.xfail("; ".join(sorted(reasons)))
+        raise
 
 
 # --- the broken fixtures are caught ----------------------------------------------------
@@ -195,3 +204,29 @@ def test_a_link_added_while_the_chain_resolves_is_caught(monkeypatch):
 
     monkeypatch.setattr(referee, "resolve", careless)
     assert "no_chain_while_resolving" in _first_violation(table, 120)
+
+
+@pytest.mark.xfail(strict=True, reason=KNOWN["exhaustible"][1])
+def test_a_fatigue_counter_resolving_after_its_host_is_destroyed_fatigues_no_grave_card():
+    # Found by the exploration (17th, seed 7514, 121 random steps): a Fatigue Counter
+    # and a Damage Counter popped on one minion; the Damage link resolves first and
+    # destroys it, then the Fatigue link fatigues it in the grave.
+    rs = load_edition("17th")
+    table = table_for(rs)
+    designs = list(table.engine.designs.values())
+    g = Game.position(rs, designs, players=2, dice=[6])
+    host = g.put("Executioner", 1, "battlefield",
+                 counters=[["fatigue", 0], ["damage", 0]], stats={"hp": 1})
+    g.resume("action", active=0, turn=3)
+    monitor = Monitor(g)
+
+    def take(kind: str, counter: str | None = None) -> list:
+        action = next(a for a in g.legal_actions() if a.kind == kind and (
+            counter is None or counter in a.value[1]))
+        return monitor.apply(action)
+
+    found = take("act", "fatigue") + take("pass") + take("act", "damage")
+    while g.decision is not None and g.decision.resume == "chain":
+        found += take("pass")
+    assert g.cards[host].zone == "grave"  # destroyed by the Damage Counter
+    assert found == []
