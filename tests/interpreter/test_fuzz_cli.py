@@ -60,6 +60,7 @@ def test_fuzz_catches_a_broken_edition_and_its_scenario_fails_under_kotc_test(
     assert {v["invariant"] for v in report["violations"]} & broken
     assert all(v["label"] and v["where"] and v["detail"] for v in report["violations"])
     assert report["scenario"]["verified"], report["scenario"]
+    assert report["scenario"]["form"] == "a position"  # the short form
     scenario = edition_copy.with_name(f"{edition_copy.stem}.fuzz.kscn")
     assert scenario.is_file() and not list(edition_copy.parent.glob("*.part"))
     assert "exploring" in err  # the progress bar, on standard error
