@@ -2,17 +2,19 @@
 
 `compile_ruleset(load_edition("13th"))` gives a `FlowGraph` (networkx inside);
 `check_flow` finds flows that cannot be played; `to_dot` draws one;
-`diff_rulesets` says what changed between two editions. The command line
-lives in `interpreter.cli`; it is the only module that prints.
+`diff_rulesets` says what changed between two editions. `Game.new(ruleset,
+decks, seed)` plays the edition: `legal_actions()`, `apply(action)`, `result`.
+The command line lives in `interpreter.cli`; it is the only module that prints.
 """
 
 from .compile import compile_ruleset
 from .diff import diff_rulesets
 from .flow import FlowGraph, Step
+from .game import Deck, Engine, Game
 from .graph_checks import check_flow, check_ruleset
 from .render import to_dot
 
 __all__ = [
-    "FlowGraph", "Step", "check_flow", "check_ruleset", "compile_ruleset",
-    "diff_rulesets", "to_dot",
+    "Deck", "Engine", "FlowGraph", "Game", "Step", "check_flow", "check_ruleset",
+    "compile_ruleset", "diff_rulesets", "to_dot",
 ]

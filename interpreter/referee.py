@@ -13,15 +13,14 @@ as in the flow graph (`phase:draw`, `battle:attack_formation`, `chain:respond`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 from typing import Any
 
 from kotc_dsl import ast
 
 from .actions import Action
-from .programs import NEXT, PUSHED, WAIT, Block, Frame, as_list
+from .programs import NEXT, PUSHED, Block, Frame, as_list
 from .state import PlayerState, Record
-from .values import AbilityRef, DieRef, Seat
+from .values import AbilityRef, Seat
 
 
 @dataclass
@@ -1213,4 +1212,4 @@ def _visible(event: dict) -> dict:
     return {k: v for k, v in event.items() if not k.startswith("__")}
 
 
-__all__ = ["Referee", "DieRef", "WAIT", "product"]
+__all__ = ["Referee"]
