@@ -638,6 +638,8 @@ class Game:
 
     def fatigue(self, card: int, flag: bool, cite) -> None:
         c = self.cards[card]
+        if flag and c.zone not in self.engine.exhaustible:
+            return  # like exhaustion: only cards recovery acts on can be fatigued
         c.fatigued = flag
         if flag:
             c.fatigued_turn = self.turn

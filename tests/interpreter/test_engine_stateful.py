@@ -52,11 +52,7 @@ def bounded() -> settings:
 
 # Engine bugs the exploration has found and that are not fixed yet: a run that
 # breaks only these is an expected failure (each has an xfail regression test below).
-KNOWN = {
-    "exhaustible": ("fatigued in the", "a Fatigue Counter's link resolving after its "
-                    "host left the field fatigues a card in the grave: the engine's "
-                    "fatigue primitive lacks the exhaustible-zone check exhaust has"),
-}
+KNOWN: dict[str, tuple[str, str]] = {}
 
 
 def _known(v) -> str | None:
@@ -206,7 +202,6 @@ def test_a_link_added_while_the_chain_resolves_is_caught(monkeypatch):
     assert "no_chain_while_resolving" in _first_violation(table, 120)
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN["exhaustible"][1])
 def test_a_fatigue_counter_resolving_after_its_host_is_destroyed_fatigues_no_grave_card():
     # Found by the exploration (17th, seed 7514, 121 random steps): a Fatigue Counter
     # and a Damage Counter popped on one minion; the Damage link resolves first and
