@@ -1,6 +1,6 @@
 """kotc interpreter: compile an edition's rules into a flow graph and work with it.
 
-`compile_ruleset(load_edition("13th"))` gives a `FlowGraph` (networkx inside);
+`compile_ruleset(load_edition(name))` gives a `FlowGraph` (networkx inside);
 `check_flow` finds flows that cannot be played; `to_dot` draws one;
 `diff_rulesets` says what changed between two editions. `Game.new(ruleset,
 decks, seed)` plays the edition: `legal_actions()`, `apply(action)`, `result`.

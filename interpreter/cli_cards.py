@@ -149,7 +149,7 @@ def _deck_coverage(args: argparse.Namespace, con: Console) -> int:
     reports: list[tuple[Coverage, list[DeckList]]] = []
     for name in names:
         rs = _edition(name)
-        own = [(d, c) for d, c in decks if d.edition == rs.name]
+        own = [(d, c) for d, c in decks if rs.name == d.edition]
         readings = card_readings((c[e.name] for d, c in own for e in d.entries), rs)
         reports.append((coverage(rs, readings), [d for d, _ in own]))
     complete = all(cov.complete for cov, _ in reports)

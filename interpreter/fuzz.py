@@ -54,7 +54,7 @@ class Table:
 
 
 def starter_deck_files(ruleset: Ruleset) -> list[Path]:
-    """The starter decks of the nearest edition in the ruleset's lineage that has
+    """The starter decks of the nearest edition of the ruleset's lineage that has
     some, so an edited edition plays with the cards of the one it extends."""
     for name in ruleset.lineage:
         found = sorted((DECKS_DIR / name).glob("*.kdeck"))

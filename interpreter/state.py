@@ -11,7 +11,23 @@ from typing import Any
 from .values import decode, encode
 
 
-class CardState:
+class _Slotted:
+    """Plain state held in slots, written to JSON and read back slot by slot."""
+
+    __slots__ = ()
+
+    def to_json(self) -> dict:
+        return {s: getattr(self, s) for s in self.__slots__}
+
+    @classmethod
+    def from_json(cls, data: dict):
+        obj = object.__new__(cls)
+        for s in cls.__slots__:
+            setattr(obj, s, data[s])
+        return obj
+
+
+class CardState(_Slotted):
     """One card (or pawn) in a game: who owns and controls it, where it is, its
     printed and current stats, orientation, face, counters and marks."""
 
@@ -71,18 +87,9 @@ class CardState:
         c.tags = dict(self.tags)
         return c
 
-    def to_json(self) -> dict:
-        return {s: getattr(self, s) for s in CardState.__slots__}
-
-    @staticmethod
-    def from_json(data: dict) -> CardState:
-        c = object.__new__(CardState)
-        for s in CardState.__slots__:
-            setattr(c, s, data[s])
-        return c
 
 
-class PlayerState:
+class PlayerState(_Slotted):
     __slots__ = ("seat", "hp", "eliminated", "decked_out", "agreed", "zones")
 
     def __init__(self, seat: int, hp: int, zones: list[str]):
@@ -102,15 +109,6 @@ class PlayerState:
         p.zones = {z: list(cards) for z, cards in self.zones.items()}
         return p
 
-    def to_json(self) -> dict:
-        return {s: getattr(self, s) for s in PlayerState.__slots__}
-
-    @staticmethod
-    def from_json(data: dict) -> PlayerState:
-        p = object.__new__(PlayerState)
-        for s in PlayerState.__slots__:
-            setattr(p, s, data[s])
-        return p
 
 
 class Record:

@@ -1,6 +1,6 @@
 """kotc_dsl: the Keeper of the Cards rules language.
 
-Load an edition with `load_edition("17th")` (or a path); the result is a plain,
+Load an edition with `load_edition(name_or_path)`; the result is a plain,
 validated, picklable `Ruleset`. Problems raise `RulesetError`, whose
 `diagnostics` each read `file:line:col: message`.
 """

@@ -84,7 +84,9 @@ def _named(cls: type) -> Converter:
     """Rules whose grammar `name` and `label` become `ident` and `label`."""
 
     def conv(obj: Any, ctx: Context) -> Any:
-        return _generic(cls, obj, ctx, ident=obj.name, label=getattr(obj, "label", "") or "")
+        return _generic(
+            cls, obj, ctx, ident=obj.name, label=getattr(obj, "label", "") or ""
+        )
 
     return conv
 
@@ -95,7 +97,9 @@ def _named(cls: type) -> Converter:
 def _left_assoc(first: Any, rest: list, ctx: Context, origin_obj: Any) -> ast.Expr:
     expr = convert(first, ctx)
     for tail in rest:
-        expr = ast.Binary(tail.op, expr, convert(tail.right, ctx), origin=ctx.origin(origin_obj))
+        expr = ast.Binary(
+            tail.op, expr, convert(tail.right, ctx), origin=ctx.origin(origin_obj)
+        )
     return expr
 
 
@@ -148,8 +152,9 @@ def _if(obj: Any, ctx: Context) -> ast.Stmt:
         otherwise = (convert(obj.elseif, ctx),)
     elif obj.otherwise is not None:
         otherwise = _block(obj.otherwise, ctx)
-    return ast.If(convert(obj.cond, ctx), _block(obj.then, ctx), otherwise,
-                  origin=ctx.origin(obj))
+    return ast.If(
+        convert(obj.cond, ctx), _block(obj.then, ctx), otherwise, origin=ctx.origin(obj)
+    )
 
 
 def _stat_change(cls: type) -> Converter:
@@ -164,8 +169,9 @@ def _stat_change(cls: type) -> Converter:
 
 
 def _citation(obj: Any, ctx: Context) -> ast.Citation:
-    return ast.Citation(obj.section, obj.interpretation or None, ctx.edition,
-                        origin=ctx.origin(obj))
+    return ast.Citation(
+        obj.section, obj.interpretation or None, ctx.edition, origin=ctx.origin(obj)
+    )
 
 
 def _range(obj: Any, ctx: Context) -> ast.Range:
@@ -178,13 +184,17 @@ def _range(obj: Any, ctx: Context) -> ast.Range:
 
 def _has_hi(obj: Any) -> bool:
     """textX leaves an absent optional INT at 0; tell `2..0` from `2..`."""
-    text = get_model(obj)._tx_parser.input[obj._tx_position:obj._tx_position_end]
+    text = get_model(obj)._tx_parser.input[obj._tx_position : obj._tx_position_end]
     return not text.rstrip().endswith("..")
 
 
 def _removal(obj: Any, ctx: Context) -> ast.Removal:
-    return ast.Removal(removed_kind=obj.kind, removed_name=obj.name,
-                       cite=_opt(obj.cite, ctx), origin=ctx.origin(obj))
+    return ast.Removal(
+        removed_kind=obj.kind,
+        removed_name=obj.name,
+        cite=_opt(obj.cite, ctx),
+        origin=ctx.origin(obj),
+    )
 
 
 def _opt(v: Any, ctx: Context) -> Any:
@@ -193,8 +203,15 @@ def _opt(v: Any, ctx: Context) -> Any:
 
 def _setup_step(obj: Any, ctx: Context) -> ast.SetupStep:
     dice = obj.first.dice if obj.first is not None else None
-    return _generic(ast.SetupStep, obj, ctx, ident=obj.name, label=obj.label or "",
-                    body=_block(obj.body, ctx), first_player_dice=dice)
+    return _generic(
+        ast.SetupStep,
+        obj,
+        ctx,
+        ident=obj.name,
+        label=obj.label or "",
+        body=_block(obj.body, ctx),
+        first_player_dice=dice,
+    )
 
 
 def _phase(obj: Any, ctx: Context) -> ast.Phase:
@@ -213,21 +230,43 @@ def _phase(obj: Any, ctx: Context) -> ast.Phase:
             opens.extend(part.actions)
             opens_cite = _opt(part.cite, ctx)
     return ast.Phase(
-        ident=obj.name, label=obj.label, skips=tuple(skips), variants=tuple(variants),
-        run=run, run_cite=run_cite, opens=tuple(opens), opens_cite=opens_cite,
-        position=_opt(obj.position, ctx), cite=_opt(obj.cite, ctx),
-        override=obj.override, origin=ctx.origin(obj),
+        ident=obj.name,
+        label=obj.label,
+        skips=tuple(skips),
+        variants=tuple(variants),
+        run=run,
+        run_cite=run_cite,
+        opens=tuple(opens),
+        opens_cite=opens_cite,
+        position=_opt(obj.position, ctx),
+        cite=_opt(obj.cite, ctx),
+        override=obj.override,
+        origin=ctx.origin(obj),
     )
 
 
 def _phrase(obj: Any, ctx: Context) -> ast.Phrase:
-    return _generic(ast.Phrase, obj, ctx, ident=obj.name, label="", phrase_kind=obj.kind,
-                    body=_block(obj.body, ctx))
+    return _generic(
+        ast.Phrase,
+        obj,
+        ctx,
+        ident=obj.name,
+        label="",
+        phrase_kind=obj.kind,
+        body=_block(obj.body, ctx),
+    )
 
 
 def _counter(obj: Any, ctx: Context) -> ast.Counter:
-    return _generic(ast.Counter, obj, ctx, ident=obj.name, label=obj.label,
-                    counter_kind=obj.kind, body=_block(obj.body, ctx))
+    return _generic(
+        ast.Counter,
+        obj,
+        ctx,
+        ident=obj.name,
+        label=obj.label,
+        counter_kind=obj.kind,
+        body=_block(obj.body, ctx),
+    )
 
 
 def _text_rule(cls: type, **fields: str) -> Converter:
@@ -270,18 +309,40 @@ _SPECIAL: dict[str, Converter] = {
     "RevisedCost": _text_rule(ast.RevisedCost),
     "VariableLimit": _text_rule(ast.VariableLimit),
 }
-for _cls in (ast.CardType, ast.Stat, ast.Zone, ast.Action, ast.Modifier, ast.BattleStep,
-             ast.Keyword, ast.Term, ast.EventDecl, ast.EndCondition, ast.LoseCondition,
-             ast.Criterion, ast.Tag, ast.Invariant):
+for _cls in (
+    ast.CardType,
+    ast.Stat,
+    ast.Zone,
+    ast.Action,
+    ast.Modifier,
+    ast.BattleStep,
+    ast.Keyword,
+    ast.Term,
+    ast.EventDecl,
+    ast.EndCondition,
+    ast.LoseCondition,
+    ast.Criterion,
+    ast.Tag,
+    ast.Invariant,
+):
     _SPECIAL[_cls.__name__] = _named(_cls)
 
 
 SECTION_RULES = {
-    "SetupSection": "setup", "AnatomySection": "cards", "ZonesSection": "zones",
-    "TurnSection": "turn", "ActionsSection": "actions", "BattleSection": "battle",
-    "ChainSection": "chain", "CountersSection": "counters", "KeywordsSection": "keywords",
-    "EventsSection": "events", "EndgameSection": "endgame", "LegalitySection": "legality",
-    "PhrasesSection": "phrases", "InvariantsSection": "invariants",
+    "SetupSection": "setup",
+    "AnatomySection": "cards",
+    "ZonesSection": "zones",
+    "TurnSection": "turn",
+    "ActionsSection": "actions",
+    "BattleSection": "battle",
+    "ChainSection": "chain",
+    "CountersSection": "counters",
+    "KeywordsSection": "keywords",
+    "EventsSection": "events",
+    "EndgameSection": "endgame",
+    "LegalitySection": "legality",
+    "PhrasesSection": "phrases",
+    "InvariantsSection": "invariants",
 }
 
 
@@ -294,10 +355,14 @@ def convert_edition(model: Any, path: str) -> ast.EditionFile:
     )
     base = model.base
     return ast.EditionFile(
-        name=model.name, number=model.number,
+        name=model.name,
+        number=model.number,
         base=base.name if base else None,
         base_origin=ctx.origin(base) if base else None,
-        source=model.source, summary=model.summary,
-        contents=tuple(model.contents), sections=sections, path=path,
+        source=model.source,
+        summary=model.summary,
+        contents=tuple(model.contents),
+        sections=sections,
+        path=path,
         origin=ctx.origin(model),
     )

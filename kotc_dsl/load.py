@@ -1,6 +1,6 @@
 """Load rule files: parse, follow `extends`, merge with overrides, validate.
 
-`load_edition("17th")` and `load_path("editions/17th.kotc")` return a validated
+`load_edition(name)` and `load_path(path)` return a validated
 `Ruleset` or raise `RulesetError` listing every problem found. Results are cached
 by the content of every file involved (see `cache.py`), so a repeated load costs
 a hash and an unpickle.
@@ -24,7 +24,11 @@ SUFFIX = ".kotc"
 _HEADER = re.compile(r'^\s*edition\s+"([^"]+)"', re.MULTILINE)
 
 __all__ = [
-    "RulesetError", "check_paths", "edition_files", "find_edition", "load_edition",
+    "RulesetError",
+    "check_paths",
+    "edition_files",
+    "find_edition",
+    "load_edition",
     "load_path",
 ]
 
@@ -64,11 +68,18 @@ def parse_file(path: Path) -> ast.EditionFile:
         raw = err.object
         line = raw.count(b"\n", 0, err.start) + 1
         col = err.start - raw.rfind(b"\n", 0, err.start)
-        raise RulesetError([Diagnostic(ast.Origin(str(path), line, col),
-                                       f"not a UTF-8 text file ({err.reason})")]) from None
+        raise RulesetError(
+            [
+                Diagnostic(
+                    ast.Origin(str(path), line, col),
+                    f"not a UTF-8 text file ({err.reason})",
+                )
+            ]
+        ) from None
     except OSError as err:
-        raise RulesetError([Diagnostic(ast.Origin(str(path), 1, 1),
-                                       f"cannot read: {err.strerror}")]) from None
+        raise RulesetError(
+            [Diagnostic(ast.Origin(str(path), 1, 1), f"cannot read: {err.strerror}")]
+        ) from None
     key = cache.key("file", str(path), text)
     hit = cache.get(key)
     if hit is not None:
@@ -76,8 +87,9 @@ def parse_file(path: Path) -> ast.EditionFile:
     try:
         model = parse(text, str(path))
     except RecursionError:
-        raise RulesetError([Diagnostic(ast.Origin(str(path), 1, 1),
-                                       "nested too deeply to read")]) from None
+        raise RulesetError(
+            [Diagnostic(ast.Origin(str(path), 1, 1), "nested too deeply to read")]
+        ) from None
     except TextXError as err:
         origin = ast.Origin(err.filename or str(path), err.line or 1, err.col or 1)
         raise RulesetError([Diagnostic(origin, _syntax_message(err))]) from None
@@ -105,19 +117,25 @@ def lineage(path: Path) -> list[ast.EditionFile]:
         if current in seen:
             names = " -> ".join([f.name for f in chain] + [parsed.name])
             last = chain[-1]
-            raise RulesetError([Diagnostic(last.base_origin or last.origin,
-                                           f"extends cycle: {names}")])
+            raise RulesetError(
+                [Diagnostic(last.base_origin or last.origin, f"extends cycle: {names}")]
+            )
         seen[current] = parsed.name
         chain.append(parsed)
         if parsed.base is None:
             break
         base = find_edition(parsed.base, current.parent)
         if base is None:
-            raise RulesetError([Diagnostic(
-                parsed.base_origin or parsed.origin,
-                f"extends unknown edition '{parsed.base}' "
-                f"(no {parsed.base}{SUFFIX} beside this file or among the shipped editions)",
-            )])
+            raise RulesetError(
+                [
+                    Diagnostic(
+                        parsed.base_origin or parsed.origin,
+                        f"extends unknown edition '{parsed.base}' "
+                        f"(no {parsed.base}{SUFFIX} beside this file or among the "
+                        f"shipped editions)",
+                    )
+                ]
+            )
         current = base.resolve()
     return chain
 
@@ -128,18 +146,24 @@ def lineage(path: Path) -> list[ast.EditionFile]:
 def merge(chain: list[ast.EditionFile]) -> tuple[Ruleset, list[Diagnostic]]:
     """Apply the files base first; later files add, `override` or `remove` rules."""
     problems: list[Diagnostic] = []
-    sections: dict[str, OrderedDict[str, ast.Rule]] = {s: OrderedDict() for s in ast.SECTIONS}
-    for depth, edition in enumerate(reversed(chain)):
+    sections: dict[str, OrderedDict[str, ast.Rule]] = {
+        s: OrderedDict() for s in ast.SECTIONS
+    }
+    for depth, part in enumerate(reversed(chain)):
         base_name = chain[len(chain) - depth].name if depth else None
         by_section: dict[str, list[ast.Rule]] = {}
-        for section, rules, _ in edition.sections:  # a section may be written twice
+        for section, rules, _ in part.sections:  # a section may be written twice
             by_section.setdefault(section, []).extend(rules)
         for section, rules in by_section.items():
             _merge_section(sections[section], tuple(rules), section, base_name, problems)
     top = chain[0]
     ruleset = Ruleset(
-        name=top.name, number=top.number, source=top.source, summary=top.summary,
-        lineage=tuple(f.name for f in chain), files=tuple(f.path for f in chain),
+        name=top.name,
+        number=top.number,
+        source=top.source,
+        summary=top.summary,
+        lineage=tuple(f.name for f in chain),
+        files=tuple(f.path for f in chain),
         contents={f.name: f.contents for f in chain},
         sections={s: dict(v) for s, v in sections.items()},
         origin=top.origin,
@@ -147,11 +171,17 @@ def merge(chain: list[ast.EditionFile]) -> tuple[Ruleset, list[Diagnostic]]:
     return ruleset, problems
 
 
-def _merge_section(merged: OrderedDict, rules: tuple, section: str, base: str | None,
-                   problems: list[Diagnostic]) -> None:
+def _merge_section(
+    merged: OrderedDict,
+    rules: tuple,
+    section: str,
+    base: str | None,
+    problems: list[Diagnostic],
+) -> None:
     inherited = set(merged)
     written: set[str] = set()
     for rule in rules:
+
         def report(message: str, rule: ast.Rule = rule) -> None:
             problems.append(Diagnostic(rule.origin, message))
 
@@ -159,8 +189,10 @@ def _merge_section(merged: OrderedDict, rules: tuple, section: str, base: str | 
             prefix = f"{rule.removed_kind} "
             doomed = [k for k in inherited if k.startswith(prefix)]
             if not doomed:
-                report(f"remove {rule.removed_kind} *: no {rule.removed_kind} rules in "
-                       f"{_where(section, base)}")
+                report(
+                    f"remove {rule.removed_kind} *: no {rule.removed_kind} rules in "
+                    f"{_where(section, base)}"
+                )
             for k in doomed:
                 merged.pop(k, None)
             continue
@@ -170,8 +202,10 @@ def _merge_section(merged: OrderedDict, rules: tuple, section: str, base: str | 
                 continue
             written.add(rule.target_key)
             if rule.target_key not in inherited:
-                report(f"remove {rule.target_key}: no such {rule.removed_kind} in "
-                       f"{_where(section, base)}")
+                report(
+                    f"remove {rule.target_key}: no such {rule.removed_kind} in "
+                    f"{_where(section, base)}"
+                )
             else:
                 merged.pop(rule.target_key, None)
             continue
@@ -190,14 +224,20 @@ def _merge_section(merged: OrderedDict, rules: tuple, section: str, base: str | 
                 continue
             merged.pop(key)
         elif key in inherited:
-            report(f"{key} is already defined by base edition '{base}'; "
-                   f"write `override` to change it")
+            report(
+                f"{key} is already defined by base edition '{base}'; "
+                f"write `override` to change it"
+            )
             continue
         _insert(merged, rule, problems)
 
 
 def _where(section: str, base: str | None) -> str:
-    return f"base edition '{base}' ({section})" if base else "this edition, which extends none"
+    return (
+        f"base edition '{base}' ({section})"
+        if base
+        else "this edition, which extends none"
+    )
 
 
 def _insert(merged: OrderedDict, rule: ast.Rule, problems: list[Diagnostic]) -> None:
@@ -207,8 +247,13 @@ def _insert(merged: OrderedDict, rule: ast.Rule, problems: list[Diagnostic]) -> 
         return
     anchor = f"{rule.kind} {position.anchor}"
     if anchor not in merged:
-        problems.append(Diagnostic(position.origin, f"{position.where} {position.anchor}: "
-                                   f"no {rule.kind} '{position.anchor}' to place it by"))
+        problems.append(
+            Diagnostic(
+                position.origin,
+                f"{position.where} {position.anchor}: "
+                f"no {rule.kind} '{position.anchor}' to place it by",
+            )
+        )
         merged[rule.key] = rule
         return
     items = list(merged.items())
@@ -222,7 +267,7 @@ def _insert(merged: OrderedDict, rule: ast.Rule, problems: list[Diagnostic]) -> 
 
 
 def load_path(path: str | Path, use_cache: bool = True) -> Ruleset:
-    """Load, merge and validate the edition in `path`.
+    """Load, merge and validate the edition file at `path`.
 
     Raises:
         RulesetError: with every problem found, each located.
@@ -247,15 +292,21 @@ def load_path(path: str | Path, use_cache: bool = True) -> Ruleset:
 
 
 def load_edition(name_or_path: str | Path, use_cache: bool = True) -> Ruleset:
-    """Load a shipped edition by name (`"17th"`) or any edition file by path."""
+    """Load a shipped edition by its name, or any edition file by its path."""
     candidate = Path(name_or_path)
     if candidate.suffix == SUFFIX or candidate.is_file():
         return load_path(candidate, use_cache)
     found = find_edition(str(name_or_path))
     if found is None:
         known = ", ".join(edition_files()) or "none"
-        raise RulesetError([Diagnostic(ast.Origin(str(name_or_path), 1, 1),
-                                       f"unknown edition (known: {known})")])
+        raise RulesetError(
+            [
+                Diagnostic(
+                    ast.Origin(str(name_or_path), 1, 1),
+                    f"unknown edition (known: {known})",
+                )
+            ]
+        )
     return load_path(found, use_cache)
 
 
@@ -269,7 +320,9 @@ def check_paths(paths: list[str | Path]) -> tuple[list[Ruleset], list[Diagnostic
         elif p.is_file():
             files.append(p)
         else:
-            problems.append(Diagnostic(ast.Origin(str(p), 1, 1), "no such file or directory"))
+            problems.append(
+                Diagnostic(ast.Origin(str(p), 1, 1), "no such file or directory")
+            )
     rulesets = []
     for f in files:
         try:

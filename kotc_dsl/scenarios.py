@@ -250,25 +250,23 @@ class Scenario:
 
     def xfail(self, edition: str) -> str | None:
         """Why the scenario is expected to fail under `edition`, if it is."""
-        return next((why for eds, why in self.xfails if eds is None or edition in eds),
-                    None)
+        return next((why for eds, why in self.xfails if _applies(eds, edition)), None)
 
     def dice_for(self, edition: str) -> tuple[int, ...] | None:
         """The scripted dice under `edition`: its own script, else the common one."""
-        own = [v for eds, v in self.dice if eds is not None and edition in eds]
+        own = [v for eds, v in self.dice if eds is not None and _applies(eds, edition)]
         common = [v for eds, v in self.dice if eds is None]
         return (own or common or [None])[0]
 
     def designs_for(self, edition: str) -> list[CardDesign]:
-        return [u.design for u in self.designs
-                if u.editions is None or edition in u.editions]
+        return [u.design for u in self.designs if _applies(u.editions, edition)]
 
     def steps_for(self, edition: str) -> list:
         """The steps and checkpoints under `edition`, edition blocks flattened."""
         return _flatten(self.actions, edition)
 
     def expects_for(self, edition: str) -> list[Check]:
-        return [c for e in self.expects if e.editions is None or edition in e.editions
+        return [c for e in self.expects if _applies(e.editions, edition)
                 for c in e.checks]
 
     @property
@@ -276,11 +274,17 @@ class Scenario:
         return f"{Path(self.path).name}::{self.name}"
 
 
+def _applies(names: tuple[str, ...] | None, name: str) -> bool:
+    """Whether a part of a scenario scoped to the edition names `names` (None: all of
+    them) applies when the scenario runs under edition `name`."""
+    return names is None or name in names
+
+
 def _flatten(items, edition: str) -> list:
     out: list = []
     for item in items:
         if isinstance(item, EditionSteps):
-            if edition in item.editions:
+            if _applies(item.editions, edition):
                 out.extend(_flatten(item.items, edition))
         else:
             out.append(item)

@@ -7,10 +7,21 @@ parameter type means `card`. Collections: `cards`, `players`, `dice`, `ints`;
 
 from __future__ import annotations
 
-BASE_TYPES = frozenset({
-    "int", "bool", "player", "players", "card", "cards", "die", "dice", "counter",
-    "ability", "stat",
-})
+BASE_TYPES = frozenset(
+    {
+        "int",
+        "bool",
+        "player",
+        "players",
+        "card",
+        "cards",
+        "die",
+        "dice",
+        "counter",
+        "ability",
+        "stat",
+    }
+)
 
 # What a value of a type accepts in its place: `card` where `cards` is wanted, etc.
 SUBTYPES = {
@@ -20,27 +31,56 @@ SUBTYPES = {
     "victim": {"victim", "player", "card"},
 }
 
-ELEMENT = {"cards": "card", "zone": "card", "players": "player", "dice": "die", "ints": "int"}
+ELEMENT = {
+    "cards": "card",
+    "zone": "card",
+    "players": "player",
+    "dice": "die",
+    "ints": "int",
+}
 
 # The implicit name of an element inside `collection where <cond>`.
 ELEMENT_NAME = {"card": "card", "player": "player", "die": "die", "int": "value"}
 
 PLAYER_ATTRS = {
-    "hp": "int", "eliminated": "bool", "decked_out": "bool", "agreed": "bool",
+    "hp": "int",
+    "eliminated": "bool",
+    "decked_out": "bool",
+    "agreed": "bool",
     "left": "player",
 }
 CARD_ATTRS = {
-    "owner": "player", "controller": "player", "exhausted": "bool", "fatigued": "bool",
-    "fatigued_turn": "int", "face_up": "bool", "pawn": "bool",
+    "owner": "player",
+    "controller": "player",
+    "exhausted": "bool",
+    "fatigued": "bool",
+    "fatigued_turn": "int",
+    "face_up": "bool",
+    "pawn": "bool",
     "ultra_points": "int",
 }
 CONTEXT_ATTRS = {
-    "game": {"turn": "int", "first_player": "player", "phase": "phase", "step": "step",
-             "first_turn": "bool"},
-    "chain": {"length": "int", "open": "bool", "resolving": "bool",
-              "last_actor": "player"},
-    "battle": {"victim": "victim", "attacker": "player", "defender": "player",
-               "attack_team": "cards", "defense_team": "cards", "ongoing": "bool"},
+    "game": {
+        "turn": "int",
+        "first_player": "player",
+        "phase": "phase",
+        "step": "step",
+        "first_turn": "bool",
+    },
+    "chain": {
+        "length": "int",
+        "open": "bool",
+        "resolving": "bool",
+        "last_actor": "player",
+    },
+    "battle": {
+        "victim": "victim",
+        "attacker": "player",
+        "defender": "player",
+        "attack_team": "cards",
+        "defense_team": "cards",
+        "ongoing": "bool",
+    },
     "die": {"value": "int", "roller": "player"},
     "dice": {"value": "ints"},
     "victim": {"controller": "player"},
@@ -60,8 +100,12 @@ BUILTIN_EVENTS = {
 
 # The names every program may use, and what each is.
 GLOBAL_NAMES = {
-    "you": "player", "active": "player", "players": "players", "game": "game",
-    "chain": "chain", "battle": "battle",
+    "you": "player",
+    "active": "player",
+    "players": "players",
+    "game": "game",
+    "chain": "chain",
+    "battle": "battle",
 }
 
 # Built-in functions: name -> (parameter types, result type).
@@ -83,12 +127,33 @@ FUNCTIONS = {
 }
 
 # Language constructs a glossary term may name instead of a definition.
-BUILTIN_CONSTRUCTS = frozenset({
-    "you", "owner", "controller", "choose", "choose_exactly", "choose_player",
-    "choose_by_opponent", "choose_up_to", "for_each", "reveal", "see", "batch",
-    "counter", "it", "damage", "enlist", "attack", "defend", "targeted", "exhaust",
-    "fatigue", "negate", "remove",
-})
+BUILTIN_CONSTRUCTS = frozenset(
+    {
+        "you",
+        "owner",
+        "controller",
+        "choose",
+        "choose_exactly",
+        "choose_player",
+        "choose_by_opponent",
+        "choose_up_to",
+        "for_each",
+        "reveal",
+        "see",
+        "batch",
+        "counter",
+        "it",
+        "damage",
+        "enlist",
+        "attack",
+        "defend",
+        "targeted",
+        "exhaust",
+        "fatigue",
+        "negate",
+        "remove",
+    }
+)
 
 
 def accepts(wanted: str, given: str) -> bool:

@@ -52,8 +52,13 @@ class Scope:
     calls: set[str] = field(default_factory=set)
 
     def with_names(self, **more: str) -> Scope:
-        return Scope({**self.names, **more}, self.event_fields, self.would, self.keyword,
-                     self.calls)
+        return Scope(
+            {**self.names, **more},
+            self.event_fields,
+            self.would,
+            self.keyword,
+            self.calls,
+        )
 
 
 class Checker:
@@ -92,18 +97,28 @@ class Checker:
 
     def citation(self, node: ast.Node, cite: ast.Citation | None, what: str) -> None:
         if cite is None:
-            self.error(node, f"{what} has no citation (add `@ \"<rulebook section>\"`)")
+            self.error(node, f'{what} has no citation (add `@ "<rulebook section>"`)')
             return
         contents = self.rs.contents.get(cite.edition, ())
         if contents and cite.section not in contents:
-            self.error(cite, f"cites '{cite.section}', which is not a section of the "
-                             f"{cite.edition} rulebook's contents")
+            self.error(
+                cite,
+                f"cites '{cite.section}', which is not a section of the "
+                f"{cite.edition} rulebook's contents",
+            )
 
     def ranges(self, rule: ast.Rule) -> None:
         for value in vars(rule).values():
-            if isinstance(value, ast.Range) and value.hi is not None and value.lo > value.hi:
-                self.error(value, f"range {value.lo}..{value.hi} is empty: its lower "
-                                  f"bound is above its upper bound")
+            if (
+                isinstance(value, ast.Range)
+                and value.hi is not None
+                and value.lo > value.hi
+            ):
+                self.error(
+                    value,
+                    f"range {value.lo}..{value.hi} is empty: its lower "
+                    f"bound is above its upper bound",
+                )
 
     def ref(self, node: ast.Node, name: str, table: Iterable[str], what: str) -> bool:
         if name in table:
@@ -132,8 +147,11 @@ class Checker:
 
     def rule_Zone(self, r: ast.Zone) -> None:
         if r.name in PLAYER_ATTRS:
-            self.error(r, f"zone '{r.name}' has the name of a player attribute, so "
-                          f"`you.{r.name}` could never reach it")
+            self.error(
+                r,
+                f"zone '{r.name}' has the name of a player attribute, so "
+                f"`you.{r.name}` could never reach it",
+            )
         for t in r.holds:
             self.ref(r, t, self.card_types, "card type")
         if "face_up" in r.flags and "face_down" in r.flags:
@@ -196,12 +214,16 @@ class Checker:
         if r.counter_kind == "reactive" and r.trigger is None:
             self.error(r, f"reactive counter '{r.name}' needs a trigger (`when ...`)")
         if r.counter_kind != "reactive" and r.trigger is not None:
-            self.error(r.trigger, f"only reactive counters have triggers; '{r.name}' is "
-                                  f"{r.counter_kind}")
+            self.error(
+                r.trigger,
+                f"only reactive counters have triggers; '{r.name}' is {r.counter_kind}",
+            )
         if r.trigger is not None:
             scope = self.trigger(r.trigger, scope)
         if r.from_card and r.body:
-            self.error(r, f"counter '{r.name}' takes its effect from the card; it has no body")
+            self.error(
+                r, f"counter '{r.name}' takes its effect from the card; it has no body"
+            )
         if r.counter_kind == "inert" and r.body:
             self.error(r, f"inert counter '{r.name}' cannot have an effect")
         self.block(r.body, scope)
@@ -223,8 +245,9 @@ class Checker:
         if term.name in self.term_types:
             return self.term_types[term.name]
         if term.name in self.expanding:
-            cycle = " -> ".join(self.expanding[self.expanding.index(term.name):]
-                                + [term.name])
+            cycle = " -> ".join(
+                self.expanding[self.expanding.index(term.name) :] + [term.name]
+            )
             self.error(term, f"term '{term.name}' is defined through itself ({cycle})")
             return "any"
         self.expanding.append(term.name)
@@ -237,8 +260,11 @@ class Checker:
 
     def rule_EventDecl(self, r: ast.EventDecl) -> None:
         if r.name in self.keywords or r.name in BUILTIN_EVENTS:
-            self.error(r, f"event '{r.name}' has the name of an event that already exists "
-                          f"(every keyword call and engine primitive is an event)")
+            self.error(
+                r,
+                f"event '{r.name}' has the name of an event that already exists "
+                f"(every keyword call and engine primitive is an event)",
+            )
         self.params(r.params, self.scope())
 
     def rule_EndCondition(self, r: ast.EndCondition) -> None:
@@ -266,24 +292,32 @@ class Checker:
             t = self.expr(r.domain, scope)
             element = collection_of(t)
             if element is None and t != "any":
-                self.error(r.domain, f"invariant '{r.name}' must range over a "
-                                     f"collection, not {t}")
+                self.error(
+                    r.domain,
+                    f"invariant '{r.name}' must range over a collection, not {t}",
+                )
             scope = scope.with_names(**{r.element: element or "any"})
         self.bool_expr(r.cond, scope)
 
     def rule_Phrase(self, r: ast.Phrase) -> None:
         holes = set(re.findall(r"\[(\w+)\]", r.text))
         for hole in sorted(holes - PHRASE_HOLES.keys()):
-            self.error(r, f"phrase text has an unknown placeholder [{hole}] "
-                          f"(known: {', '.join(f'[{h}]' for h in PHRASE_HOLES)})")
+            self.error(
+                r,
+                f"phrase text has an unknown placeholder [{hole}] "
+                f"(known: {', '.join(f'[{h}]' for h in PHRASE_HOLES)})",
+            )
         names = {h: PHRASE_HOLES[h] for h in holes if h in PHRASE_HOLES}
         scope = self.scope(this="card", **names)
         for m in r.modifiers:
             self.ref(r, m, self.rs.modifiers, "activation modifier")
         if r.phrase_kind == "condition":
             if r.body:
-                self.error(r, f"condition phrase '{r.name}' has a program; conditions "
-                              f"take `when ...` or `if ...`")
+                self.error(
+                    r,
+                    f"condition phrase '{r.name}' has a program; conditions "
+                    f"take `when ...` or `if ...`",
+                )
             if r.trigger is not None:
                 self.trigger(r.trigger, scope)
             elif r.cond is not None:
@@ -297,7 +331,8 @@ class Checker:
             scope = scope.with_names(targets="cards")
         self.block(r.body, scope)
         if r.phrase_kind == "target" and not any(
-                isinstance(s, ast.Choose) and s.name == "targets" for s in r.body):
+            isinstance(s, ast.Choose) and s.name == "targets" for s in r.body
+        ):
             self.error(r, f"target phrase '{r.name}' must choose `... as targets`")
 
     # --- parameters, triggers, events ------------------------------------------------
@@ -308,7 +343,9 @@ class Checker:
         if p.type in self.card_types:
             return "card"
         known = ", ".join(sorted(BASE_TYPES | set(self.card_types)))
-        self.error(p, f"unknown type '{p.type}' for parameter '{p.name}' (known: {known})")
+        self.error(
+            p, f"unknown type '{p.type}' for parameter '{p.name}' (known: {known})"
+        )
         return "any"
 
     def params(self, params: tuple[ast.Param, ...], scope: Scope) -> Scope:
@@ -320,14 +357,19 @@ class Checker:
                 self.error(p, f"parameter '{p.name}' is declared twice")
             seen.add(p.name)
             if optional_seen and not p.optional:
-                self.error(p, f"parameter '{p.name}' is required but follows an optional "
-                              f"one; put optional parameters last")
+                self.error(
+                    p,
+                    f"parameter '{p.name}' is required but follows an optional "
+                    f"one; put optional parameters last",
+                )
             optional_seen = optional_seen or p.optional
             if p.source is not None:
                 source = self.expr(p.source, Scope(names))
                 if collection_of(source) is None and source != "any":
-                    self.error(p.source, f"parameter '{p.name}' must come from a collection, "
-                                         f"not {source}")
+                    self.error(
+                        p.source,
+                        f"parameter '{p.name}' must come from a collection, not {source}",
+                    )
             names[p.name] = self.param_type(p)
         return Scope(names, scope.event_fields, scope.would, scope.keyword, scope.calls)
 
@@ -356,9 +398,15 @@ class Checker:
                 if not self.ref(t, e, events, "event"):
                     continue
                 own = events[e]
-                fields = dict(own) if i == 0 else {
-                    k: _wider(v, own[k]) for k, v in fields.items()
-                    if k in own and _wider(v, own[k])}
+                fields = (
+                    dict(own)
+                    if i == 0
+                    else {
+                        k: _wider(v, own[k])
+                        for k, v in fields.items()
+                        if k in own and _wider(v, own[k])
+                    }
+                )
             fields.update(EVENT_COMMON)
         inner = Scope({**scope.names, "event": "event"}, fields, t.timing == "would")
         if t.cond is not None:
@@ -368,8 +416,9 @@ class Checker:
     # --- statements --------------------------------------------------------------
 
     def block(self, stmts: tuple, scope: Scope) -> None:
-        scope = Scope(dict(scope.names), scope.event_fields, scope.would, scope.keyword,
-                      scope.calls)
+        scope = Scope(
+            dict(scope.names), scope.event_fields, scope.would, scope.keyword, scope.calls
+        )
         for s in stmts:
             check = getattr(self, f"stmt_{type(s).__name__}")
             bound = check(s, scope)
@@ -379,8 +428,13 @@ class Checker:
     def stmt_Move(self, s: ast.Move, sc: Scope) -> None:
         self.typed(s.what, sc, "cards", "what `move` moves")
         self.typed(s.dest, sc, "zone", "a `move` destination")
-        self.exclusive(s, s.mods, ("top", "bottom"), ("exhausted", "unexhausted"),
-                       ("face_up", "face_down"))
+        self.exclusive(
+            s,
+            s.mods,
+            ("top", "bottom"),
+            ("exhausted", "unexhausted"),
+            ("face_up", "face_down"),
+        )
 
     def exclusive(self, node: ast.Node, mods: tuple, *groups: tuple) -> None:
         for group in groups:
@@ -410,16 +464,23 @@ class Checker:
         head = target.parts[0]
         if head == "event":
             if not sc.would:
-                self.error(target, "event fields can only be changed before the event "
-                                   "happens (in a `when would ...` trigger)")
+                self.error(
+                    target,
+                    "event fields can only be changed before the event "
+                    "happens (in a `when would ...` trigger)",
+                )
             return t
         last = target.parts[-1]
         stat = last in self.stats or sc.names.get(last) == "stat"
-        if len(target.parts) >= 2 and (stat or last == "hp" or
-                                       (head == "battle" and last == "victim")):
+        if len(target.parts) >= 2 and (
+            stat or last == "hp" or (head == "battle" and last == "victim")
+        ):
             return t
-        self.error(target, f"'{target}' cannot be changed: only stats, HP, event fields "
-                           f"and the battle's victim can")
+        self.error(
+            target,
+            f"'{target}' cannot be changed: only stats, HP, event fields "
+            f"and the battle's victim can",
+        )
         return None
 
     def stmt_Roll(self, s: ast.Roll, sc: Scope) -> dict:
@@ -501,7 +562,9 @@ class Checker:
 
     def stmt_Emit(self, s: ast.Emit, sc: Scope) -> None:
         if self.ref(s, s.event, self.events, "event"):
-            self.arguments(s, self.events[s.event].params, s.args, sc, f"event '{s.event}'")
+            self.arguments(
+                s, self.events[s.event].params, s.args, sc, f"event '{s.event}'"
+            )
 
     def stmt_Shuffle(self, s, sc) -> None:
         self.typed(s.what, sc, "cards", "what is shuffled (in place)")
@@ -515,8 +578,11 @@ class Checker:
 
     def stmt_Prevent(self, s, sc) -> None:
         if not sc.would:
-            self.error(s, "`prevent event` only works before the event happens "
-                          "(in a `when would ...` trigger)")
+            self.error(
+                s,
+                "`prevent event` only works before the event happens "
+                "(in a `when would ...` trigger)",
+            )
 
     def stmt_Negate(self, s, sc) -> None:
         self.typed(s.what, sc, "cards", "what is negated")
@@ -528,8 +594,11 @@ class Checker:
         if self.ref(s, s.action, self.actions, "action"):
             params = self.actions[s.action].params
             if len(s.args) > len(params):
-                self.error(s, f"action '{s.action}' takes {len(params)} arguments, "
-                              f"given {len(s.args)}")
+                self.error(
+                    s,
+                    f"action '{s.action}' takes {len(params)} arguments, "
+                    f"given {len(s.args)}",
+                )
             for p, a in zip(params, s.args, strict=False):
                 self.typed(a, sc, self.param_type(p), f"argument '{p.name}'")
         if s.who is not None:
@@ -592,20 +661,28 @@ class Checker:
     def stmt_Resolve(self, s, sc) -> None:
         t = self.expr(s.what, sc)
         if t not in ("card", "ability", "any"):
-            self.error(s.what, f"type error: `resolve` takes a card or an ability, not {t}")
+            self.error(
+                s.what, f"type error: `resolve` takes a card or an ability, not {t}"
+            )
 
     def stmt_Call(self, s: ast.Call, sc: Scope) -> None:
         if not self.ref(s, s.keyword, self.keywords, "keyword"):
             return
         sc.calls.add(s.keyword)
-        self.arguments(s, self.keywords[s.keyword].params, s.args, sc,
-                       f"keyword '{s.keyword}'")
+        self.arguments(
+            s, self.keywords[s.keyword].params, s.args, sc, f"keyword '{s.keyword}'"
+        )
 
-    def arguments(self, node: ast.Node, params: tuple, args: tuple, sc: Scope,
-                  what: str) -> None:
+    def arguments(
+        self, node: ast.Node, params: tuple, args: tuple, sc: Scope, what: str
+    ) -> None:
         required = sum(not p.optional for p in params)
         if not required <= len(args) <= len(params):
-            want = str(len(params)) if required == len(params) else f"{required}-{len(params)}"
+            want = (
+                str(len(params))
+                if required == len(params)
+                else f"{required}-{len(params)}"
+            )
             self.error(node, f"{what} takes {want} arguments, given {len(args)}")
             return
         for p, a in zip(params, args, strict=False):
@@ -715,10 +792,15 @@ class Checker:
             return "bool"
         if op == "in":
             # A single card or player on the right counts as a collection of one.
-            element = collection_of(right) or (right if right in ("card", "player") else None)
+            element = collection_of(right) or (
+                right if right in ("card", "player") else None
+            )
             if element is None or not accepts(element, left):
-                self.error(e, f"type error: `{left} in {right}` (right side must be a "
-                              f"collection of {left})")
+                self.error(
+                    e,
+                    f"type error: `{left} in {right}` (right side must be a "
+                    f"collection of {left})",
+                )
             return "bool"
         if op == "+" and collection_of(left) and collection_of(right):
             if collection_of(left) != collection_of(right):
@@ -731,8 +813,11 @@ class Checker:
 
     def need(self, e: ast.Binary, left: str, right: str, wanted: str, op: str) -> None:
         if left != wanted or right != wanted:
-            self.error(e, f"type error: `{op}` needs {wanted} on both sides, "
-                          f"not {left} and {right}")
+            self.error(
+                e,
+                f"type error: `{op}` needs {wanted} on both sides, "
+                f"not {left} and {right}",
+            )
 
     def is_test(self, e: ast.Binary, sc: Scope) -> str:
         left = self.expr(e.left, sc)
@@ -770,7 +855,9 @@ class Checker:
         if e.func in self.terms:
             term = self.terms[e.func]
             if term.value is None:
-                self.error(e, f"term '{e.func}' names a language construct; it has no value")
+                self.error(
+                    e, f"term '{e.func}' names a language construct; it has no value"
+                )
                 return "any"
             self.arguments(e, term.params, e.args, sc, f"term '{e.func}'")
             return self.term_type(term)
@@ -780,7 +867,9 @@ class Checker:
             return "any"
         params, result = FUNCTIONS[e.func]
         if len(e.args) != len(params):
-            self.error(e, f"{e.func}() takes {len(params)} arguments, given {len(e.args)}")
+            self.error(
+                e, f"{e.func}() takes {len(params)} arguments, given {len(e.args)}"
+            )
             return result
         for wanted, a in zip(params, e.args, strict=True):
             if wanted == "counter" and isinstance(a, ast.Path) and len(a.parts) == 1:

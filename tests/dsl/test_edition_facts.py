@@ -42,14 +42,18 @@ def calls(block) -> list[ast.Call]:
 
 # --- Setup and Deck Building -------------------------------------------------------
 
-@pytest.mark.parametrize("edition,hp", [("11th", 20), ("12th", 35), ("13th", 35),
-                                        ("17th", 35)])
+
+@pytest.mark.parametrize(
+    "edition,hp", [("11th", 20), ("12th", 35), ("13th", 35), ("17th", 35)]
+)
 def test_starting_hp(rs, edition, hp):
     assert rs[edition].setting("setup", "starting_hp").hp == hp
 
 
-@pytest.mark.parametrize("edition,lo,hi", [("11th", 40, 40), ("12th", 40, 60),
-                                           ("13th", 40, 60), ("17th", 40, 60)])
+@pytest.mark.parametrize(
+    "edition,lo,hi",
+    [("11th", 40, 40), ("12th", 40, 60), ("13th", 40, 60), ("17th", 40, 60)],
+)
 def test_deck_size(rs, edition, lo, hi):
     size = rs[edition].setting("setup", "deck_size").size
     assert (size.lo, size.hi) == (lo, hi)
@@ -72,16 +76,24 @@ def test_no_reserves_from_the_13th(rs, edition):
     assert "reserves" not in rs[edition].zones
 
 
-@pytest.mark.parametrize("edition,cap", [("11th", None), ("12th", None), ("13th", None),
-                                         ("17th", 10)])
+@pytest.mark.parametrize(
+    "edition,cap", [("11th", None), ("12th", None), ("13th", None), ("17th", 10)]
+)
 def test_ultra_points_cap(rs, edition, cap):
     rule = rs[edition].setting("setup", "ultra_points")
     assert (rule.cap if rule else None) == cap
 
 
 # The 12th bans cards without an indicator through its clean slate, not as invalid.
-@pytest.mark.parametrize("edition,need", [("11th", "optional"), ("12th", "optional"),
-                                          ("13th", "required"), ("17th", "required")])
+@pytest.mark.parametrize(
+    "edition,need",
+    [
+        ("11th", "optional"),
+        ("12th", "optional"),
+        ("13th", "required"),
+        ("17th", "required"),
+    ],
+)
 def test_edition_indicator(rs, edition, need):
     assert rs[edition].setting("setup", "edition_indicator").need == need
 
@@ -93,19 +105,23 @@ def test_two_or_more_players_eight_recommended(rs, edition):
     assert (players.recommended.lo, players.recommended.hi) == (2, 8)
 
 
-@pytest.mark.parametrize("edition,dice", [("11th", 2), ("12th", 2), ("13th", 2),
-                                          ("17th", 1)])
+@pytest.mark.parametrize(
+    "edition,dice", [("11th", 2), ("12th", 2), ("13th", 2), ("17th", 1)]
+)
 def test_first_player_roll(rs, edition, dice):
     step = next(s for s in rs[edition].setup_steps if s.first_player_dice)
     assert step.first_player_dice == dice
 
 
-@pytest.mark.parametrize("edition,steps", [
-    ("11th", ["reserves", "shuffle", "opening_hand", "first_player"]),
-    ("12th", ["shuffle", "opening_hand", "first_player"]),
-    ("13th", ["shuffle", "opening_hand", "mulligan", "first_player"]),
-    ("17th", ["shuffle", "first_player", "opening_hand", "mulligan"]),
-])
+@pytest.mark.parametrize(
+    "edition,steps",
+    [
+        ("11th", ["reserves", "shuffle", "opening_hand", "first_player"]),
+        ("12th", ["shuffle", "opening_hand", "first_player"]),
+        ("13th", ["shuffle", "opening_hand", "mulligan", "first_player"]),
+        ("17th", ["shuffle", "first_player", "opening_hand", "mulligan"]),
+    ],
+)
 def test_setup_steps_in_order(rs, edition, steps):
     assert [s.name for s in rs[edition].setup_steps] == steps
 
@@ -123,25 +139,38 @@ def test_mulligan_buries_then_draws_as_many(rs, edition):
 
 # --- Card Types and Layout; level and cost --------------------------------------------
 
-@pytest.mark.parametrize("edition,types", [("11th", {"creature", "spell"}),
-                                           ("12th", {"minion", "spell"}),
-                                           ("13th", {"minion", "spell"}),
-                                           ("17th", {"minion", "spell"})])
+
+@pytest.mark.parametrize(
+    "edition,types",
+    [
+        ("11th", {"creature", "spell"}),
+        ("12th", {"minion", "spell"}),
+        ("13th", {"minion", "spell"}),
+        ("17th", {"minion", "spell"}),
+    ],
+)
 def test_card_types(rs, edition, types):
     assert set(rs[edition].card_types) == types
 
 
-@pytest.mark.parametrize("edition,attack,defence", [("11th", "offense", "defense"),
-                                                    ("12th", "offense", "defense"),
-                                                    ("13th", "sp", "hp"),
-                                                    ("17th", "sp", "hp")])
+@pytest.mark.parametrize(
+    "edition,attack,defence",
+    [
+        ("11th", "offense", "defense"),
+        ("12th", "offense", "defense"),
+        ("13th", "sp", "hp"),
+        ("17th", "sp", "hp"),
+    ],
+)
 def test_stat_names(rs, edition, attack, defence):
     minion = next(t for t in rs[edition].card_types.values() if t.name != "spell")
     assert minion.stats[:2] == (attack, defence)
 
 
-@pytest.mark.parametrize("edition,cost", [("11th", "cost"), ("12th", "level"),
-                                          ("13th", "level"), ("17th", "level")])
+@pytest.mark.parametrize(
+    "edition,cost",
+    [("11th", "cost"), ("12th", "level"), ("13th", "level"), ("17th", "level")],
+)
 def test_cost_model(rs, edition, cost):
     assert rs[edition].setting("cards", "cost").stat == cost
 
@@ -162,14 +191,38 @@ def test_17th_pawns_exist_only_on_the_battlefield(rs):
 
 # --- Fields / Zones ------------------------------------------------------------------
 
-@pytest.mark.parametrize("edition,zones", [
-    ("11th", {"deck", "graveyard", "reserves", "creature_zone", "trap_zone",
-              "resource_zone", "hand"}),
-    ("12th", {"deck", "graveyard", "reserves", "battlefield", "trapfield", "granary",
-              "hand"}),
-    ("13th", {"deck", "grave", "battlefield", "granary", "hand"}),
-    ("17th", {"deck", "grave", "battlefield", "granary", "hand"}),
-])
+
+@pytest.mark.parametrize(
+    "edition,zones",
+    [
+        (
+            "11th",
+            {
+                "deck",
+                "graveyard",
+                "reserves",
+                "creature_zone",
+                "trap_zone",
+                "resource_zone",
+                "hand",
+            },
+        ),
+        (
+            "12th",
+            {
+                "deck",
+                "graveyard",
+                "reserves",
+                "battlefield",
+                "trapfield",
+                "granary",
+                "hand",
+            },
+        ),
+        ("13th", {"deck", "grave", "battlefield", "granary", "hand"}),
+        ("17th", {"deck", "grave", "battlefield", "granary", "hand"}),
+    ],
+)
 def test_zones(rs, edition, zones):
     assert set(rs[edition].zones) == zones
 
@@ -181,8 +234,10 @@ def test_deck_is_restricted_and_ordered_hand_private(rs, edition):
     assert zones["hand"].knowledge == "private"
 
 
-@pytest.mark.parametrize("edition,field", [("11th", "creature_zone"),
-                                           ("12th", "battlefield"), ("17th", "battlefield")])
+@pytest.mark.parametrize(
+    "edition,field",
+    [("11th", "creature_zone"), ("12th", "battlefield"), ("17th", "battlefield")],
+)
 def test_battlefield_public_face_up_in_play(rs, edition, field):
     zone = rs[edition].zones[field]
     assert (zone.knowledge, zone.face, zone.in_play) == ("public", "face_up", True)
@@ -195,12 +250,16 @@ def test_12th_trapfield_private_face_down(rs):
 
 # --- Turn Order -------------------------------------------------------------------
 
-@pytest.mark.parametrize("edition,phases", [
-    ("11th", ["resource", "action", "battle", "recovery"]),
-    ("12th", ["resource", "action", "battle", "recovery"]),
-    ("13th", ["draw", "resource", "action", "battle", "recovery"]),
-    ("17th", ["draw", "resource", "action", "battle", "recovery"]),
-])
+
+@pytest.mark.parametrize(
+    "edition,phases",
+    [
+        ("11th", ["resource", "action", "battle", "recovery"]),
+        ("12th", ["resource", "action", "battle", "recovery"]),
+        ("13th", ["draw", "resource", "action", "battle", "recovery"]),
+        ("17th", ["draw", "resource", "action", "battle", "recovery"]),
+    ],
+)
 def test_phase_order(rs, edition, phases):
     assert [p.name for p in rs[edition].phases] == phases
 
@@ -210,8 +269,10 @@ def test_first_player_skips_the_first_draw_phase(rs, edition):
     draw = rs[edition].phases[0]
     (skip,) = draw.skips
     assert skip.cond == ast.Binary(
-        "and", ast.Binary("==", P("game.turn"), ast.IntLit(1)),
-        ast.Binary("==", P("you"), P("game.first_player")))
+        "and",
+        ast.Binary("==", P("game.turn"), ast.IntLit(1)),
+        ast.Binary("==", P("you"), P("game.first_player")),
+    )
     assert draw.run == (ast.Call("draw", (P("you"), ast.IntLit(1))),)
 
 
@@ -220,8 +281,13 @@ def test_resource_phase_place_up_to_two_then_draw_two_minus(rs, edition):
     resource = rs[edition].phases[0]
     choose, place, draw = resource.run
     assert (choose.count.lo, choose.count.hi) == (ast.IntLit(0), ast.IntLit(2))
-    assert draw == ast.Call("draw", (P("you"), ast.Binary(
-        "-", ast.IntLit(2), ast.FuncCall("count", (P(choose.name),)))))
+    assert draw == ast.Call(
+        "draw",
+        (
+            P("you"),
+            ast.Binary("-", ast.IntLit(2), ast.FuncCall("count", (P(choose.name),))),
+        ),
+    )
     (first_turn,) = resource.variants
     assert isinstance(first_turn.body[0], ast.Either)
     assert len(first_turn.body[0].options) == 2
@@ -240,37 +306,52 @@ def test_11th_exchange_with_reserves_during_resource_phase(rs):
     assert "exchange" not in rs["12th"].actions
 
 
-@pytest.mark.parametrize("edition,opens", [
-    ("11th", {"summon", "cast", "set_trap", "activate", "activate_trap"}),
-    ("12th", {"summon", "cast", "set_trap", "activate", "activate_trap"}),
-    ("13th", {"summon", "cast", "activate"}),
-    ("17th", {"summon", "cast", "activate"}),
-])
+@pytest.mark.parametrize(
+    "edition,opens",
+    [
+        ("11th", {"summon", "cast", "set_trap", "activate", "activate_trap"}),
+        ("12th", {"summon", "cast", "set_trap", "activate", "activate_trap"}),
+        ("13th", {"summon", "cast", "activate"}),
+        ("17th", {"summon", "cast", "activate"}),
+    ],
+)
 def test_action_phase_opens(rs, edition, opens):
     action = next(p for p in rs[edition].phases if p.name == "action")
     assert set(action.opens) == opens
 
 
-@pytest.mark.parametrize("edition,section,leave", [
-    ("11th", "Ability Clarifications/Rulings", "forfeit"), ("12th", "Counters", "agree_to_end"),
-    ("13th", "Counters", "agree_to_end"), ("17th", "Counters", "agree_to_end")])
+@pytest.mark.parametrize(
+    "edition,section,leave",
+    [
+        ("11th", "Ability Clarifications/Rulings", "forfeit"),
+        ("12th", "Counters", "agree_to_end"),
+        ("13th", "Counters", "agree_to_end"),
+        ("17th", "Counters", "agree_to_end"),
+    ],
+)
 def test_counters_pop_at_any_time(rs, edition, section, leave):
     anytime = rs[edition].setting("turn", "anytime")
     assert anytime.actions == ("pop", leave) and anytime.cite.section == section
 
 
-@pytest.mark.parametrize("edition,stats", [("11th", ("offense", "defense")),
-                                           ("12th", ("offense", "defense", "level")),
-                                           ("13th", ("sp", "hp", "level")),
-                                           ("17th", ("sp", "hp", "level"))])
+@pytest.mark.parametrize(
+    "edition,stats",
+    [
+        ("11th", ("offense", "defense")),
+        ("12th", ("offense", "defense", "level")),
+        ("13th", ("sp", "hp", "level")),
+        ("17th", ("sp", "hp", "level")),
+    ],
+)
 def test_recovery_resets_stats(rs, edition, stats):
     recovery = rs[edition].phases[-1]
     resets = [s for s in recovery.run if isinstance(s, ast.Reset)]
     assert resets and resets[0].stats == stats
 
 
-@pytest.mark.parametrize("edition,fatigue", [("11th", False), ("12th", True),
-                                             ("17th", True)])
+@pytest.mark.parametrize(
+    "edition,fatigue", [("11th", False), ("12th", True), ("17th", True)]
+)
 def test_recovery_respects_fatigue(rs, edition, fatigue):
     recovery = rs[edition].phases[-1]
     assert any(isinstance(s, ast.Unfatigue) for s in recovery.run) == fatigue
@@ -278,8 +359,10 @@ def test_recovery_respects_fatigue(rs, edition, fatigue):
 
 # --- Abilities and chains ------------------------------------------------------------
 
-@pytest.mark.parametrize("edition,chain", [("11th", False), ("12th", True),
-                                           ("13th", True), ("17th", True)])
+
+@pytest.mark.parametrize(
+    "edition,chain", [("11th", False), ("12th", True), ("13th", True), ("17th", True)]
+)
 def test_chain_exists(rs, edition, chain):
     assert rs[edition].has_chain == chain
 
@@ -293,36 +376,75 @@ def test_chain_rules(rs, edition):
     assert "pop" in r.setting("chain", "chaining").actions
 
 
-@pytest.mark.parametrize("edition,inline", [("12th", False), ("13th", True),
-                                            ("17th", True)])
+@pytest.mark.parametrize(
+    "edition,inline", [("12th", False), ("13th", True), ("17th", True)]
+)
 def test_deployed_spells_resolve_inline(rs, edition, inline):
     assert (rs[edition].setting("chain", "deployed_spells_inline") is not None) == inline
 
 
-@pytest.mark.parametrize("edition,link_one", [("12th", False), ("13th", False),
-                                              ("17th", True)])
+@pytest.mark.parametrize(
+    "edition,link_one", [("12th", False), ("13th", False), ("17th", True)]
+)
 def test_standard_activation_only_as_chain_link_1(rs, edition, link_one):
     cond = rs[edition].setting("actions", "standard_activation").cond
     text = repr(cond)
     assert ("chain" in text and "open" in text) == link_one
 
 
-@pytest.mark.parametrize("edition,mods", [("12th", {"ghost_play"}), ("13th", {"ghost_play"}),
-                                          ("17th", {"ghost_play", "hex_play"})])
+@pytest.mark.parametrize(
+    "edition,mods",
+    [
+        ("12th", {"ghost_play"}),
+        ("13th", {"ghost_play"}),
+        ("17th", {"ghost_play", "hex_play"}),
+    ],
+)
 def test_activation_modifiers(rs, edition, mods):
     assert set(rs[edition].modifiers) == mods
 
 
 # --- Counters ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("edition,counters", [
-    ("11th", {"plain", "named"}),
-    ("12th", {"offense", "defense", "weakness", "damage", "exhaustion", "dice",
-              "immortality"}),
-    ("13th", {"sword", "shield", "weakness", "damage", "exhaustion", "dice"}),
-    ("17th", {"sword", "shield", "voodoo", "weakness", "damage", "exhaustion", "fatigue",
-              "berzerk", "taunt", "medic", "assassin", "dice", "trap", "undying"}),
-])
+
+@pytest.mark.parametrize(
+    "edition,counters",
+    [
+        ("11th", {"plain", "named"}),
+        (
+            "12th",
+            {
+                "offense",
+                "defense",
+                "weakness",
+                "damage",
+                "exhaustion",
+                "dice",
+                "immortality",
+            },
+        ),
+        ("13th", {"sword", "shield", "weakness", "damage", "exhaustion", "dice"}),
+        (
+            "17th",
+            {
+                "sword",
+                "shield",
+                "voodoo",
+                "weakness",
+                "damage",
+                "exhaustion",
+                "fatigue",
+                "berzerk",
+                "taunt",
+                "medic",
+                "assassin",
+                "dice",
+                "trap",
+                "undying",
+            },
+        ),
+    ],
+)
 def test_counter_list(rs, edition, counters):
     assert set(rs[edition].counters) == counters
 
@@ -332,22 +454,39 @@ def test_11th_named_counters_take_their_effect_from_the_card(rs):
     assert named.from_card and named.counter_kind == "proactive" and not named.body
 
 
-@pytest.mark.parametrize("edition,kinds", [
-    ("12th", {"dice": "reactive", "immortality": "reactive", "weakness": "proactive"}),
-    ("13th", {"shield": "reactive", "dice": "reactive", "sword": "proactive"}),
-    ("17th", {"voodoo": "reactive", "taunt": "reactive", "berzerk": "proactive",
-              "undying": "reactive", "fatigue": "proactive"}),
-])
+@pytest.mark.parametrize(
+    "edition,kinds",
+    [
+        (
+            "12th",
+            {"dice": "reactive", "immortality": "reactive", "weakness": "proactive"},
+        ),
+        ("13th", {"shield": "reactive", "dice": "reactive", "sword": "proactive"}),
+        (
+            "17th",
+            {
+                "voodoo": "reactive",
+                "taunt": "reactive",
+                "berzerk": "proactive",
+                "undying": "reactive",
+                "fatigue": "proactive",
+            },
+        ),
+    ],
+)
 def test_proactive_and_reactive(rs, edition, kinds):
     counters = rs[edition].counters
     assert {name: counters[name].counter_kind for name in kinds} == kinds
 
 
-@pytest.mark.parametrize("edition,effect", [
-    ("12th", ast.AddOp("subtract", ast.IntLit(1), P("host.offense"))),
-    ("13th", ast.AddOp("subtract", ast.IntLit(1), P("host.sp"))),
-    ("17th", ast.SetOp(P("host.sp"), ast.IntLit(0))),
-])
+@pytest.mark.parametrize(
+    "edition,effect",
+    [
+        ("12th", ast.AddOp("subtract", ast.IntLit(1), P("host.offense"))),
+        ("13th", ast.AddOp("subtract", ast.IntLit(1), P("host.sp"))),
+        ("17th", ast.SetOp(P("host.sp"), ast.IntLit(0))),
+    ],
+)
 def test_weakness_counter(rs, edition, effect):
     assert rs[edition].counters["weakness"].body == (effect,)
 
@@ -355,8 +494,14 @@ def test_weakness_counter(rs, edition, effect):
 def test_13th_shield_reduces_damage_by_2(rs):
     shield = rs["13th"].counters["shield"]
     assert shield.trigger.timing == "would" and shield.trigger.events == ("inflict",)
-    assert shield.body == (ast.SetOp(P("event.amount"), ast.FuncCall("max", (
-        ast.Binary("-", P("event.amount"), ast.IntLit(2)), ast.IntLit(0)))),)
+    assert shield.body == (
+        ast.SetOp(
+            P("event.amount"),
+            ast.FuncCall(
+                "max", (ast.Binary("-", P("event.amount"), ast.IntLit(2)), ast.IntLit(0))
+            ),
+        ),
+    )
 
 
 def test_17th_shield_zeroes_one_die(rs):
@@ -373,8 +518,10 @@ def test_17th_taunt_and_assassin_watch_attack_formation(rs):
 
 # --- Damage, battles ------------------------------------------------------------------
 
-@pytest.mark.parametrize("edition,piercing", [("11th", False), ("12th", False),
-                                              ("13th", True), ("17th", True)])
+
+@pytest.mark.parametrize(
+    "edition,piercing", [("11th", False), ("12th", False), ("13th", True), ("17th", True)]
+)
 def test_piercing_damage_from_the_13th(rs, edition, piercing):
     inflict = rs[edition].keywords["inflict"]
     assert any(c.keyword == "pierce" for c in calls(inflict.body)) == piercing
@@ -386,19 +533,36 @@ def test_piercing_goes_to_the_controller(rs):
     assert call.keyword == "inflict_player" and call.args[0] == P("target.controller")
 
 
-@pytest.mark.parametrize("edition,steps", [
-    ("11th", ["attack_formation", "defense_formation", "roll", "allocate",
-              "leftover_attack", "leftover_defense"]),
-    ("12th", ["attack_formation", "defense_formation", "battle_dice", "battle_damage"]),
-    ("13th", ["attack_formation", "defense_formation", "damage_allocation"]),
-    ("17th", ["attack_formation", "defense_formation", "damage_allocation"]),
-])
+@pytest.mark.parametrize(
+    "edition,steps",
+    [
+        (
+            "11th",
+            [
+                "attack_formation",
+                "defense_formation",
+                "roll",
+                "allocate",
+                "leftover_attack",
+                "leftover_defense",
+            ],
+        ),
+        (
+            "12th",
+            ["attack_formation", "defense_formation", "battle_dice", "battle_damage"],
+        ),
+        ("13th", ["attack_formation", "defense_formation", "damage_allocation"]),
+        ("17th", ["attack_formation", "defense_formation", "damage_allocation"]),
+    ],
+)
 def test_battle_steps(rs, edition, steps):
     assert [s.name for s in rs[edition].battle_steps] == steps
 
 
-@pytest.mark.parametrize("edition,hits_attacker", [("11th", True), ("12th", True),
-                                                   ("13th", False), ("17th", False)])
+@pytest.mark.parametrize(
+    "edition,hits_attacker",
+    [("11th", True), ("12th", True), ("13th", False), ("17th", False)],
+)
 def test_leftover_defender_dice_hit_the_attacking_player(rs, edition, hits_attacker):
     r = rs[edition]
     assert (r.setting("battle", "leftover_defense") is not None) == hits_attacker
@@ -406,17 +570,28 @@ def test_leftover_defender_dice_hit_the_attacking_player(rs, edition, hits_attac
     assert ("leftover_defense" in ops) == hits_attacker
 
 
-@pytest.mark.parametrize("edition,to", [("11th", "victim"), ("12th", "victim"),
-                                        ("13th", "victim_or_controller"),
-                                        ("17th", "victim_or_controller")])
+@pytest.mark.parametrize(
+    "edition,to",
+    [
+        ("11th", "victim"),
+        ("12th", "victim"),
+        ("13th", "victim_or_controller"),
+        ("17th", "victim_or_controller"),
+    ],
+)
 def test_leftover_attacker_dice(rs, edition, to):
     assert rs[edition].setting("battle", "leftover_attack").to == to
 
 
-@pytest.mark.parametrize("edition,who,dice", [("11th", "owner", "offense"),
-                                              ("12th", "owner", "offense"),
-                                              ("13th", "controller", "sp"),
-                                              ("17th", "controller", "sp")])
+@pytest.mark.parametrize(
+    "edition,who,dice",
+    [
+        ("11th", "owner", "offense"),
+        ("12th", "owner", "offense"),
+        ("13th", "controller", "sp"),
+        ("17th", "controller", "sp"),
+    ],
+)
 def test_defender_and_dice(rs, edition, who, dice):
     assert rs[edition].setting("battle", "defender").who == who
     assert rs[edition].setting("battle", "dice_per").stat == dice
@@ -434,10 +609,15 @@ def test_17th_withdraws_minions_that_leave(rs):
 
 # --- Endgame ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("edition", ["12th", "13th", "17th"])
 def test_winner_criteria_order(rs, edition):
     assert [c.name for c in rs[edition].criteria] == [
-        "not_decked", "most_hp", "most_levels", "largest_deck"]
+        "not_decked",
+        "most_hp",
+        "most_levels",
+        "largest_deck",
+    ]
     assert rs[edition].criteria[0].keep and not rs[edition].criteria[1].keep
 
 
@@ -445,7 +625,11 @@ def test_winner_criteria_order(rs, edition):
 def test_endgame_conditions_and_zombies(rs, edition):
     r = rs[edition]
     assert [c.name for c in r.end_conditions] == [
-        "all_zero", "all_but_one", "decked", "agreement"]
+        "all_zero",
+        "all_but_one",
+        "decked",
+        "agreement",
+    ]
     assert r.setting("endgame", "hp_floor").floor == 0
     assert r.setting("endgame", "zombies_play_on") is not None
 
@@ -458,21 +642,47 @@ def test_11th_players_lose_and_leave(rs):
 
 # --- Keywords -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("edition,present,absent", [
-    ("12th", {"batch_add", "batch_subtract", "dice_damage", "silo", "deploy"},
-     {"sheathe", "clone"}),
-    ("13th", {"sheathe", "self_bury", "self_sheathe", "pierce"},
-     {"batch_add", "sacrifice", "dice_damage"}),
-    ("17th", {"clone", "conscript", "craft", "embody", "dice_burn", "dice_wound",
-              "distract", "gift_summon", "negate_card", "pay_hp", "petrify"}, {"batch_add"}),
-])
+
+@pytest.mark.parametrize(
+    "edition,present,absent",
+    [
+        (
+            "12th",
+            {"batch_add", "batch_subtract", "dice_damage", "silo", "deploy"},
+            {"sheathe", "clone"},
+        ),
+        (
+            "13th",
+            {"sheathe", "self_bury", "self_sheathe", "pierce"},
+            {"batch_add", "sacrifice", "dice_damage"},
+        ),
+        (
+            "17th",
+            {
+                "clone",
+                "conscript",
+                "craft",
+                "embody",
+                "dice_burn",
+                "dice_wound",
+                "distract",
+                "gift_summon",
+                "negate_card",
+                "pay_hp",
+                "petrify",
+            },
+            {"batch_add"},
+        ),
+    ],
+)
 def test_keywords(rs, edition, present, absent):
     keywords = set(rs[edition].keywords)
     assert present <= keywords and not absent & keywords
 
 
-@pytest.mark.parametrize("edition,floor_keyword", [("12th", "down_level"),
-                                                   ("17th", "down_level")])
+@pytest.mark.parametrize(
+    "edition,floor_keyword", [("12th", "down_level"), ("17th", "down_level")]
+)
 def test_down_level_lasts_until_recovery(rs, edition, floor_keyword):
     (op,) = rs[edition].keywords[floor_keyword].body
     assert op.op == "subtract" and op.until == "recovery"
@@ -490,8 +700,10 @@ def test_17th_terms_on_field_replaces_in_play(rs):
 
 # --- Legality -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("edition,slate", [("11th", None), ("12th", 12), ("13th", 13),
-                                           ("17th", 13)])
+
+@pytest.mark.parametrize(
+    "edition,slate", [("11th", None), ("12th", 12), ("13th", 13), ("17th", 13)]
+)
 def test_clean_slate_edition(rs, edition, slate):
     rule = rs[edition].setting("legality", "clean_slate")
     assert (rule.edition if rule else None) == slate
@@ -506,18 +718,19 @@ def test_17th_refurbished_texts(rs):
         "self-exhaust x minions": "self-exhaust x on-field minions",
         "summon x level y pawns": "craft x level y pawns",
         "this card as a resource": "this card in your granary",
-        "When this on-field minion is damaged:": "When your on-field minion(s) is damaged:",
-        "When this on-field minion is destroyed (ghost-play):":
-            "When this card in your battlefield is destroyed (ghost-play):",
-        "When your on-field minion(s) (excluding this card) is damaged:":
-            "When your on-field minion(s) is damaged:",
+        "When this on-field minion is damaged:": "When your on-field minion(s) is damaged:",  # noqa: E501
+        "When this on-field minion is destroyed (ghost-play):": "When this card in your battlefield is destroyed (ghost-play):",  # noqa: E501
+        "When your on-field minion(s) (excluding this card) is damaged:": "When your on-field minion(s) is damaged:",  # noqa: E501
     }
 
 
 def test_17th_revised_levels(rs):
     revised = {r.text: r.edition for r in rs["17th"].legality(ast.RevisedLevel)}
-    assert revised == {"See enemy's hand and target up to x cards therein": 16,
-                       "sheathe the targets": 16, "silo the targets": 16}
+    assert revised == {
+        "See enemy's hand and target up to x cards therein": 16,
+        "sheathe the targets": 16,
+        "silo the targets": 16,
+    }
 
 
 def test_11th_lists(rs):
@@ -538,6 +751,7 @@ def test_12th_commented_out_lists_are_not_in_force(rs):
 
 
 # --- Citations and inheritance ----------------------------------------------------------
+
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_every_rule_cites_its_edition_and_section(rs, edition):

@@ -22,8 +22,10 @@ def minion(rs, name: str, attack: int, defence: int, level: int = 1) -> CardDesi
     kind = next(t for t in rs.card_types.values() if t.name != "spell")
     cost = rs.setting("cards", "cost").stat
     dice = rs.setting("battle", "dice_per").stat
-    stats = [StatValue(s, level if s == cost else attack if s == dice else defence, HERE)
-             for s in kind.stats]
+    stats = [
+        StatValue(s, level if s == cost else attack if s == dice else defence, HERE)
+        for s in kind.stats
+    ]
     return CardDesign(name, kind.name, rs.number, tuple(stats), (), None, HERE)
 
 
@@ -33,8 +35,10 @@ def choose(g: Game, label_or_kind: str) -> None:
         if a.label == label_or_kind or (a.kind == label_or_kind and a.value is None):
             g.apply(a)
             return
-    raise AssertionError(f"{label_or_kind!r} not legal at {g.decision.prompt}: "
-                         f"{[a.label for a in g.legal_actions()]}")
+    raise AssertionError(
+        f"{label_or_kind!r} not legal at {g.decision.prompt}: "
+        f"{[a.label for a in g.legal_actions()]}"
+    )
 
 
 def pick(g: Game, card: int) -> None:
@@ -79,9 +83,13 @@ def test_battle_example_six_dice_against_two(edition):
     """11th/12th §Battles: C survives with 2 defense, D and E destroyed, the
     defending player loses 6."""
     rs = load_edition(edition)
-    designs = [minion(rs, "Minion A", 2, 5), minion(rs, "Minion B", 2, 5),
-               minion(rs, "Minion C", 2, 10), minion(rs, "Minion D", 1, 10),
-               minion(rs, "Minion E", 1, 10)]
+    designs = [
+        minion(rs, "Minion A", 2, 5),
+        minion(rs, "Minion B", 2, 5),
+        minion(rs, "Minion C", 2, 10),
+        minion(rs, "Minion D", 1, 10),
+        minion(rs, "Minion E", 1, 10),
+    ]
     g = Game.position(rs, designs, dice=[1, 6, 5, 5, 3, 6, 6, 2])
     zone = field_zone(rs)
     a, b, c = (g.put(n, 0, zone) for n in ("Minion A", "Minion B", "Minion C"))
@@ -90,12 +98,12 @@ def test_battle_example_six_dice_against_two(edition):
     hp = g.players[1].hp
     g.resume("battle")
     choose(g, "battle")
-    enlist(g, (c, a, b))               # formation order C -> A -> B
-    g.apply(Action("pick", Seat(1)))   # the victim: the defending player
-    enlist(g, (d, e))                  # D -> E
-    for value in (6, 3, 1, 5, 5):      # attacker: 6, 3, 1 on D; the 5s on E
+    enlist(g, (c, a, b))  # formation order C -> A -> B
+    g.apply(Action("pick", Seat(1)))  # the victim: the defending player
+    enlist(g, (d, e))  # D -> E
+    for value in (6, 3, 1, 5, 5):  # attacker: 6, 3, 1 on D; the 5s on E
         allocate(g, value)
-    for value in (6, 2):               # defender: both on C
+    for value in (6, 2):  # defender: both on C
         allocate(g, value)
     stat = toughness(rs)
     assert g.cards[c].stats[stat] == 2 and g.cards[c].zone == zone
@@ -111,8 +119,9 @@ def test_piercing_damage_example(edition):
     rs = load_edition(edition)
     # One attacking die, scripted to 6, and no defenders: all of it is leftover
     # damage to the victim.
-    g = Game.position(rs, [minion(rs, "Attacker", 1, 10), minion(rs, "Victim", 0, 4)],
-                      dice=[6])
+    g = Game.position(
+        rs, [minion(rs, "Attacker", 1, 10), minion(rs, "Victim", 0, 4)], dice=[6]
+    )
     zone = field_zone(rs)
     attacker = g.put("Attacker", 0, zone)
     victim = g.put("Victim", 1, zone)
@@ -122,7 +131,7 @@ def test_piercing_damage_example(edition):
     choose(g, "battle")
     enlist(g, [attacker])
     pick(g, victim)
-    choose(g, "done")                   # the defender enlists nobody
+    choose(g, "done")  # the defender enlists nobody
     assert [e for e in g.events if e.kind == "roll"][-1].data["dice"] == [6]
     assert g.cards[victim].zone == "grave"
     assert g.players[1].hp == hp - 2
@@ -134,13 +143,16 @@ def spell(rs, name: str, *sentences: str) -> CardDesign:
 
     cost = rs.setting("cards", "cost").stat
     ability = AbilityText(None, None, None, tuple(Text(s, HERE) for s in sentences), HERE)
-    return CardDesign(name, "spell", rs.number, (StatValue(cost, 1, HERE),), (ability,),
-                      None, HERE)
+    return CardDesign(
+        name, "spell", rs.number, (StatValue(cost, 1, HERE),), (ability,), None, HERE
+    )
 
 
-TARGET_ONE_MINION = {"12th": "Target up to 1 in-play minions.",
-                     "13th": "Target up to 1 in-play cards.",
-                     "17th": "Target up to 1 on-field minions."}
+TARGET_ONE_MINION = {
+    "12th": "Target up to 1 in-play minions.",
+    "13th": "Target up to 1 in-play cards.",
+    "17th": "Target up to 1 on-field minions.",
+}
 
 
 @pytest.mark.parametrize("edition,weakened", [("12th", 2), ("13th", 2), ("17th", 0)])
@@ -157,17 +169,22 @@ def test_chain_example_weakness_resolves_before_destroy(edition, weakened):
     resources = next(z.name for z in rs.zones.values() if "resources" in z.flags)
     g.put("Brute", 0, resources)
     g.resume("action")
-    g.apply(next(a for a in g.legal_actions() if a.kind == "act" and a.value[1] == (cast,)))
+    g.apply(
+        next(a for a in g.legal_actions() if a.kind == "act" and a.value[1] == (cast,))
+    )
     assert g.chain is not None and g.node == "chain:respond" and g.decision.player == 1
     pop = next(a for a in g.legal_actions() if a.kind == "act" and a.value[0] == "pop")
-    g.apply(pop)                        # link 2
+    g.apply(pop)  # link 2
     assert len(g.chain.links) == 2
-    choose(g, "pass")                   # player 0
-    choose(g, "pass")                   # player 1: all passed in a row
-    pick(g, brute)                      # link 1 resolves: its target
+    choose(g, "pass")  # player 0
+    choose(g, "pass")  # player 1: all passed in a row
+    pick(g, brute)  # link 1 resolves: its target
     attack = rs.setting("battle", "dice_per").stat
-    kinds = [(e.kind, e.data.get("card")) for e in g.events
-             if e.kind in ("stat", "move") and e.data.get("card") == brute]
+    kinds = [
+        (e.kind, e.data.get("card"))
+        for e in g.events
+        if e.kind in ("stat", "move") and e.data.get("card") == brute
+    ]
     assert kinds[0] == ("stat", brute) and kinds[-1] == ("move", brute)
     stat = next(e for e in g.events if e.kind == "stat" and e.data["card"] == brute)
     assert stat.data == {"card": brute, "stat": attack, "value": weakened}
@@ -180,20 +197,26 @@ def test_batch_subtract_example_12th():
     """12th §Batch Subtract: subtract 3 offense from targets with 1 and 5 offense;
     the first can lose only 1, so the second loses at least 2."""
     rs = load_edition("12th")
-    drain = spell(rs, "Drain", "Target up to 2 in-play minions.",
-                  "Batch subtract 3 offense from the targets.")
+    drain = spell(
+        rs,
+        "Drain",
+        "Target up to 2 in-play minions.",
+        "Batch subtract 3 offense from the targets.",
+    )
     g = Game.position(rs, [minion(rs, "Weak", 1, 5), minion(rs, "Strong", 5, 5), drain])
     with_decks(g, "Weak")
     weak, strong = g.put("Weak", 1, "battlefield"), g.put("Strong", 1, "battlefield")
     cast = g.put("Drain", 0, "hand")
     g.put("Weak", 0, "granary")
     g.resume("action")
-    g.apply(next(a for a in g.legal_actions() if a.kind == "act" and a.value[1] == (cast,)))
+    g.apply(
+        next(a for a in g.legal_actions() if a.kind == "act" and a.value[1] == (cast,))
+    )
     choose(g, "pass")
     choose(g, "pass")
     pick(g, weak)
     pick(g, strong)
-    pick(g, weak)                 # 1 from the first: it is at 0 now
+    pick(g, weak)  # 1 from the first: it is at 0 now
     assert [a.value for a in g.legal_actions()] == [strong]
     pick(g, strong)
     pick(g, strong)
@@ -212,7 +235,9 @@ def test_dice_heal_example(edition):
     resources = next(z.name for z in rs.zones.values() if "resources" in z.flags)
     g.put("Filler", 0, resources)
     g.resume("action")
-    g.apply(next(a for a in g.legal_actions() if a.kind == "act" and a.value[1] == (cast,)))
+    g.apply(
+        next(a for a in g.legal_actions() if a.kind == "act" and a.value[1] == (cast,))
+    )
     choose(g, "pass")
     choose(g, "pass")
     assert g.players[0].hp == 18
