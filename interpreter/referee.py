@@ -12,12 +12,13 @@ as in the flow graph (`phase:draw`, `battle:attack_formation`, `chain:respond`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kotc_dsl import ast
 
 from .actions import Action
+from .prefilter import could_hold
 from .programs import NEXT, PUSHED, Block, Frame, as_list
 from .state import PlayerState, Record
 from .values import AbilityRef, Seat
@@ -35,6 +36,9 @@ class CompiledAction:
     resolves: str | None
     cite: ast.Citation | None
     checks: list = None  # `requires` split by the last parameter each part reads
+    condition: ast.Expr | None = None  # `requires`, as written
+    # (design, zone) -> the abilities `requires` does not rule out (see prefilter)
+    possible: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -125,6 +129,8 @@ class Referee:
         self.fire_block = self._block([self._react(None)], None, "event")
         self.link_block = self._block([self._make_link], None, "chain link")
         self.card_types = set(rs.card_types)
+        self.modifiers = frozenset(rs.modifiers)
+        self.zone_names = frozenset(rs.zones)
         self.hidden_zones = {
             z.name for z in rs.zones.values() if z.knowledge == "restricted"
         }
@@ -180,7 +186,33 @@ class Referee:
             resolves,
             a.cite,
             self._staged_checks(a),
+            a.requires,
         )
+
+    def _possible(self, g, act: CompiledAction, i: int, card: int) -> tuple[int, ...]:
+        """The indices of the abilities of `card` that parameter `i` (an ability of
+        the card bound by parameter `i - 1`) may take, given its design and zone."""
+        c = g.cards[card]
+        key = (c.design, c.zone)
+        found = act.possible.get(key)
+        if found is None:
+            abilities = g.engine.abilities.get(c.design, ())
+            cond = act.condition
+            found = act.possible[key] = tuple(
+                k
+                for k, ab in enumerate(abilities)
+                if cond is None
+                or could_hold(
+                    cond,
+                    act.params[i - 1].name,
+                    act.params[i].name,
+                    ab.modifiers,
+                    self.modifiers,
+                    c.zone,
+                    self.zone_names,
+                )
+            )
+        return found
 
     def _staged_checks(self, a: ast.Action) -> list[list]:
         """The parts of `requires` joined by `and`, each to be checked as soon as the
@@ -417,8 +449,7 @@ class Referee:
             pool = list(dict.fromkeys(as_list(act.sources[i](g, env))))
         elif p.type == "ability":
             card = env[act.params[i - 1].name]
-            n = len(g.engine.abilities.get(g.cards[card].design, ()))
-            return [AbilityRef(card, k) for k in range(n)]
+            return [AbilityRef(card, k) for k in self._possible(g, act, i, card)]
         elif p.type == "counter":
             card = env[act.params[i - 1].name]
             return list(dict.fromkeys(k for k, _ in g.cards[card].counters))
@@ -443,6 +474,8 @@ class Referee:
         following = act.params[i + 1].type if i + 1 < len(act.params) else None
         if following == "counter":  # it draws from this card's counters
             pool = [c for c in pool if cards[c].counters]
+        elif following == "ability" and act.sources[i + 1] is None:
+            pool = [c for c in pool if self._possible(g, act, i + 1, c)]
         return pool
 
     def _affordable(self, g, act: CompiledAction, env: dict) -> bool:
