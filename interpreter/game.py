@@ -13,7 +13,6 @@ OpenSpiel-style API: `Game.new`, `legal_actions`, `apply`, `is_over`, `result`,
 
 from __future__ import annotations
 
-import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -27,7 +26,7 @@ from .dice import Dice
 from .programs import NEXT, PUSHED, WAIT, Block, Frame, Programs, as_list, run
 from .referee import Referee
 from .state import CardState, PlayerState, Record
-from .values import AbilityRef, DieRef, Seat, decode, encode
+from .values import AbilityRef, DieRef, Seat, decode, encode, seat_of
 
 DEFAULT_MAX_TURNS = 300
 # A safety net for programs that loop on free actions: the game ends as if by
@@ -134,7 +133,7 @@ class Game:
         g._init_state(n, seed, dice, max_turns)
         for seat in range(n):
             deck = decks[seat % len(decks)]
-            g._deal(Seat(seat), deck)
+            g._deal(seat_of(seat), deck)
         g.tasks = [["setup", 0, 0]]
         g._advance()
         return g
@@ -468,18 +467,18 @@ class Game:
 
     @property
     def active_seat(self) -> Seat:
-        return Seat(self.active)
+        return seat_of(self.active)
 
     def seats_in_game(self) -> list[Seat]:
-        return [Seat(p.seat) for p in self.players if not p.eliminated]
+        return [seat_of(p.seat) for p in self.players if not p.eliminated]
 
-    def left_of(self, seat: int) -> Seat:
+    def left_of(self, who: int) -> Seat:
         n = len(self.players)
         for step in range(1, n + 1):
-            s = (seat + step) % n
+            s = (who + step) % n
             if not self.players[s].eliminated:
-                return Seat(s)
-        return Seat(seat)
+                return seat_of(s)
+        return seat_of(who)
 
     def context(self, name: str) -> Any:
         return _Context(self, name)
@@ -491,9 +490,9 @@ class Game:
             if name in stats:
                 return stats[name]
             if name == "controller":
-                return Seat(card.controller)
+                return seat_of(card.controller)
             if name == "owner":
-                return Seat(card.owner)
+                return seat_of(card.owner)
             return self._card_attr(card, name, env)
         if isinstance(value, _Context):
             return value.get(name)
@@ -506,7 +505,7 @@ class Game:
             return getattr(p, name)
         if isinstance(value, DieRef):
             die = self.dice[value]
-            return die[0] if name == "value" else Seat(die[1])
+            return die[0] if name == "value" else seat_of(die[1])
         if isinstance(value, dict):
             return value.get(name)
         if isinstance(value, AbilityRef):
@@ -527,7 +526,7 @@ class Game:
         if name == "printed":
             return card.printed
         if name in ("owner", "controller"):
-            return Seat(getattr(card, name))
+            return seat_of(getattr(card, name))
         if name == "ultra_points":
             return card.printed.get("ultra_points", 0)
         return getattr(card, name)
@@ -882,7 +881,7 @@ class _Context:
         g = self.g
         if self.name == "game":
             if attr == "first_player":
-                return Seat(g.first_player)
+                return seat_of(g.first_player)
             if attr == "first_turn":
                 return g.turn == 1
             return getattr(g, attr)
@@ -895,7 +894,7 @@ class _Context:
             if attr == "length":
                 return len(ch.links)
             if attr == "last_actor":
-                return Seat(ch.last_actor)
+                return seat_of(ch.last_actor)
             return getattr(ch, attr)
         b = g.battle
         if attr == "ongoing":
@@ -904,7 +903,7 @@ class _Context:
             return [] if attr.endswith("team") else None
         value = getattr(b, attr)
         return (
-            Seat(value)
+            seat_of(value)
             if attr in ("attacker", "defender") and value is not None
             else value
         )
@@ -915,9 +914,15 @@ class _Context:
             self.g.log("victim", None, victim=value)
 
 
-@functools.lru_cache(maxsize=1024)
+_CITES: dict[int, tuple[ast.Citation, str]] = {}
+
+
 def _cite_text(cite: ast.Citation) -> str:
-    return str(cite)
+    """A citation's text, made once per citation (events cite on every step)."""
+    known = _CITES.get(id(cite))
+    if known is None or known[0] is not cite:
+        known = _CITES[id(cite)] = (cite, str(cite))
+    return known[1]
 
 
 def _copy_frame(f: Frame) -> Frame:

@@ -21,7 +21,7 @@ from .actions import Action
 from .prefilter import could_hold
 from .programs import NEXT, PUSHED, Block, Frame, as_list
 from .state import PlayerState, Record
-from .values import AbilityRef, Seat
+from .values import AbilityRef, Seat, seat_of
 
 
 @dataclass
@@ -37,6 +37,7 @@ class CompiledAction:
     cite: ast.Citation | None
     checks: list = None  # `requires` split by the last parameter each part reads
     condition: ast.Expr | None = None  # `requires`, as written
+    bare: Action | None = None  # the action taken with no arguments (shared)
     # (design, zone) -> the abilities `requires` does not rule out (see prefilter)
     possible: dict = field(default_factory=dict)
 
@@ -78,6 +79,10 @@ class Referee:
         self.has_chain = rs.has_chain
         std = rs.setting("actions", "standard_activation")
         self.standard = P.expr(std.cond) if std else (lambda g, env: True)
+        # when the standard condition reads nothing of the ability or its card, one
+        # listing of options needs it once per player (see `options`)
+        self.standard_per_player = std is None or _names(std.cond) <= _GLOBAL
+        self._standard_memo: dict | None = None
         self.counters = {
             c.name: CompiledCounter(
                 c.name,
@@ -187,6 +192,7 @@ class Referee:
             a.cite,
             self._staged_checks(a),
             a.requires,
+            Action("act", (a.name, ()), a.name),
         )
 
     def _possible(self, g, act: CompiledAction, i: int, card: int) -> tuple[int, ...]:
@@ -275,7 +281,7 @@ class Referee:
             return
         seat = order[task[2]]
         task[2] += 1
-        g.frames.append(Frame(block, {"you": Seat(seat)}))
+        g.frames.append(Frame(block, {"you": seat_of(seat)}))
 
     def _roll_off(self, g, step) -> int:
         contenders = list(range(len(g.players)))
@@ -314,7 +320,7 @@ class Referee:
             return
         ph, skips, variants, run_block = self.phases[i]
         g.phase, g.step, g.node = ph.name, "", f"phase:{ph.name}"
-        env = {"you": Seat(g.active)}
+        env = {"you": seat_of(g.active)}
         if task[2] == "begin":
             g.victims = []
             g.recent = []
@@ -346,15 +352,19 @@ class Referee:
 
     def options(self, g, seat: int, names) -> list[Action]:
         out = []
-        for name in names:
-            act = self.actions[name]
-            for args in self.bindings(g, act, seat, ()):
-                label = (
-                    act.name
-                    if not args
-                    else f"{act.name} " + " ".join(self._label(g, a) for a in args)
-                )
-                out.append(Action("act", (name, args), label))
+        # the state does not change while options are listed
+        self._standard_memo = {} if self.standard_per_player else None
+        try:
+            for name in names:
+                act = self.actions[name]
+                for args in self.bindings(g, act, seat, ()):
+                    if not args:
+                        out.append(act.bare)
+                        continue
+                    label = f"{name} " + " ".join(self._label(g, a) for a in args)
+                    out.append(Action("act", (name, args), label))
+        finally:
+            self._standard_memo = None
         return out
 
     def _label(self, g, value: Any) -> str:
@@ -378,7 +388,7 @@ class Referee:
         free: bool = False,
     ) -> list[tuple]:
         """Every way to fill the action's parameters that is legal now."""
-        env = {"you": Seat(seat)}
+        env = {"you": seat_of(seat)}
         found: list[tuple] = []
         if not act.params:
             if (act.requires is None or act.requires(g, env)) and (
@@ -511,6 +521,12 @@ class Referee:
             return False
         if ab.cond is not None:
             return bool(ab.cond(g, inner))
+        memo = self._standard_memo
+        if memo is not None:
+            known = memo.get(seat)
+            if known is None:
+                known = memo[seat] = bool(self.standard(g, {"you": seat}))
+            return known
         return bool(
             self.standard(g, {**env, "you": seat, "source": ref.card, "ability": ref})
         )
@@ -518,13 +534,13 @@ class Referee:
     def take(self, g, seat: int, action: Action) -> None:
         name, args = action.value
         act = self.actions[name]
-        env = {"you": Seat(seat)}
+        env = {"you": seat_of(seat)}
         for p, a in zip(act.params, args, strict=True):
             env[p.name] = a
         g.recent = []
         g.log("action", act.cite, player=seat, action=action.label or name)
         if name in self.chaining:
-            self.fire(g, "chaining_action", {"actor": Seat(seat)}, env, act.cite)
+            self.fire(g, "chaining_action", {"actor": seat_of(seat)}, env, act.cite)
         g.frames.append(Frame(act.body, env))
 
     def perform_choices(self, g, name: str, values: list, mods: tuple, seat: int) -> list:
@@ -546,7 +562,7 @@ class Referee:
         self, g, name: str, args: tuple, mods: tuple, seat: int, env: dict
     ) -> None:
         act = self.actions[name]
-        inner = {"you": Seat(seat)}
+        inner = {"you": seat_of(seat)}
         for p, a in zip(act.params, args, strict=False):
             inner[p.name] = a
         if "free" in mods:
@@ -673,7 +689,7 @@ class Referee:
         key = f"counter {kind}"
         g.usage[key] = g.usage.get(key, 0) + 1
         g.log("pop", spec.cite, card=card, counter=kind, player=int(seat))
-        env = {"you": Seat(seat), "host": card}
+        env = {"you": seat_of(seat), "host": card}
         if (
             spec.kind == "proactive"
             and self.has_chain
@@ -748,7 +764,7 @@ class Referee:
                     g.frames.append(
                         Frame(
                             spec.body,
-                            {"you": Seat(placer), "host": card, "event": event},
+                            {"you": seat_of(placer), "host": card, "event": event},
                             event=event,
                         )
                     )
@@ -801,7 +817,7 @@ class Referee:
                 if spec is None or (kind, placer) in seen:
                     continue
                 seen.add((kind, placer))
-                env = {"you": Seat(placer), "host": c.id, "event": event}
+                env = {"you": seat_of(placer), "host": c.id, "event": event}
                 if spec.cond is None or spec.cond(g, env):
                     found.append((c.id, kind, placer))
         return found
@@ -827,7 +843,7 @@ class Referee:
                 "__prevented": False,
             }
             g.frames.append(
-                Frame(self._step_block(timing), {"you": Seat(g.active)}, event=event)
+                Frame(self._step_block(timing), {"you": seat_of(g.active)}, event=event)
             )
 
     def _step_block(self, timing: str) -> Block:
@@ -1065,9 +1081,9 @@ class Referee:
 
         b.attack_dice = g.roll(total(b.attack_team), b.attacker, cite)
         b.defense_dice = g.roll(total(b.defense_team), b.defender, cite)
-        env = {"you": Seat(b.attacker)}
+        env = {"you": seat_of(b.attacker)}
         for d in reversed(b.attack_dice + b.defense_dice):
-            self.fire(g, "rolled", {"die": d, "roller": Seat(g.dice[d][1])}, env, cite)
+            self.fire(g, "rolled", {"die": d, "roller": seat_of(g.dice[d][1])}, env, cite)
         return True
 
     def _op_allocate(self, g, b, cite) -> bool:
@@ -1114,7 +1130,7 @@ class Referee:
         fields = dict(zip(params, [target, amount, die], strict=False))
         for p in params:
             fields.setdefault(p, None)
-        self.call_keyword(g, name, fields, {"you": Seat(seat)}, False, cite)
+        self.call_keyword(g, name, fields, {"you": seat_of(seat)}, False, cite)
 
     def _op_leftover_attack(self, g, b, cite) -> bool:
         if b.stage == 0:
@@ -1128,7 +1144,7 @@ class Referee:
                 self._damage(g, b.attacker, victim, total, None, cite)
             elif self.leftover_to == "victim_or_controller":
                 self._damage(
-                    g, b.attacker, Seat(g.cards[victim].controller), total, None, cite
+                    g, b.attacker, seat_of(g.cards[victim].controller), total, None, cite
                 )
             return False
         return True
@@ -1139,7 +1155,7 @@ class Referee:
             total = sum(g.dice[d][0] for d in b.defense_dice)
             b.defense_dice = []
             if total > 0 and isinstance(b.victim, Seat):
-                self._damage(g, b.defender, Seat(b.attacker), total, None, cite)
+                self._damage(g, b.defender, seat_of(b.attacker), total, None, cite)
                 return False
         return True
 
@@ -1161,7 +1177,7 @@ class Referee:
                 for s in g.seats_in_game():
                     if cond(g, {"player": s, "you": s}):
                         self.eliminate(g, s, name, cite)
-        env = {"you": Seat(g.active)}
+        env = {"you": seat_of(g.active)}
         for name, cond, _event, cite in self.end_conditions:
             if g.flags.get(f"end:{name}") or (cond is not None and cond(g, env)):
                 self.finish(g, name, cite)
@@ -1170,7 +1186,7 @@ class Referee:
     def finish(self, g, why: str, cite) -> None:
         if g.over:
             return
-        remaining = [Seat(p.seat) for p in g.players]
+        remaining = [seat_of(p.seat) for p in g.players]
         decided = None
         for name, keep, ev, _cite in self.criteria:
             if keep:
@@ -1194,6 +1210,10 @@ class Referee:
             "condition": why,
         }
         g.log("game_over", cite, **g.outcome)
+
+
+# names an expression may read that never stand for an ability or its card
+_GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
 
 
 def _all_hold(checks: list, g, env: dict) -> bool:

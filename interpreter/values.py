@@ -19,6 +19,17 @@ class Seat(int):
         return f"Seat({int(self)})"
 
 
+class _Seats(dict):
+    def __missing__(self, n: int) -> Seat:
+        s = self[n] = Seat(n)
+        return s
+
+
+# Seats are made often (every `you`); one shared object per seat number costs a
+# dict lookup instead of an int construction.
+seat_of = _Seats().__getitem__
+
+
 class DieRef(int):
     """A rolled die, by its index in the game's dice record."""
 
