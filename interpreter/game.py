@@ -184,7 +184,6 @@ class Game:
             PlayerState(i, hp.hp if hp else 0, list(rs.zones)) for i in range(n)
         ]
         self.cards: list[CardState] = []
-        self.able: list[int] = []  # cards with abilities, the only ones that activate
         self.rng = Dice(seed, dice)
         self.seed = seed
         self.turn = 0
@@ -227,8 +226,6 @@ class Game:
             len(self.cards), design.name, design.type, int(seat), printed, design.name
         )
         self.cards.append(c)
-        if self.engine.abilities.get(design.name):
-            self.able.append(c.id)
         if zone is not None:
             self.players[seat].zones[zone].append(c.id)
             c.zone = zone
@@ -299,7 +296,6 @@ class Game:
         g.__dict__.update(self.__dict__)
         g.players = [p.copy() for p in self.players]
         g.cards = [c.copy() for c in self.cards]
-        g.able = list(self.able)
         g.rng = self.rng.copy()
         g.frames = [_copy_frame(f) for f in self.frames]
         g.tasks = [list(t) for t in self.tasks]
@@ -325,7 +321,6 @@ class Game:
             "seed": self.seed,
             "players": [p.to_json() for p in self.players],
             "cards": [c.to_json() for c in self.cards],
-            "able": self.able,
             "rng": self.rng.to_json(),
             "turn": self.turn,
             "active": self.active,
@@ -372,7 +367,6 @@ class Game:
         g.seed = data["seed"]
         g.players = [PlayerState.from_json(p) for p in data["players"]]
         g.cards = [CardState.from_json(c) for c in data["cards"]]
-        g.able = data["able"]
         g.rng = Dice.from_json(data["rng"])
         for k in (
             "turn",

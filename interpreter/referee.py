@@ -70,7 +70,16 @@ class Referee:
                 for v in ph.variants
             ]
             run_block = P.block(ph.run, ph.run_cite or ph.cite, f"phase {ph.name}")
-            self.phases.append((ph, skips, variants, run_block))
+            self.phases.append(
+                (
+                    ph,
+                    skips,
+                    variants,
+                    run_block,
+                    f"phase:{ph.name}",
+                    Action("end", None, f"end the {ph.label}"),
+                )
+            )
         anytime = rs.setting("turn", "anytime")
         self.anytime = tuple(anytime.actions) if anytime else ()
         self.actions = {a.name: self._action(a) for a in rs.actions.values()}
@@ -140,6 +149,13 @@ class Referee:
             z.name for z in rs.zones.values() if z.knowledge == "restricted"
         }
         self.concessions = self._concessions(rs)
+        # flow tasks by kind (`["phase", i, stage]` runs `_task_phase`)
+        self._steps = {
+            name[6:]: getattr(self, name) for name in dir(self) if name[:6] == "_task_"
+        }
+        self._answers = {
+            name[8:]: getattr(self, name) for name in dir(self) if name[:8] == "_answer_"
+        }
         self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
 
     def _concessions(self, rs) -> set[str]:
@@ -252,16 +268,19 @@ class Referee:
         self.leftover_to = leftover.to if leftover else "victim"
         self.battle_cite = damage.cite if damage else None
         self.step_windows = s("step_windows")
+        self._ops = {
+            name[4:]: getattr(self, name) for name in dir(self) if name[:4] == "_op_"
+        }
 
     # --- the flow ----------------------------------------------------------------------
 
     def step(self, g) -> None:
         task = g.tasks[-1]
-        getattr(self, f"_task_{task[0]}")(g, task)
+        self._steps[task[0]](g, task)
 
     def answer(self, g, action: Action) -> None:
         task = g.tasks[-1]
-        getattr(self, f"_answer_{task[0]}")(g, task, action)
+        self._answers[task[0]](g, task, action)
 
     # setup
 
@@ -318,8 +337,8 @@ class Referee:
         if i >= len(self.phases):
             g.tasks[-1] = ["turn"]
             return
-        ph, skips, variants, run_block = self.phases[i]
-        g.phase, g.step, g.node = ph.name, "", f"phase:{ph.name}"
+        ph, skips, variants, run_block, node, end = self.phases[i]
+        g.phase, g.step, g.node = ph.name, "", node
         env = {"you": seat_of(g.active)}
         if task[2] == "begin":
             g.victims = []
@@ -339,7 +358,7 @@ class Referee:
             task[1], task[2] = i + 1, "begin"
             return
         options = self.options(g, g.active, names)
-        options.append(Action("end", None, f"end the {ph.label}"))
+        options.append(end)
         g.ask(g.active, ph.label, options, resume="phase", cite=ph.opens_cite or ph.cite)
 
     def _answer_phase(self, g, task: list, action: Action) -> None:
@@ -468,23 +487,35 @@ class Referee:
         else:
             # A card parameter with no `in`: the acting player's own cards with
             # abilities, wherever they are but in zones nobody may look at (the
-            # deck): interpretation of "you" and of restricted knowledge.
-            you, hidden = env["you"], self.hidden_zones
-            cards = g.cards
-            pool = [
-                c
-                for c in g.able
-                if cards[c].zone
-                and cards[c].zone not in hidden
-                and cards[c].controller == you
-            ]
+            # deck): interpretation of "you" and of restricted knowledge. A card
+            # is in the zone list of its controller, so those lists are the pool;
+            # sorted, it is in the order the cards were made.
+            hidden, abilities, cards = self.hidden_zones, g.engine.abilities, g.cards
+            zones = g.players[env["you"]].zones
+            if i + 1 < len(act.params) and act.params[i + 1].type == "ability":
+                possible = self._possible
+                pool = sorted(
+                    c
+                    for z, ids in zones.items()
+                    if z not in hidden
+                    for c in ids
+                    if possible(g, act, i + 1, c)
+                )
+            else:
+                pool = sorted(
+                    c
+                    for z, ids in zones.items()
+                    if z not in hidden
+                    for c in ids
+                    if abilities.get(cards[c].design)
+                )
         cards = g.cards
         if p.type in self.card_types:
             pool = [c for c in pool if cards[c].type == p.type]
         following = act.params[i + 1].type if i + 1 < len(act.params) else None
         if following == "counter":  # it draws from this card's counters
             pool = [c for c in pool if cards[c].counters]
-        elif following == "ability" and act.sources[i + 1] is None:
+        elif following == "ability" and act.sources[i] is not None:
             pool = [c for c in pool if self._possible(g, act, i + 1, c)]
         return pool
 
@@ -663,7 +694,7 @@ class Referee:
             return
         g.node = "chain:respond"
         options = self.options(g, ch.asking, self.chaining)
-        options.append(Action("pass", None, "pass"))
+        options.append(_PASS)
         g.ask(ch.asking, "respond to the chain", options, resume="chain")
 
     def _answer_chain(self, g, task: list, action: Action) -> None:
@@ -780,7 +811,7 @@ class Referee:
             return g.ask(
                 placer,
                 f"pop {spec.name} on {g.cards[card].name}#{card}?",
-                [Action("yes", None, "pop"), Action("no", None, "keep")],
+                [_POP, _KEEP],
                 cite=spec.cite,
             )
 
@@ -930,7 +961,7 @@ class Referee:
                 task[2] = "after"
                 self.fire_step(g, "after", name)
                 return
-            if getattr(self, f"_op_{ops[b.op]}")(g, b, cite):
+            if self._ops[ops[b.op]](g, b, cite):
                 b.op += 1
                 b.stage = 0
             return
@@ -950,7 +981,7 @@ class Referee:
         while b.passes < players:
             options = self.options(g, b.asking, self.chaining)
             if options:
-                options.append(Action("pass", None, "pass"))
+                options.append(_PASS)
                 g.ask(
                     b.asking,
                     "act between battle steps",
@@ -1211,6 +1242,10 @@ class Referee:
         }
         g.log("game_over", cite, **g.outcome)
 
+
+# answers that are the same at every decision of their kind (actions are immutable)
+_PASS = Action("pass", None, "pass")
+_POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
 
 # names an expression may read that never stand for an ability or its card
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})

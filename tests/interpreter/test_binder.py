@@ -1,0 +1,63 @@
+"""Which activations the binder offers: by zone, by modifier, and for pawns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.game import Game
+from kotc_dsl import load_edition
+from kotc_dsl.cards import load_cards
+
+CARDS = Path(__file__).parents[1] / "scenarios" / "cards"
+
+
+@pytest.fixture(scope="module")
+def table():
+    rs = load_edition("17th")
+    designs = load_cards(CARDS / "common.kcard") + load_cards(CARDS / "17th.kcard")
+    return rs, designs
+
+
+def activations(g: Game) -> list[str]:
+    return [
+        a.label for a in g.legal_actions() if a.kind == "act" and "activate" in a.label
+    ]
+
+
+def test_a_plain_ability_is_offered_on_the_battlefield_and_not_from_the_hand(table):
+    rs, designs = table
+    g = Game.position(rs, designs)
+    on_field = g.put("Zapper", 0, "battlefield")
+    in_hand = g.put("Zapper", 0, "hand")
+    g.put("Filler", 0, "deck")
+    g.resume("action")
+    offered = activations(g)
+    assert any(f"#{on_field}" in label for label in offered)
+    assert not any(f"#{in_hand}" in label for label in offered)
+
+
+def test_a_ghost_play_ability_is_considered_wherever_its_card_lies(table):
+    # Phoenix's REBIRTH is ghost-play: from the grave it is refused only by its
+    # trigger (nothing was destroyed), not ruled out by where it lies
+    rs, designs = table
+    g = Game.position(rs, designs)
+    phoenix = g.put("Phoenix", 0, "grave")
+    g.put("Filler", 0, "deck")
+    g.resume("action")
+    ref = g.engine.referee
+    act = ref.actions["activate"]
+    assert ref._possible(g, act, 1, phoenix) == (0,)
+    assert activations(g) == []
+
+
+def test_a_cloned_pawn_has_the_abilities_of_its_minion(table):
+    # 17th §Clone: the pawn has the minion's abilities, so it activates them
+    rs, designs = table
+    g = Game.position(rs, designs)
+    original = g.put("Zapper", 0, "hand")
+    g.put("Filler", 0, "deck")
+    pawn = g.create_pawn(0, "battlefield", original, {}, None)
+    g.resume("action")
+    assert any(f"#{pawn}" in label for label in activations(g))
