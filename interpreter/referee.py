@@ -13,7 +13,7 @@ as in the flow graph (`phase:draw`, `battle:attack_formation`, `chain:respond`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from kotc_dsl import ast
 
@@ -40,6 +40,15 @@ class CompiledAction:
     bare: Action | None = None  # the action taken with no arguments (shared)
     # (design, zone) -> the abilities `requires` does not rule out (see prefilter)
     possible: dict = field(default_factory=dict)
+
+
+class CompiledPhase(NamedTuple):
+    phase: ast.Phase
+    skips: list
+    variants: list  # (condition, block)
+    run: Block
+    node: str  # its name in the flow graph
+    end: Action  # the answer that ends its window
 
 
 @dataclass
@@ -71,7 +80,7 @@ class Referee:
             ]
             run_block = P.block(ph.run, ph.run_cite or ph.cite, f"phase {ph.name}")
             self.phases.append(
-                (
+                CompiledPhase(
                     ph,
                     skips,
                     variants,

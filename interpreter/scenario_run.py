@@ -152,7 +152,8 @@ class TracedGame(Game):
         """`skip`, `when<k>` or `run` on entering a phase; `window` at its window."""
         if task[2] != "begin":
             return "window"
-        ph, skips, variants, _run = self.engine.referee.phases[task[1]]
+        compiled = self.engine.referee.phases[task[1]]
+        skips, variants = compiled.skips, compiled.variants
         env = {"you": Seat(self.active)}
         try:
             if any(skip(self, env) for skip in skips):
@@ -180,7 +181,8 @@ class TracedGame(Game):
         task = self.tasks[-1] if self.tasks else None
         if not task or task[0] != "phase":
             return False
-        _ph, _skips, variants, run_block = self.engine.referee.phases[task[1]]
+        compiled = self.engine.referee.phases[task[1]]
+        variants, run_block = compiled.variants, compiled.run
         blocks = {run_block.id} | {block.id for _cond, block in variants}
         return self.frames[-1].block.id in blocks
 
