@@ -72,7 +72,7 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-@dataclass
+@dataclass(slots=True)
 class Decision:
     """Who must choose now, what kind of choice it is, and the legal actions.
 

@@ -252,11 +252,13 @@ class Game:
         if self.over:
             raise IllegalAction("the game is over")
         d = self.decision
-        if isinstance(action, int) and not isinstance(action, Action):
+        if isinstance(action, int):
             action = d.options[action]
-        chosen = next((o for o in d.options if o is action), None)
-        if chosen is None and action in d.options:
-            chosen = d.options[d.options.index(action)]
+        for chosen in d.options:
+            if chosen is action:
+                break
+        else:
+            chosen = d.options[d.options.index(action)] if action in d.options else None
         if chosen is None:
             why = f" [{d.cite}]" if d.cite else ""
             raise IllegalAction(
