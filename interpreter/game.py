@@ -70,6 +70,8 @@ class Engine:
             if d.name not in self.designs:
                 self.designs[d.name] = d
                 self.abilities[d.name] = compile_card(d, ruleset, self.programs)
+        # the designs whose cards can be activated: those with abilities
+        self.able = frozenset(name for name, abs_ in self.abilities.items() if abs_)
         self._tables(ruleset)
         self.referee = Referee(self)
 

@@ -499,25 +499,19 @@ class Referee:
             # deck): interpretation of "you" and of restricted knowledge. A card
             # is in the zone list of its controller, so those lists are the pool;
             # sorted, it is in the order the cards were made.
-            hidden, abilities, cards = self.hidden_zones, g.engine.abilities, g.cards
+            hidden, able, cards = self.hidden_zones, g.engine.able, g.cards
+            if not able:
+                return []
             zones = g.players[env["you"]].zones
+            pool = sorted(
+                c
+                for z, ids in zones.items()
+                if z not in hidden
+                for c in ids
+                if cards[c].design in able
+            )
             if i + 1 < len(act.params) and act.params[i + 1].type == "ability":
-                possible = self._possible
-                pool = sorted(
-                    c
-                    for z, ids in zones.items()
-                    if z not in hidden
-                    for c in ids
-                    if possible(g, act, i + 1, c)
-                )
-            else:
-                pool = sorted(
-                    c
-                    for z, ids in zones.items()
-                    if z not in hidden
-                    for c in ids
-                    if abilities.get(cards[c].design)
-                )
+                pool = [c for c in pool if self._possible(g, act, i + 1, c)]
         cards = g.cards
         if p.type in self.card_types:
             pool = [c for c in pool if cards[c].type == p.type]
