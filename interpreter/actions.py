@@ -18,13 +18,27 @@ from .values import DieRef, Seat, decode, encode
 
 class Action:
     """A legal move; equal to another when kind and value are (the label is only
-    for people)."""
+    for people).
 
-    __slots__ = ("kind", "value", "label", "_key")
+    A label may be left to be written when first read (`label=None` with a
+    `namer` that has `label_of(action)`): most options listed are never shown,
+    and a listing can hold dozens of them.
+    """
 
-    def __init__(self, kind: str, value: Any = None, label: str = ""):
-        self.kind, self.value, self.label = kind, value, label
+    __slots__ = ("kind", "value", "_label", "_key", "_namer")
+
+    def __init__(
+        self, kind: str, value: Any = None, label: str | None = "", namer: Any = None
+    ):
+        self.kind, self.value, self._label, self._namer = kind, value, label, namer
         self._key = None
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            self._label = self._namer.label_of(self)
+            self._namer = None
+        return self._label
 
     def key(self) -> tuple:
         """What equality compares: the kind and the value, players told from cards."""

@@ -451,11 +451,19 @@ class Game:
         return a
 
     def pick_action(self, x: Any) -> Action:
-        if isinstance(x, Seat):
-            return Action("pick", x, f"player {int(x)}")
-        if isinstance(x, DieRef):
+        if isinstance(x, DieRef):  # a die's value may change: its label is made now
             return Action("pick", x, f"die {self.dice[x][0]}")
-        return Action("pick", x, f"{self.cards[x].name}#{x}")
+        return Action("pick", x, None, self)
+
+    def label_of(self, action: Action) -> str:
+        """The label of an action listed without one (see `Action`): what it names
+        (players, cards, abilities) does not change once listed."""
+        if action.kind == "act":
+            name, args = action.value
+            return f"{name} " + " ".join(
+                self.engine.referee.label(self, a) for a in args
+            )
+        return self.engine.referee.label(self, action.value)
 
     def done_action(self) -> Action:
         return Action("done", None, "done")

@@ -389,13 +389,12 @@ class Referee:
                     if not args:
                         out.append(act.bare)
                         continue
-                    label = f"{name} " + " ".join(self._label(g, a) for a in args)
-                    out.append(Action("act", (name, args), label))
+                    out.append(Action("act", (name, args), None, g))
         finally:
             self._standard_memo = None
         return out
 
-    def _label(self, g, value: Any) -> str:
+    def label(self, g, value: Any) -> str:
         if isinstance(value, AbilityRef):
             ab = g.ability(value)
             return ab.name or f"ability {value.index + 1}"
@@ -452,19 +451,10 @@ class Referee:
             found.append((c,))
 
     def _bind(
-        self, g, act, env, given, i, found, ignore, check_sources, free=False
+        self, g, act, env, given, i, found, ignore, check_sources, free=False, prefix=()
     ) -> None:
-        if i == len(act.params):
-            if not free and not self._affordable(g, act, env):
-                return
-            if (
-                act.resolves
-                and not ignore
-                and not self._condition_met(g, env["you"], env[act.resolves], env)
-            ):
-                return
-            found.append(tuple(env[p.name] for p in act.params))
-            return
+        """Parameter `i` onwards; the last one is checked in this loop, not a call
+        deeper (a listing such as hand x reserves has dozens of leaves)."""
         p = act.params[i]
         if i < len(given):
             candidates = [given[i]]
@@ -474,12 +464,38 @@ class Referee:
         else:
             candidates = self._candidates(g, act, i, env)
         checks = act.checks[i]
+        name = p.name
+        if i + 1 < len(act.params):
+            for c in candidates:
+                env[name] = c
+                if checks and not _all_hold(checks, g, env):
+                    continue
+                self._bind(
+                    g,
+                    act,
+                    env,
+                    given,
+                    i + 1,
+                    found,
+                    ignore,
+                    check_sources,
+                    free,
+                    (*prefix, c),
+                )
+            env.pop(name, None)
+            return
+        costly = act.costs and not free
+        resolves = None if ignore else act.resolves
         for c in candidates:
-            env[p.name] = c
+            env[name] = c
             if checks and not _all_hold(checks, g, env):
                 continue
-            self._bind(g, act, env, given, i + 1, found, ignore, check_sources, free)
-        env.pop(p.name, None)
+            if costly and not self._affordable(g, act, env):
+                continue
+            if resolves and not self._condition_met(g, env["you"], env[resolves], env):
+                continue
+            found.append((*prefix, c))
+        env.pop(name, None)
 
     def _candidates(self, g, act: CompiledAction, i: int, env: dict) -> list:
         p = act.params[i]
