@@ -128,6 +128,14 @@ class Programs:
     # --- expressions -------------------------------------------------------------
 
     def expr(self, e: ast.Expr) -> Eval:
+        """The expression as one generated Python function (see `pyexpr`)."""
+        from .pyexpr import compile_expr  # pyexpr reads this module's helpers
+
+        return compile_expr(self, e)
+
+    def closure(self, e: ast.Expr) -> Eval:
+        """The expression as closures, one per node: the semantics `pyexpr` follows,
+        and what it keeps for a form it does not write out."""
         return getattr(self, f"_e_{type(e).__name__}")(e)
 
     def _e_IntLit(self, e):

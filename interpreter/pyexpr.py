@@ -1,0 +1,331 @@
+"""Expressions compiled to Python source: one function per expression.
+
+`Programs.closure` turns an expression into a tree of closures, one call per
+node, and every rule check pays for those calls. `compile_expr` writes the whole
+tree as the body of one Python function instead: each node's value goes
+to a local, in the order the closures evaluate them, so what is read, what
+raises and what short-circuits stay the same. Attribute steps test the runtime
+type inline for the common cases (a stat or controller of a card id, a zone or
+field of a seat), following the first lines of `Game.attr`, and call it for
+everything else. A form not written here is kept as its closure (a constant of
+the function's namespace), so anything the closures can evaluate, this can.
+"""
+
+from __future__ import annotations
+
+import keyword
+from typing import Any
+
+from kotc_dsl import ast
+
+from .programs import BUILTINS, _as_list, _element_name
+from .values import Seat
+
+_MISSING = object()  # an env name with no saved binding (`where` restores it)
+
+# The same code serves every expression that reads the same: compiled once.
+_CODE: dict[str, Any] = {}
+
+
+def compile_expr(programs, e: ast.Expr):
+    """The function `(g, env) -> value` that evaluates `e` as `programs.closure` does."""
+    gen = _Gen(programs)
+    result = gen.value(e)
+    body = "\n".join(gen.lines)
+    source = f"def _expr(g, env):\n{body}\n    return {result}\n"
+    code = _CODE.get(source)
+    if code is None:
+        code = _CODE[source] = compile(source, "<kotc expression>", "exec")
+    namespace = dict(gen.helpers())
+    namespace.update(gen.consts)
+    exec(code, namespace)
+    fn = namespace["_expr"]
+    fn.source = source  # for tests and for reading what an expression became
+    return fn
+
+
+def _plus(a, b):
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return list(_as_list(a)) + [x for x in _as_list(b) if x not in _as_list(a)]
+    return a + b
+
+
+def _minus(a, b):
+    if isinstance(a, (list, tuple)):
+        drop = _as_list(b)
+        return [x for x in a if x not in drop]
+    return a - b
+
+
+_ORDER = ("<", "<=", ">", ">=")
+
+
+class _Gen:
+    """The statements of one function body, its temporaries and its constants."""
+
+    def __init__(self, programs):
+        self.p = programs
+        self.lines: list[str] = []
+        self.depth = 1
+        self.consts: dict[str, Any] = {}
+        self.count = 0
+        self.bools: set[str] = set()  # locals that hold a bool
+        self.opaque: set[str] = set()  # locals that hold neither a card id nor a seat
+
+    def helpers(self) -> dict[str, Any]:
+        return {
+            "Seat": Seat,
+            "_MISSING": _MISSING,
+            "_as_list": _as_list,
+            "_element_name": _element_name,
+            "_plus": _plus,
+            "_minus": _minus,
+        }
+
+    # --- writing ---------------------------------------------------------------------
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def tmp(self) -> str:
+        self.count += 1
+        return f"_{self.count}"
+
+    def const(self, obj: Any) -> str:
+        name = f"_k{len(self.consts)}"
+        self.consts[name] = obj
+        return name
+
+    def into(self, expr: str) -> str:
+        t = self.tmp()
+        self.emit(f"{t} = {expr}")
+        return t
+
+    def opaque_into(self, expr: str) -> str:
+        t = self.into(expr)
+        self.opaque.add(t)
+        return t
+
+    def truth(self, atom: str) -> str:
+        """`bool(atom)`, written as a test; nothing to do for a known bool."""
+        return atom if atom in self.bools else f"True if {atom} else False"
+
+    # --- expressions -----------------------------------------------------------------
+
+    def value(self, e: ast.Expr) -> str:
+        """Emit what evaluates `e`; return an atom (a local or a literal) holding it."""
+        method = getattr(self, f"_e_{type(e).__name__}", None)
+        if method is None:
+            return self.closure(e)
+        return method(e)
+
+    def closure(self, e: ast.Expr) -> str:
+        """A sub-expression left to its closure, called where its value is needed."""
+        return self.into(f"{self.const(self.p.closure(e))}(g, env)")
+
+    def _e_IntLit(self, e) -> str:
+        v = e.value
+        if type(v) in (int, bool):
+            return repr(v)
+        return self.const(v)
+
+    _e_BoolLit = _e_IntLit
+
+    def _e_NoneLit(self, e) -> str:
+        return "None"
+
+    def _e_Path(self, e: ast.Path) -> str:
+        head, *rest = e.parts
+        v = self.head(head)
+        for a in rest:
+            v = self.attr(v, a)
+        return v
+
+    def head(self, name: str) -> str:
+        if name == "active":
+            return self.into("env.get('active', g.active_seat)")
+        if name == "players":
+            return self.opaque_into("g.seats_in_game()")
+        if name in ("game", "chain", "battle"):
+            return self.opaque_into(f"g.context({name!r})")
+        t = self.tmp()
+        self.emit("try:")
+        self.emit(f"    {t} = env[{name!r}]")
+        self.emit("except KeyError:")
+        message = f"'{name}' is not bound here"
+        self.emit(f"    raise RuntimeError({message!r}) from None")
+        return t
+
+    def attr(self, v: str, name: str) -> str:
+        """`g.attr(v, name, env)`, with its card-id and seat cases written out where
+        the name makes them likely; any other value still goes to `Game.attr`."""
+        n = repr(name)
+        general = f"g.attr({v}, {n}, env)"
+        if v in self.opaque:  # a context or a list of seats: neither case applies
+            return self.into(general)
+        t, c, s = self.tmp(), self.tmp(), self.tmp()
+        card = name in self.p.stats or name in ("controller", "owner")
+        seat = name not in ("controller", "owner")
+        if card:
+            self.emit(f"if type({v}) is int:")
+            self.emit(f"    {c} = g.cards[{v}]")
+            self.emit(f"    {s} = {c}.stats")
+            self.emit(f"    if {n} in {s}:")
+            self.emit(f"        {t} = {s}[{n}]")
+            self.emit("    else:")
+            if name in ("controller", "owner"):
+                self.emit(f"        {t} = Seat({c}.{name})")
+            else:
+                self.emit(f"        {t} = {general}")
+        if seat:
+            self.emit(f"{'elif' if card else 'if'} type({v}) is Seat:")
+            self.emit(f"    {c} = g.players[{v}]")
+            self.emit(f"    {s} = {c}.zones")
+            self.emit(f"    if {n} in {s}:")
+            self.emit(f"        {t} = {s}[{n}]")
+            self.emit("    else:")
+            if name == "left":
+                self.emit(f"        {t} = g.left_of({v})")
+            elif name.isidentifier() and not keyword.iskeyword(name):
+                self.emit(f"        {t} = {c}.{name}")
+            else:
+                self.emit(f"        {t} = getattr({c}, {n})")
+        self.emit("else:")
+        self.emit(f"    {t} = {general}")
+        return t
+
+    def _e_FuncCall(self, e: ast.FuncCall) -> str:
+        p = self.p
+        if e.func in p.terms:
+            return self.term_call(e)
+        bare = None
+        if e.func in ("placed_by", "counters_on", "tagged") and len(e.args) >= 2:
+            # the second argument may be a counter or tag name written bare
+            name = e.args[1]
+            if isinstance(name, ast.Path) and len(name.parts) == 1:
+                bare = name.parts[0]
+        fn = BUILTINS[e.func]
+        args = []
+        for i, a in enumerate(e.args):
+            if i == 1 and bare is not None:
+                args.append(self.into(f"env.get({bare!r}, {bare!r})"))
+            else:
+                args.append(self.value(a))
+        if e.func == "count" and len(args) == 1:
+            (x,) = args
+            return self.into(
+                f"len({x}) if type({x}) is list else {self.const(fn)}(g, {x})"
+            )
+        if e.func == "is_empty" and len(args) == 1:
+            (x,) = args
+            return self.into(
+                f"not {x} if type({x}) is list else {self.const(fn)}(g, {x})"
+            )
+        return self.into(f"{self.const(fn)}(g, {', '.join(args)})")
+
+    def term_call(self, e: ast.FuncCall) -> str:
+        """A term: its own env holding `you` and its parameters, read when called
+        (a term may be compiled before the terms it uses)."""
+        params, body, inner = self.tmp(), self.tmp(), self.tmp()
+        self.emit(f"{params}, {body} = {self.const(self.p.terms)}[{e.func!r}]")
+        self.emit(f"{inner} = {{'you': env.get('you')}}")
+        depth = self.depth
+        for i, a in enumerate(e.args):
+            # zip(params, args): an argument past the last parameter is not evaluated
+            self.emit(f"if len({params}) > {i}:")
+            self.depth += 1
+            self.emit(f"{inner}[{params}[{i}]] = {self.value(a)}")
+        self.depth = depth
+        return self.into(f"{body}(g, {inner})")
+
+    def _e_Unary(self, e: ast.Unary) -> str:
+        t = self.into(f"not {self.value(e.operand)}")
+        self.bools.add(t)
+        return t
+
+    def _e_Binary(self, e: ast.Binary) -> str:
+        op = e.op
+        if op == "is":
+            return self.is_(e)
+        if op in ("and", "or"):
+            t = self.tmp()
+            self.emit(f"{t} = {self.truth(self.value(e.left))}")
+            self.emit(f"if {'' if op == 'and' else 'not '}{t}:")
+            self.depth += 1
+            self.emit(f"{t} = {self.truth(self.value(e.right))}")
+            self.depth -= 1
+            self.bools.add(t)
+            return t
+        if op == "in":
+            r = self.value(e.right)
+            x = self.value(e.left)
+            return self.into(
+                f"{x} in {r} if isinstance({r}, (list, tuple)) else {x} == {r}"
+            )
+        if op not in ("+", "-", "==", "!=", "*", "/", *_ORDER):
+            return self.closure(e)
+        a, b = self.value(e.left), self.value(e.right)
+        if op == "+":
+            return self.into(
+                f"{a} + {b} if type({a}) is int and type({b}) is int else _plus({a}, {b})"
+            )
+        if op == "-":
+            return self.into(
+                f"{a} - {b} if type({a}) is int and type({b}) is int "
+                f"else _minus({a}, {b})"
+            )
+        if op == "/":
+            return self.into(f"{a} // {b} if {b} else 0")
+        if op in ("==", "!=", "*"):
+            return self.into(f"{a} {op} {b}")
+        # an order comparison with nothing in it (no such card) does not hold
+        checks = []
+        for side in (a, b):
+            if side == "None":
+                return self.into("False")
+            if side.startswith("_"):  # a local or a constant; else an int or bool
+                checks.append(f"{side} is not None")
+        return self.into(" and ".join([*checks, f"{a} {op} {b}"]))
+
+    def is_(self, e: ast.Binary) -> str:
+        p = self.p
+        x = self.value(e.left)
+        name = e.right.parts[0]
+        n = repr(name)
+        if name in p.card_types:
+            return self.into(f"g.card_is_type({x}, {n})")
+        if name == "pawn":
+            return self.into(f"g.cards[{x}].pawn")
+        if name == "player":
+            return self.into(f"isinstance({x}, Seat)")
+        if name in p.modifiers:
+            return self.into(f"g.ability_has({x}, {n})")
+        if name in ("proactive", "reactive", "inert"):
+            return self.into(f"{self.const(p.counter_kinds)}.get({x}) == {n}")
+        return self.into(f"{x} == {n}")
+
+    def _e_Filtered(self, e: ast.Filtered) -> str:
+        items = self.into(f"_as_list({self.value(e.base)})")
+        out, var, saved, x = self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        self.emit(f"if not {items}:")
+        self.emit(f"    {out} = []")
+        self.emit("else:")
+        self.depth += 1
+        self.emit(f"{var} = _element_name({items}[0])")
+        self.emit(f"{saved} = env.get({var}, _MISSING)")
+        self.emit(f"{out} = []")
+        self.emit("try:")
+        self.emit(f"    for {x} in {items}:")
+        self.emit(f"        env[{var}] = {x}")
+        self.depth += 2
+        cond = self.value(e.cond)
+        self.emit(f"if {cond}:")
+        self.emit(f"    {out}.append({x})")
+        self.depth -= 2
+        self.emit("finally:")
+        self.emit(f"    if {saved} is _MISSING:")
+        self.emit(f"        env.pop({var}, None)")
+        self.emit("    else:")
+        self.emit(f"        env[{var}] = {saved}")
+        self.depth -= 1
+        return out

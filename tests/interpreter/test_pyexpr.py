@@ -1,0 +1,334 @@
+"""Expressions compiled to Python source evaluate as their closures do.
+
+A small table is built by hand: two minions of seat 0 on the field (one with a
+weakness counter placed by seat 1, one marked), one of seat 1, a card in hand.
+Each test evaluates expressions, generated, against the values the rules mean,
+including the corners: nothing in an order comparison, `in` a single value, `+`
+and `-` on lists, `where` binding and restoring its element name, terms with
+their own names, bare counter and tag names, the forms of `is`, unbound names.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter.game import Game
+from interpreter.programs import Programs
+from interpreter.values import AbilityRef, DieRef, Seat
+from kotc_dsl import ast, load_edition
+from kotc_dsl.ast import Origin
+from kotc_dsl.cards import CardDesign, StatValue
+
+HERE = Origin("<test>", 0, 0)
+EDITION = "17th"
+
+
+def p(*parts: str) -> ast.Path:
+    return ast.Path(tuple(parts))
+
+
+def n(value: int) -> ast.IntLit:
+    return ast.IntLit(value)
+
+
+def b(op: str, left: ast.Expr, right: ast.Expr) -> ast.Binary:
+    return ast.Binary(op, left, right)
+
+
+def call(func: str, *args: ast.Expr) -> ast.FuncCall:
+    return ast.FuncCall(func, tuple(args))
+
+
+class ClosurePrograms(Programs):
+    """The reference: every expression as nested closures."""
+
+    expr = Programs.closure
+
+
+_CLOSURES: dict[int, ClosurePrograms] = {}
+
+
+def closures(g: Game) -> ClosurePrograms:
+    rs = g.engine.rs
+    if id(rs) not in _CLOSURES:
+        _CLOSURES[id(rs)] = ClosurePrograms(rs)
+    return _CLOSURES[id(rs)]
+
+
+@pytest.fixture(scope="module")
+def table():
+    rs = load_edition(EDITION)
+    kind = next(t for t in rs.card_types.values() if t.name != "spell")
+    designs = [
+        CardDesign(
+            name,
+            kind.name,
+            rs.number,
+            tuple(StatValue(s, value, HERE) for s in kind.stats),
+            (),
+            None,
+            HERE,
+        )
+        for name, value in (("Small", 1), ("Big", 4))
+    ]
+    g = Game.position(rs, designs)
+    field = rs.setting("battle", "team").zone
+    small = g.put("Small", 0, field, counters=[["weakness", 1]], tags={"berzerk": None})
+    big = g.put("Big", 0, field, exhausted=True)
+    theirs = g.put("Big", 1, field)
+    held = g.put("Small", 0, "hand")
+    stat = kind.stats[-1]
+    return g, field, stat, small, big, theirs, held
+
+
+def ev(g: Game, e: ast.Expr, env: dict | None = None, programs: Programs | None = None):
+    """Evaluate `e` with generated code; the closures must agree (value and type)."""
+    env = {"you": Seat(0)} if env is None else env
+    fn = (programs or g.engine.programs).expr(e)
+    assert hasattr(fn, "source"), "generated, not a closure"
+    got = fn(g, env)
+    reference = closures(g).expr(e)(g, dict(env))
+    assert got == reference and type(got) is type(reference)
+    return got
+
+
+def test_literals_and_names(table):
+    g = table[0]
+    assert ev(g, n(3)) == 3
+    assert ev(g, ast.BoolLit(False)) is False
+    assert ev(g, ast.NoneLit()) is None
+    assert ev(g, p("you")) == Seat(0)
+    assert ev(g, p("active")) == Seat(g.active)
+    assert ev(g, p("active"), {"active": Seat(1)}) == Seat(1)
+    assert ev(g, p("players")) == [Seat(0), Seat(1)]
+
+
+def test_an_unbound_name_is_a_runtime_error(table):
+    g = table[0]
+    with pytest.raises(RuntimeError, match="'ghost' is not bound here"):
+        g.engine.programs.expr(p("ghost", "hp"))(g, {})
+
+
+def test_attributes_of_cards_seats_dice_and_nothing(table):
+    g, field, stat, small, big, theirs, held = table
+    env = {"you": Seat(0), "c": small, "d": big, "die": DieRef(0), "none": None}
+    assert ev(g, p("c", stat), env) == 1
+    assert ev(g, p("d", stat), env) == 4
+    assert ev(g, p("c", "controller"), env) == Seat(0)
+    assert type(ev(g, p("c", "owner"), env)) is Seat
+    assert ev(g, p("d", "exhausted"), env) is True
+    assert ev(g, p("c", "exhausted"), env) is False
+    assert ev(g, p("c", "printed"), env) == g.cards[small].printed
+    assert ev(g, p("you", field), env) is g.players[0].zones[field]
+    assert ev(g, p("you", "hand"), env) == [held]
+    assert ev(g, p("you", "hp"), env) == g.players[0].hp
+    assert ev(g, p("you", "left"), env) == Seat(1)
+    assert ev(g, p("you", "left", field), env) == [theirs]
+    assert ev(g, p("none", stat), env) is None
+    assert ev(g, p("c", "controller", field, stat), env) == [1, 4]
+    assert ev(g, p("players", field), env) == [small, big, theirs]  # flattened
+    assert ev(g, p("game", "turn"), env) == g.turn
+    assert ev(g, p("event", "target"), {"event": {"target": big}}) == big
+    ability = AbilityRef(small, 0)
+    assert ev(g, p("a", "card", stat), {"a": ability}) == 1
+    g.dice = [(5, 1)]
+    assert ev(g, p("die", "value"), env) == 5
+    assert ev(g, p("die", "owner"), env) == Seat(1)
+
+
+def test_a_name_bound_to_a_stat_reads_that_stat(table):
+    g, field, stat, small, *_ = table
+    assert ev(g, p("c", "which"), {"c": small, "which": stat}) == 1
+
+
+def test_order_comparisons_with_nothing_in_them_do_not_hold(table):
+    g = table[0]
+    env = {"none": None, "two": 2}
+    for op in ("<", "<=", ">", ">="):
+        assert ev(g, b(op, p("none"), n(3)), env) is False
+        assert ev(g, b(op, n(3), p("none")), env) is False
+        assert ev(g, b(op, p("none"), p("none")), env) is False
+        assert ev(g, b(op, n(3), ast.NoneLit()), env) is False
+    assert ev(g, b("<", p("two"), n(3)), env) is True
+    assert ev(g, b(">=", p("two"), n(3)), env) is False
+    assert ev(g, b("<=", n(2), p("two")), env) is True
+    assert ev(g, b("==", p("none"), ast.NoneLit()), env) is True
+    assert ev(g, b("!=", p("two"), n(2)), env) is False
+
+
+def test_arithmetic(table):
+    g = table[0]
+    env = {"seven": 7}
+    assert ev(g, b("+", p("seven"), n(2)), env) == 9
+    assert ev(g, b("-", p("seven"), n(2)), env) == 5
+    assert ev(g, b("*", p("seven"), n(2)), env) == 14
+    assert ev(g, b("/", p("seven"), n(2)), env) == 3
+    assert ev(g, b("/", p("seven"), n(0)), env) == 0
+    seat = ev(g, b("+", p("you"), n(1)))
+    assert seat == 1 and type(seat) is int  # a seat plus a number is a number
+
+
+def test_plus_and_minus_on_lists(table):
+    g, field, stat, small, big, theirs, held = table
+    env = {"xs": [small, big], "ys": [big, theirs], "c": held, "none": None}
+    assert ev(g, b("+", p("xs"), p("ys")), env) == [small, big, theirs]
+    assert ev(g, b("+", p("xs"), p("c")), env) == [small, big, held]
+    assert ev(g, b("+", p("c"), p("xs")), env) == [held, small, big]
+    assert ev(g, b("+", p("xs"), p("none")), env) == [small, big]
+    assert ev(g, b("-", p("xs"), p("ys")), env) == [small]
+    assert ev(g, b("-", p("xs"), p("none")), env) == [small, big]
+    assert ev(g, b("-", p("xs"), p("c")), env) == [small, big]
+    fresh = g.engine.programs.expr(b("+", p("xs"), p("none")))(g, env)
+    assert fresh is not env["xs"]  # a new list, never the bound one
+
+
+def test_in_a_list_and_in_a_single_value(table):
+    g, field, stat, small, big, *_ = table
+    env = {"you": Seat(0), "c": small, "d": big, "xs": [small], "t": (big,)}
+    assert ev(g, b("in", p("c"), p("xs")), env) is True
+    assert ev(g, b("in", p("d"), p("xs")), env) is False
+    assert ev(g, b("in", p("d"), p("t")), env) is True
+    assert ev(g, b("in", p("c"), p("c")), env) is True  # not a list: equality
+    assert ev(g, b("in", p("c"), p("d")), env) is False
+    assert ev(g, b("in", p("c"), p("you", field)), env) is True
+
+
+def test_in_reads_its_right_side_first(table):
+    g = table[0]
+    fn = g.engine.programs.expr(b("in", p("left"), p("right")))
+    with pytest.raises(RuntimeError, match="'right'"):
+        fn(g, {})
+
+
+def test_and_or_not_give_bools_and_short_circuit(table):
+    g = table[0]
+    env = {"two": 2, "empty": []}
+    assert ev(g, b("and", p("two"), n(3)), env) is True
+    assert ev(g, b("or", p("empty"), n(0)), env) is False
+    assert ev(g, b("or", p("empty"), p("two")), env) is True
+    assert ev(g, ast.Unary("not", p("empty")), env) is True
+    # the right side is not read when the left decides
+    assert ev(g, b("and", ast.BoolLit(False), p("unbound")), env) is False
+    assert ev(g, b("or", p("two"), p("unbound")), env) is True
+    with pytest.raises(RuntimeError, match="'unbound'"):
+        g.engine.programs.expr(b("and", p("two"), p("unbound")))(g, env)
+
+
+def test_where_binds_the_element_and_restores_the_name(table):
+    g, field, stat, small, big, theirs, held = table
+    strong = ast.Filtered(p("you", field), b(">", p("card", stat), n(2)))
+    env = {"you": Seat(0)}
+    assert ev(g, strong, env) == [big]
+    assert "card" not in env  # not bound before: not bound after
+    env = {"you": Seat(0), "card": held}
+    assert ev(g, strong, env) == [big]
+    assert env["card"] == held  # bound before: the same binding after
+    others = ast.Filtered(p("players"), b("!=", p("player"), p("you")))
+    assert ev(g, others) == [Seat(1)]
+    assert ev(g, ast.Filtered(p("none"), ast.BoolLit(True)), {"none": None}) == []
+    one = ast.Filtered(p("c"), b("==", p("card"), p("c")))
+    assert ev(g, one, {"c": small}) == [small]  # a single card is filtered as a list
+    g.dice = [(2, 0), (6, 0)]
+    dice = ast.Filtered(p("ds"), b(">", p("die", "value"), n(3)))
+    assert ev(g, dice, {"ds": [DieRef(0), DieRef(1)]}) == [DieRef(1)]
+    nested = ast.Filtered(
+        p("players"),
+        ast.Unary(
+            "not",
+            call(
+                "is_empty",
+                ast.Filtered(p("player", field), b("==", p("card", stat), n(1))),
+            ),
+        ),
+    )
+    assert ev(g, nested) == [Seat(0)]
+
+
+def test_where_restores_the_name_when_the_condition_fails(table):
+    g, field, *_ = table
+    broken = ast.Filtered(p("you", field), p("unbound"))
+    env = {"you": Seat(0), "card": "before"}
+    with pytest.raises(RuntimeError):
+        g.engine.programs.expr(broken)(g, env)
+    assert env == {"you": Seat(0), "card": "before"}
+
+
+def test_terms_see_only_you_and_their_parameters(table):
+    g, field, stat, small, big, theirs, held = table
+    programs = Programs(g.engine.rs)
+    assert ev(g, call("yours", p("c")), {"you": Seat(0), "c": small}, programs) is True
+    assert ev(g, call("yours", p("c")), {"you": Seat(1), "c": small}, programs) is False
+    programs.terms["peek"] = (("x",), programs.expr(p("secret")))
+    programs.terms["echo"] = (("x",), programs.expr(p("x")))
+    peek = programs.expr(call("peek", n(1)))
+    with pytest.raises(RuntimeError, match="'secret'"):
+        peek(g, {"you": Seat(0), "secret": 1})
+    # an argument past the term's parameters is never evaluated
+    echo = programs.expr(call("echo", n(5), p("unbound")))
+    assert echo(g, {"you": Seat(0)}) == 5
+
+
+def test_counter_and_tag_names_may_be_written_bare(table):
+    g, field, stat, small, big, *_ = table
+    env = {"you": Seat(0), "c": small, "d": big}
+    assert ev(g, call("counters_on", p("c"), p("weakness")), env) == 1
+    assert ev(g, call("counters_on", p("d"), p("weakness")), env) == 0
+    assert ev(g, call("placed_by", p("c"), p("weakness"), p("you")), env) == 0
+    assert ev(g, call("placed_by", p("c"), p("weakness"), ast.NoneLit()), env) == 1
+    assert ev(g, call("tagged", p("c"), p("berzerk")), env) is True
+    assert ev(g, call("tagged", p("d"), p("berzerk")), env) is False
+    # a bound name stands for the counter it holds
+    env["weakness"] = "sword"
+    assert ev(g, call("counters_on", p("c"), p("weakness")), env) == 0
+
+
+def test_builtins(table):
+    g, field, stat, small, big, theirs, held = table
+    env = {"you": Seat(0), "xs": [small, big], "none": None, "a": AbilityRef(big, 0)}
+    assert ev(g, call("count", p("xs")), env) == 2
+    assert ev(g, call("count", p("none")), env) == 0
+    assert ev(g, call("count", p("a")), env) == 1  # an ability is one thing
+    assert ev(g, call("count", p("you")), env) == 1
+    assert ev(g, call("is_empty", p("xs")), env) is False
+    assert ev(g, call("is_empty", p("none")), env) is True
+    assert ev(g, call("is_empty", p("a")), env) is False
+    assert ev(g, call("top", n(1), p("xs")), env) == [big]
+    assert ev(g, call("max", n(2), n(7)), env) == 7
+    assert ev(g, call("enemies", p("you")), env) == [Seat(1)]
+    assert ev(g, call("total", p("you", field, stat)), env) == 5
+
+
+def test_is_forms(table):
+    g, field, stat, small, big, *_ = table
+    rs = g.engine.rs
+    kind = g.cards[small].type
+    spell = next(t for t in rs.card_types if t != kind)
+    env = {"you": Seat(0), "c": small, "none": None, "k": "weakness"}
+    assert ev(g, b("is", p("c"), p(kind)), env) is True
+    assert ev(g, b("is", p("c"), p(spell)), env) is False
+    assert ev(g, b("is", p("you"), p(kind)), env) is False
+    assert ev(g, b("is", p("none"), p(kind)), env) is False
+    assert ev(g, b("is", p("c"), p("pawn")), env) is False
+    assert ev(g, b("is", p("you"), p("player")), env) is True
+    assert ev(g, b("is", p("c"), p("player")), env) is False
+    kinds = g.engine.programs.counter_kinds
+    other = next(k for k in ("proactive", "reactive", "inert") if k != kinds["weakness"])
+    assert ev(g, b("is", p("k"), p(kinds["weakness"])), env) is True
+    assert ev(g, b("is", p("k"), p(other)), env) is False
+    assert ev(g, b("is", p("k"), p("weakness")), env) is True  # any other name: equal
+    assert ev(g, b("is", p("k"), p("sword")), env) is False
+
+
+def test_one_function_per_expression(table):
+    g, field, stat, *_ = table
+    e = ast.Filtered(p("you", field), b("and", p("card", stat), ast.Unary("not", n(0))))
+    fn = g.engine.programs.expr(e)
+    assert "_k" not in fn.source  # no closures nor other functions inside
+
+
+def test_an_unknown_operator_fails_when_compiled_as_before(table):
+    g = table[0]
+    with pytest.raises(KeyError):
+        g.engine.programs.expr(b("%", n(1), n(2)))
+    with pytest.raises(KeyError):
+        closures(g).expr(b("%", n(1), n(2)))
