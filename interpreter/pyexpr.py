@@ -71,6 +71,7 @@ class _Gen:
         self.count = 0
         self.bools: set[str] = set()  # locals that hold a bool
         self.opaque: set[str] = set()  # locals that hold neither a card id nor a seat
+        self.seat_lists: set[str] = set()  # locals that hold `players`, a list of seats
 
     def helpers(self) -> dict[str, Any]:
         return {
@@ -145,7 +146,9 @@ class _Gen:
         if name == "active":
             return self.into("env.get('active', g.active_seat)")
         if name == "players":
-            return self.opaque_into("g.seats_in_game()")
+            t = self.opaque_into("g.seats_in_game()")
+            self.seat_lists.add(t)
+            return t
         if name in ("game", "chain", "battle"):
             return self.opaque_into(f"g.context({name!r})")
         t = self.tmp()
@@ -161,6 +164,9 @@ class _Gen:
         the name makes them likely; any other value still goes to `Game.attr`."""
         n = repr(name)
         general = f"g.attr({v}, {n}, env)"
+        if v in self.seat_lists and name in self.p.zones:
+            # every player has every zone: `players.hand` is all their hands, joined
+            return self.opaque_into(f"[x for s in {v} for x in g.players[s].zones[{n}]]")
         if v in self.opaque:  # a context or a list of seats: neither case applies
             return self.into(general)
         t, c, s = self.tmp(), self.tmp(), self.tmp()

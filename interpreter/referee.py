@@ -224,12 +224,17 @@ class Referee:
         """The indices of the abilities of `card` that parameter `i` (an ability of
         the card bound by parameter `i - 1`) may take, given its design and zone."""
         c = g.cards[card]
-        key = (c.design, c.zone)
-        found = act.possible.get(key)
+        found = act.possible.get((c.design, c.zone))
         if found is None:
-            abilities = g.engine.abilities.get(c.design, ())
+            found = self._possible_for(g, act, i, c.design, c.zone)
+        return found
+
+    def _possible_for(self, g, act, i: int, design: str, zone: str) -> tuple[int, ...]:
+        found = act.possible.get((design, zone))
+        if found is None:
+            abilities = g.engine.abilities.get(design, ())
             cond = act.condition
-            found = act.possible[key] = tuple(
+            found = act.possible[(design, zone)] = tuple(
                 k
                 for k, ab in enumerate(abilities)
                 if cond is None
@@ -239,10 +244,29 @@ class Referee:
                     act.params[i].name,
                     ab.modifiers,
                     self.modifiers,
-                    c.zone,
+                    zone,
                     self.zone_names,
                 )
             )
+        return found
+
+    def _sources_by_zone(self, g, act: CompiledAction, i: int) -> tuple:
+        """For a card parameter `i - 1` with no `in` followed by its ability `i`:
+        each zone a player may look at, with the designs that have an ability
+        there the condition does not rule out (zones with none are left out)."""
+        key = ("zones", i)
+        found = act.possible.get(key)
+        if found is None:
+            zones = []
+            for z in self.rs.zones:
+                if z in self.hidden_zones:
+                    continue
+                designs = frozenset(
+                    d for d in g.engine.able if self._possible_for(g, act, i, d, z)
+                )
+                if designs:
+                    zones.append((z, designs))
+            found = act.possible[key] = tuple(zones)
         return found
 
     def _staged_checks(self, a: ast.Action) -> list[list]:
@@ -515,19 +539,23 @@ class Referee:
             # deck): interpretation of "you" and of restricted knowledge. A card
             # is in the zone list of its controller, so those lists are the pool;
             # sorted, it is in the order the cards were made.
-            hidden, able, cards = self.hidden_zones, g.engine.able, g.cards
-            if not able:
-                return []
-            zones = g.players[env["you"]].zones
-            pool = sorted(
-                c
-                for z, ids in zones.items()
-                if z not in hidden
-                for c in ids
-                if cards[c].design in able
-            )
+            cards, zones = g.cards, g.players[env["you"]].zones
             if i + 1 < len(act.params) and act.params[i + 1].type == "ability":
-                pool = [c for c in pool if self._possible(g, act, i + 1, c)]
+                pool = sorted(
+                    c
+                    for z, designs in self._sources_by_zone(g, act, i + 1)
+                    for c in zones[z]
+                    if cards[c].design in designs
+                )
+            else:
+                hidden, able = self.hidden_zones, g.engine.able
+                pool = sorted(
+                    c
+                    for z, ids in zones.items()
+                    if z not in hidden
+                    for c in ids
+                    if cards[c].design in able
+                )
         cards = g.cards
         if p.type in self.card_types:
             pool = [c for c in pool if cards[c].type == p.type]
