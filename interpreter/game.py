@@ -469,7 +469,13 @@ class Game:
         return Action("done", None, "done")
 
     def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
-        self.events.append(Event(kind, data, _cite_text(cite) if cite else None))
+        if cite is None:
+            self.events.append(Event(kind, data, None))
+            return
+        known = _CITES.get(id(cite))
+        if known is None or known[0] is not cite:
+            known = _cite_entry(cite)
+        self.events.append(Event(kind, data, known[1]))
 
     @property
     def active_seat(self) -> Seat:
@@ -923,12 +929,11 @@ class _Context:
 _CITES: dict[int, tuple[ast.Citation, str]] = {}
 
 
-def _cite_text(cite: ast.Citation) -> str:
-    """A citation's text, made once per citation (events cite on every step)."""
-    known = _CITES.get(id(cite))
-    if known is None or known[0] is not cite:
-        known = _CITES[id(cite)] = (cite, str(cite))
-    return known[1]
+def _cite_entry(cite: ast.Citation) -> tuple[ast.Citation, str]:
+    """A citation and its text, made once per citation (events cite on every step);
+    the citation is kept so its id is not reused for another."""
+    entry = _CITES[id(cite)] = (cite, str(cite))
+    return entry
 
 
 def _copy_frame(f: Frame) -> Frame:

@@ -13,6 +13,7 @@ the function's namespace), so anything the closures can evaluate, this can.
 
 from __future__ import annotations
 
+import contextlib
 import keyword
 from typing import Any
 
@@ -46,13 +47,21 @@ def compile_expr(programs, e: ast.Expr):
 
 def _plus(a, b):
     if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
-        return list(_as_list(a)) + [x for x in _as_list(b) if x not in _as_list(a)]
+        first = _as_list(a)
+        try:
+            seen = set(first)  # cards, players, dice: all hashable, compared as ints
+        except TypeError:
+            seen = first
+        return list(first) + [x for x in _as_list(b) if x not in seen]
     return a + b
 
 
 def _minus(a, b):
     if isinstance(a, (list, tuple)):
         drop = _as_list(b)
+        if len(drop) > 4:
+            with contextlib.suppress(TypeError):  # unhashable: keep the list
+                drop = set(drop)
         return [x for x in a if x not in drop]
     return a - b
 

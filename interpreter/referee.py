@@ -49,6 +49,7 @@ class CompiledPhase(NamedTuple):
     run: Block
     node: str  # its name in the flow graph
     end: Action  # the answer that ends its window
+    offers: tuple  # the actions its window offers: those it opens, those open any time
 
 
 @dataclass
@@ -71,6 +72,8 @@ class Referee:
         self.setup = [
             (s, P.block(s.body, s.cite, f"setup step {s.name}")) for s in rs.setup_steps
         ]
+        anytime = rs.setting("turn", "anytime")
+        self.anytime = anytime = tuple(anytime.actions) if anytime else ()
         self.phases = []
         for ph in rs.phases:
             skips = [P.expr(s.cond) for s in ph.skips]
@@ -87,10 +90,9 @@ class Referee:
                     run_block,
                     f"phase:{ph.name}",
                     Action("end", None, f"end the {ph.label}"),
+                    tuple(ph.opens) + anytime,
                 )
             )
-        anytime = rs.setting("turn", "anytime")
-        self.anytime = tuple(anytime.actions) if anytime else ()
         self.actions = {a.name: self._action(a) for a in rs.actions.values()}
         chaining = rs.setting("chain", "chaining")
         self.chaining = tuple(chaining.actions) if chaining else ()
@@ -370,23 +372,28 @@ class Referee:
         if i >= len(self.phases):
             g.tasks[-1] = ["turn"]
             return
-        ph, skips, variants, run_block, node, end = self.phases[i]
+        ph, skips, variants, run_block, node, end, offers = self.phases[i]
         g.phase, g.step, g.node = ph.name, "", node
         env = {"you": seat_of(g.active)}
         if task[2] == "begin":
             g.victims = []
             g.recent = []
-            if any(skip(g, env) for skip in skips):
-                g.log("skip", ph.skips[0].cite or ph.cite, phase=ph.name)
-                task[1], task[2] = i + 1, "begin"
-                return
+            for skip in skips:
+                if skip(g, env):
+                    g.log("skip", ph.skips[0].cite or ph.cite, phase=ph.name)
+                    task[1], task[2] = i + 1, "begin"
+                    return
             g.log("phase", ph.cite, phase=ph.name, player=g.active)
-            block = next((b for cond, b in variants if cond(g, env)), run_block)
+            block = run_block
+            for cond, variant in variants:
+                if cond(g, env):
+                    block = variant
+                    break
             task[2] = "window"
             if block.stmts:
                 g.frames.append(Frame(block, env))
             return
-        names = ph.opens + self.anytime
+        names = offers
         if not names:
             task[1], task[2] = i + 1, "begin"
             return
