@@ -252,24 +252,45 @@ class Referee:
             )
         return found
 
-    def _sources_by_zone(self, g, act: CompiledAction, i: int) -> tuple:
+    def _sources_by_zone(self, g, act: CompiledAction, i: int, own: bool) -> tuple:
         """For a card parameter `i - 1` with no `in` followed by its ability `i`:
         each zone a player may look at, with the designs that have an ability
-        there the condition does not rule out (zones with none are left out)."""
-        key = ("zones", i)
+        there the condition does not rule out (zones with none are left out).
+        With `own`, only abilities with a condition of their own count (a
+        trigger or a printed condition): those are all that can be activated
+        while the standard activation condition does not hold."""
+        key = ("zones", i, own)
         found = act.possible.get(key)
         if found is None:
+            abilities = g.engine.abilities
             zones = []
             for z in self.rs.zones:
                 if z in self.hidden_zones:
                     continue
                 designs = frozenset(
-                    d for d in g.engine.able if self._possible_for(g, act, i, d, z)
+                    d
+                    for d in g.engine.able
+                    if any(
+                        not own or _own_condition(abilities[d][k])
+                        for k in self._possible_for(g, act, i, d, z)
+                    )
                 )
                 if designs:
                     zones.append((z, designs))
             found = act.possible[key] = tuple(zones)
         return found
+
+    def _standard_fails(self, g, act: CompiledAction, i: int, seat) -> bool:
+        """Whether, in this listing, the standard activation condition is known
+        not to hold for `seat`, and parameter `i` is the ability the action
+        resolves (so its own condition is all that can let it through)."""
+        memo = self._standard_memo
+        if memo is None or act.resolves != act.params[i].name:
+            return False
+        known = memo.get(seat)
+        if known is None:
+            known = memo[seat] = bool(self.standard(g, {"you": seat}))
+        return not known
 
     def _staged_checks(self, a: ast.Action) -> list[list]:
         """The parts of `requires` joined by `and`, each to be checked as soon as the
@@ -530,11 +551,31 @@ class Referee:
 
     def _candidates(self, g, act: CompiledAction, i: int, env: dict) -> list:
         p = act.params[i]
+        following = act.params[i + 1].type if i + 1 < len(act.params) else None
         if act.sources[i] is not None:
-            pool = list(dict.fromkeys(as_list(act.sources[i](g, env))))
+            pool = dict.fromkeys(as_list(act.sources[i](g, env)))
+            if p.type in self.card_types or following == "counter":
+                # one pass for the common filters: the card's type, and whether
+                # it holds the counters the next parameter draws from
+                cards, kind = g.cards, p.type if p.type in self.card_types else None
+                counters = following == "counter"
+                pool = [
+                    c
+                    for c in pool
+                    if (kind is None or cards[c].type == kind)
+                    and (not counters or cards[c].counters)
+                ]
+                if following == "ability":
+                    pool = [c for c in pool if self._possible(g, act, i + 1, c)]
+                return pool
+            pool = list(pool)
         elif p.type == "ability":
             card = env[act.params[i - 1].name]
-            return [AbilityRef(card, k) for k in self._possible(g, act, i, card)]
+            possible = self._possible(g, act, i, card)
+            if self._standard_fails(g, act, i, env["you"]):
+                abilities = g.engine.abilities[g.cards[card].design]
+                possible = [k for k in possible if _own_condition(abilities[k])]
+            return [AbilityRef(card, k) for k in possible]
         elif p.type == "counter":
             card = env[act.params[i - 1].name]
             return list(dict.fromkeys(k for k, _ in g.cards[card].counters))
@@ -548,9 +589,10 @@ class Referee:
             # sorted, it is in the order the cards were made.
             cards, zones = g.cards, g.players[env["you"]].zones
             if i + 1 < len(act.params) and act.params[i + 1].type == "ability":
+                own = self._standard_fails(g, act, i + 1, env["you"])
                 pool = sorted(
                     c
-                    for z, designs in self._sources_by_zone(g, act, i + 1)
+                    for z, designs in self._sources_by_zone(g, act, i + 1, own)
                     for c in zones[z]
                     if cards[c].design in designs
                 )
@@ -566,7 +608,6 @@ class Referee:
         cards = g.cards
         if p.type in self.card_types:
             pool = [c for c in pool if cards[c].type == p.type]
-        following = act.params[i + 1].type if i + 1 < len(act.params) else None
         if following == "counter":  # it draws from this card's counters
             pool = [c for c in pool if cards[c].counters]
         elif following == "ability" and act.sources[i] is not None:
@@ -591,6 +632,15 @@ class Referee:
         if not abilities:
             return False
         ab = abilities[ref.index]
+        memo = self._standard_memo
+        if memo is not None and ab.trigger is None and ab.cond is None:
+            # the standard condition, once per player per listing, decides first:
+            # outside its window (a chain, another phase) nothing more is read
+            known = memo.get(seat)
+            if known is None:
+                known = memo[seat] = bool(self.standard(g, {"you": seat}))
+            if not known:
+                return False
         inner = {"you": seat, "this": ref.card}
         # interpretation: an activation whose printed cost cannot be paid in full
         # would only fail, so it is not offered (17th §Pay: "you cannot use it")
@@ -606,12 +656,8 @@ class Referee:
             return False
         if ab.cond is not None:
             return bool(ab.cond(g, inner))
-        memo = self._standard_memo
         if memo is not None:
-            known = memo.get(seat)
-            if known is None:
-                known = memo[seat] = bool(self.standard(g, {"you": seat}))
-            return known
+            return True  # it held, above
         return bool(
             self.standard(g, {**env, "you": seat, "source": ref.card, "ability": ref})
         )
@@ -1300,6 +1346,11 @@ class Referee:
 # answers that are the same at every decision of their kind (actions are immutable)
 _PASS = Action("pass", None, "pass")
 _POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
+
+def _own_condition(ab) -> bool:
+    """Whether an ability says itself when it may be activated."""
+    return ab.trigger is not None or ab.cond is not None
+
 
 # names an expression may read that never stand for an ability or its card
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
