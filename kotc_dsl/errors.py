@@ -15,6 +15,8 @@ class Diagnostic:
     message: str
 
     def __str__(self) -> str:
+        if self.origin.line == 0:  # a name with no place in a file (an edition's)
+            return f"{self.origin.file}: {self.message}"
         return f"{self.origin}: {self.message}"
 
 

@@ -302,7 +302,7 @@ def load_edition(name_or_path: str | Path, use_cache: bool = True) -> Ruleset:
         raise RulesetError(
             [
                 Diagnostic(
-                    ast.Origin(str(name_or_path), 1, 1),
+                    ast.Origin(str(name_or_path), 0, 0),
                     f"unknown edition (known: {known})",
                 )
             ]

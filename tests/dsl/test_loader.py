@@ -9,6 +9,7 @@ import pytest
 from textx.metamodel import TextXMetaModel
 
 from kotc_dsl import cache, edition_files, load_edition, load_path
+from kotc_dsl.errors import RulesetError
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = ROOT / "editions"
@@ -175,3 +176,9 @@ def test_a_base_is_found_by_its_header_when_its_file_is_named_otherwise(tmp_path
                     'edition "derived" number 112 extends "table"\n')
     ruleset = load_path(derived, use_cache=False)
     assert ruleset.lineage == ("derived", "table", "11th")
+
+
+def test_an_unknown_edition_name_is_reported_without_a_made_up_position():
+    with pytest.raises(RulesetError) as info:
+        load_edition("nope")
+    assert str(info.value).startswith("nope: unknown edition (known: 11th, ")
