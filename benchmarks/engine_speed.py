@@ -1,6 +1,6 @@
 """How fast the engine plays: decisions and games per second, per edition.
 
-    python benchmarks/engine_speed.py [--games 40]
+    python benchmarks/engine_speed.py [--games 40] [--compiled]
 
 For each edition, random agents play seeded games on its starter decks. Then the
 vanilla 17th rules (minions without abilities, generated decks) are played by
@@ -8,20 +8,25 @@ the DSL engine and by a hand-written Python engine of the same rules
 (`baseline17.py`) on the same decks, in the same process, and the ratios of their
 speeds are printed: against the hand-written engine behind the same API (action
 objects, legality checked, events citing rules) and against its bare form
-(indices in, nothing recorded). The engines ask slightly different numbers of
-decisions per game (the DSL engine's phase windows are decisions), so time per
-game is printed too. Figures only: nothing here asserts.
+(indices in, nothing recorded). Seeded games differ between the engines (their
+dice and shuffles are drawn differently), so time per game is printed too.
+`--compiled` runs the same code compiled with Cython, the baseline included
+(`compiled.py`). Figures only: nothing here asserts.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+if os.environ.get("KOTC_COMPILED"):  # set by --compiled: the compiled build first
+    sys.path.insert(0, os.environ["KOTC_COMPILED"])
 
 from baseline17 import HandGame  # noqa: E402
 
@@ -67,7 +72,23 @@ def hand_games(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="run the same code compiled with Cython (see compiled.py); needs Cython",
+    )
     args = parser.parse_args()
+    if args.compiled and not os.environ.get("KOTC_COMPILED"):
+        from compiled import build
+
+        folder = build()
+        env = dict(os.environ, KOTC_COMPILED=str(folder))
+        argv = [sys.executable, __file__, "--games", str(args.games)]
+        sys.exit(subprocess.run(argv, env=env).returncode)
+    import interpreter.game
+
+    compiled = not interpreter.game.__file__.endswith(".py")
+    print(f"engine: {'compiled with Cython' if compiled else 'CPython, as written'}")
     print(
         f"{'edition':<10}{'decks':<12}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}"
     )
