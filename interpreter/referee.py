@@ -119,6 +119,9 @@ class Referee:
             if c.kind == "reactive" and c.trigger is not None:
                 for e in c.trigger.events:
                     self.reactions.setdefault((c.trigger.timing, e), []).append(c)
+        self.reaction_kinds = {
+            key: frozenset(c.name for c in specs) for key, specs in self.reactions.items()
+        }
         self.listened = {
             e
             for abilities in engine.abilities.values()
@@ -160,6 +163,15 @@ class Referee:
             z.name for z in rs.zones.values() if z.knowledge == "restricted"
         }
         self.concessions = self._concessions(rs)
+        # Card types no card of this game can have (no design of that type, and
+        # pawns are minions): an action with a parameter of such a type is never
+        # offered, and listing options need not look for one.
+        types = {d.type for d in engine.designs.values()} | {engine.minion_type}
+        self.unbindable = frozenset(
+            a.name
+            for a in self.actions.values()
+            if any(p.type in self.card_types and p.type not in types for p in a.params)
+        )
         # flow tasks by kind (`["phase", i, stage]` runs `_task_phase`)
         self._steps = {
             name[6:]: getattr(self, name) for name in dir(self) if name[:6] == "_task_"
@@ -437,6 +449,8 @@ class Referee:
         try:
             for name in names:
                 act = self.actions[name]
+                if name in self.unbindable:
+                    continue
                 for args in self.bindings(g, act, seat, ()):
                     if not args:
                         out.append(act.bare)
@@ -927,11 +941,18 @@ class Referee:
 
     def _watching(self, g, key: tuple) -> bool:
         """Whether any counter in play reacts to this event (a cheap first look)."""
-        specs = self.reactions.get(key)
-        if not specs:
+        kinds = self.reaction_kinds.get(key)
+        if not kinds:
             return False
-        kinds = {s.name for s in specs}
-        return any(k in kinds for c in self._hosts(g) for k, _ in c.counters)
+        zone, cards = g.engine.counter_zone, g.cards
+        if zone is None:
+            return any(k in kinds for c in cards for k, _ in c.counters)
+        for p in g.players:
+            for c in p.zones.get(zone, ()):
+                for k, _ in cards[c].counters:
+                    if k in kinds:
+                        return True
+        return False
 
     def reactive_candidates(self, g, timing, event: dict) -> list:
         specs = self.reactions.get((timing, event["__name"]))
