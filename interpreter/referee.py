@@ -40,6 +40,8 @@ class CompiledAction:
     bare: Action | None = None  # the action taken with no arguments (shared)
     # (design, zone) -> the abilities `requires` does not rule out (see prefilter)
     possible: dict = field(default_factory=dict)
+    # (ability parameter, own conditions only) -> ((zone, designs), ...)
+    by_zone: dict = field(default_factory=dict)
 
 
 class CompiledPhase(NamedTuple):
@@ -63,7 +65,8 @@ class CompiledCounter:
 
 
 class Referee:
-    """Compiled flow of one ruleset; stateless: all state lives in the game."""
+    """Compiled flow of one ruleset; stateless: all state lives in the game (but
+    for a memo that lives only while one listing of options is made)."""
 
     def __init__(self, engine):
         self.engine = engine
@@ -271,8 +274,8 @@ class Referee:
         With `own`, only abilities with a condition of their own count (a
         trigger or a printed condition): those are all that can be activated
         while the standard activation condition does not hold."""
-        key = ("zones", i, own)
-        found = act.possible.get(key)
+        key = (i, own)
+        found = act.by_zone.get(key)
         if found is None:
             abilities = g.engine.abilities
             zones = []
@@ -289,7 +292,7 @@ class Referee:
                 )
                 if designs:
                     zones.append((z, designs))
-            found = act.possible[key] = tuple(zones)
+            found = act.by_zone[key] = tuple(zones)
         return found
 
     def _standard_fails(self, g, act: CompiledAction, i: int, seat) -> bool:
