@@ -104,7 +104,7 @@ class Referee:
         self.standard = P.expr(std.cond) if std else (lambda g, env: True)
         # when the standard condition reads nothing of the ability or its card, one
         # listing of options needs it once per player (see `options`)
-        self.standard_per_player = std is None or _names(std.cond) <= _GLOBAL
+        self.standard_per_player = std is None or _reads(std.cond) <= _GLOBAL
         self._standard_memo: dict | None = None
         self.counters = {
             c.name: CompiledCounter(
@@ -1405,6 +1405,23 @@ def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:
 def _names(e) -> set[str]:
     """The names an expression reads (heads of its paths)."""
     return {path.parts[0] for path in ast.paths(e)}
+
+
+def _reads(e) -> set[str]:
+    """The names an expression reads from where it is evaluated: as `_names`, but
+    the right of `is` names a phase, type or modifier, not a value."""
+    if isinstance(e, ast.Path):
+        return {e.parts[0]}
+    if isinstance(e, ast.Binary):
+        left = _reads(e.left)
+        return left if e.op == "is" else left | _reads(e.right)
+    if isinstance(e, ast.Unary):
+        return _reads(e.operand)
+    if isinstance(e, ast.FuncCall):
+        return set().union(*(_reads(a) for a in e.args))
+    if isinstance(e, ast.Filtered):
+        return _reads(e.base) | _reads(e.cond)
+    return set()
 
 
 def _new_battle(attacker: int) -> Record:

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.game import Game
-from kotc_dsl import load_edition
+from interpreter.game import Engine, Game
+from interpreter.referee import _reads
+from kotc_dsl import ast, load_edition
 from kotc_dsl.cards import load_cards
 
 CARDS = Path(__file__).parents[1] / "scenarios" / "cards"
@@ -61,3 +62,22 @@ def test_a_cloned_pawn_has_the_abilities_of_its_minion(table):
     pawn = g.create_pawn(0, "battlefield", original, {}, None)
     g.resume("action")
     assert any(f"#{pawn}" in label for label in activations(g))
+
+
+def test_names_after_is_are_not_read_from_where_a_condition_is_evaluated():
+    # `game.phase is action`: `action` names a phase; the condition reads `game`
+    def p(*parts):
+        return ast.Path(tuple(parts))
+
+    cond = ast.Binary(
+        "and",
+        ast.Binary("==", p("active"), p("you")),
+        ast.Binary("is", p("game", "phase"), p("action")),
+    )
+    assert _reads(cond) == {"active", "you", "game"}
+
+
+@pytest.mark.parametrize("edition", ["11th", "12th", "13th", "17th"])
+def test_each_shipped_standard_condition_is_read_once_per_player(edition):
+    # none reads the ability or its card, so a listing evaluates it once per player
+    assert Engine(load_edition(edition), []).referee.standard_per_player
