@@ -20,6 +20,7 @@ from typing import Any
 from kotc_dsl import ast
 
 from .programs import BUILTINS, _as_list, _element_name
+from .state import CardState
 from .values import Seat
 
 _MISSING = object()  # an env name with no saved binding (`where` restores it)
@@ -67,6 +68,15 @@ def _minus(a, b):
 
 
 _ORDER = ("<", "<=", ">", ">=")
+
+# a card's own fields, read straight from its state (those `Game._card_attr`
+# treats apart are left to it)
+_CARD_FIELDS = frozenset(CardState.__slots__) - {
+    "printed",
+    "owner",
+    "controller",
+    "ultra_points",
+}
 
 
 class _Gen:
@@ -181,7 +191,25 @@ class _Gen:
         t, c, s = self.tmp(), self.tmp(), self.tmp()
         card = name in self.p.stats or name in ("controller", "owner")
         seat = name not in ("controller", "owner")
-        if card:
+        field = (
+            name in _CARD_FIELDS and name not in self.p.stats and name.isidentifier()
+        )
+        if field:  # `card.exhausted`: Game._card_attr, written out
+            b = self.tmp()
+            self.emit(f"if type({v}) is int:")
+            self.emit(f"    {c} = g.cards[{v}]")
+            self.emit(f"    {s} = {c}.stats")
+            self.emit(f"    if {n} in {s}:")
+            self.emit(f"        {t} = {s}[{n}]")
+            self.emit("    else:")
+            # a name bound to a stat (`which`) stands for that stat
+            self.emit(f"        {b} = env.get({n}, {n})")
+            self.emit(f"        if isinstance({b}, str) and {b} in {s}:")
+            self.emit(f"            {t} = {s}[{b}]")
+            self.emit("        else:")
+            self.emit(f"            {t} = {c}.{name}")
+            card = True
+        elif card:
             self.emit(f"if type({v}) is int:")
             self.emit(f"    {c} = g.cards[{v}]")
             self.emit(f"    {s} = {c}.stats")

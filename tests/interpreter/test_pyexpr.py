@@ -139,6 +139,9 @@ def test_attributes_of_cards_seats_dice_and_nothing(table):
 def test_a_name_bound_to_a_stat_reads_that_stat(table):
     g, field, stat, small, *_ = table
     assert ev(g, p("c", "which"), {"c": small, "which": stat}) == 1
+    # even a card field's name, when bound to a stat, stands for the stat
+    assert ev(g, p("c", "exhausted"), {"c": small, "exhausted": stat}) == 1
+    assert ev(g, p("c", "exhausted"), {"c": small, "exhausted": 7}) is False
 
 
 def test_order_comparisons_with_nothing_in_them_do_not_hold(table):
