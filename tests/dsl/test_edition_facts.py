@@ -410,7 +410,7 @@ def test_activation_modifiers(rs, edition, mods):
 @pytest.mark.parametrize(
     "edition,counters",
     [
-        ("11th", {"plain", "named"}),
+        ("11th", {"plain", "offense", "defense"}),
         (
             "12th",
             {
@@ -449,9 +449,16 @@ def test_counter_list(rs, edition, counters):
     assert set(rs[edition].counters) == counters
 
 
-def test_11th_named_counters_take_their_effect_from_the_card(rs):
-    named = rs["11th"].counters["named"]
-    assert named.from_card and named.counter_kind == "proactive" and not named.body
+def test_11th_named_counters_are_removed_for_their_stated_effect(rs):
+    # the offense and defense counters the 11th edition's cards place: proactive,
+    # removed by whoever placed them, each raising its stat (an interpretation)
+    for name, stat in (("offense", "offense"), ("defense", "defense")):
+        counter = rs["11th"].counters[name]
+        assert counter.counter_kind == "proactive" and not counter.from_card
+        assert counter.cite.interpretation
+        (add,) = counter.body
+        assert isinstance(add, ast.AddOp) and add.op == "add"
+        assert add.target.parts == ("host", stat) and add.amount == ast.IntLit(1)
 
 
 @pytest.mark.parametrize(
