@@ -420,18 +420,22 @@ class Game:
         while not self.over:
             if self.decision is not None:
                 return
+            # the end is looked for only after something it reads changed (`dirty`)
             if self.frames:
                 if run(self) == WAIT:
                     # the game may have ended mid-program (a draw from an empty deck)
-                    referee.check_end(self)
+                    if self.dirty:
+                        referee.check_end(self)
                     return
-                referee.check_end(self)
+                if self.dirty:
+                    referee.check_end(self)
                 continue
             if not self.tasks:
                 self.end_game("no more play", None)
                 return
             referee.step(self)
-            referee.check_end(self)
+            if self.dirty:
+                referee.check_end(self)
 
     # --- services for programs ------------------------------------------------------
 
@@ -791,7 +795,13 @@ class Game:
         return [c for z in zones for c in p.zones[z]]
 
     def unexhausted_resources(self, seat: int) -> int:
-        return sum(1 for c in self.resources(seat) if not self.cards[c].exhausted)
+        # asked for each card a listing prices: a plain loop, no list, no generator
+        cards, zones, n = self.cards, self.players[seat].zones, 0
+        for z in self.engine.referee.resource_zones:
+            for c in zones[z]:
+                if not cards[c].exhausted:
+                    n += 1
+        return n
 
     def create_pawn(
         self, seat: int, zone: str, source: int | None, values: dict, cite

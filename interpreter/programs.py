@@ -1066,6 +1066,5 @@ BUILTINS: dict[str, Callable] = {
 }
 
 
-def as_list(value: Any) -> list | tuple:
-    """The elements of a value that may be one card or a collection."""
-    return _as_list(value)
+# The elements of a value that may be one card or a collection (the public name).
+as_list = _as_list

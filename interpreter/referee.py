@@ -13,6 +13,7 @@ as in the flow graph (`phase:draw`, `battle:attack_formation`, `chain:respond`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from kotc_dsl import ast
@@ -35,7 +36,8 @@ class CompiledAction:
     costs: list
     resolves: str | None
     cite: ast.Citation | None
-    checks: list = None  # `requires` split by the last parameter each part reads
+    # `requires` split by the last parameter each part reads: a check per parameter
+    checks: list = None
     condition: ast.Expr | None = None  # `requires`, as written
     bare: Action | None = None  # the action taken with no arguments (shared)
     # (design, zone) -> the abilities `requires` does not rule out (see prefilter)
@@ -307,23 +309,23 @@ class Referee:
             known = memo[seat] = bool(self.standard(g, {"you": seat}))
         return not known
 
-    def _staged_checks(self, a: ast.Action) -> list[list]:
+    def _staged_checks(self, a: ast.Action) -> list:
         """The parts of `requires` joined by `and`, each to be checked as soon as the
-        last parameter it reads is bound (so a bad first choice is dropped early)."""
+        last parameter it reads is bound (so a bad first choice is dropped early):
+        per parameter, one function checking its parts, or None."""
         stages: list[list] = [[] for _ in range(max(len(a.params), 1))]
-        if a.requires is None:
-            return stages
-        index = {p.name: i for i, p in enumerate(a.params)}
+        if a.requires is not None:
+            index = {p.name: i for i, p in enumerate(a.params)}
 
-        def parts(e):
-            if isinstance(e, ast.Binary) and e.op == "and":
-                return parts(e.left) + parts(e.right)
-            return [e]
+            def parts(e):
+                if isinstance(e, ast.Binary) and e.op == "and":
+                    return parts(e.left) + parts(e.right)
+                return [e]
 
-        for part in parts(a.requires):
-            read = [index[n] for n in _names(part) if n in index]
-            stages[max(read, default=0)].append(self.programs.expr(part))
-        return stages
+            for part in parts(a.requires):
+                read = [index[n] for n in _names(part) if n in index]
+                stages[max(read, default=0)].append(self.programs.expr(part))
+        return [_all_of(checks) for checks in stages]
 
     def _battle_settings(self, rs) -> None:
         s = lambda name: rs.setting("battle", name)  # noqa: E731
@@ -505,13 +507,14 @@ class Referee:
         name = act.params[0].name
         kind = act.params[0].type
         typed = kind in self.card_types
-        requires, resolves, checks = act.requires, act.resolves, act.checks[0]
+        resolves, check = act.resolves, act.checks[0]
         cards = g.cards
-        for c in dict.fromkeys(as_list(act.sources[0](g, env))):
+        drawn = act.sources[0](g, env)
+        for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn)):
             if typed and cards[c].type != kind:
                 continue
             env[name] = c
-            if requires is not None and not _all_hold(checks, g, env):
+            if check is not None and not check(g, env):
                 continue
             if act.costs and not self._affordable(g, act, env):
                 continue
@@ -532,12 +535,12 @@ class Referee:
                 candidates = [c for c in candidates if c in pool]
         else:
             candidates = self._candidates(g, act, i, env)
-        checks = act.checks[i]
+        check = act.checks[i]
         name = p.name
         if i + 1 < len(act.params):
             for c in candidates:
                 env[name] = c
-                if checks and not _all_hold(checks, g, env):
+                if check is not None and not check(g, env):
                     continue
                 self._bind(
                     g,
@@ -557,7 +560,7 @@ class Referee:
         resolves = None if ignore else act.resolves
         for c in candidates:
             env[name] = c
-            if checks and not _all_hold(checks, g, env):
+            if check is not None and not check(g, env):
                 continue
             if costly and not self._affordable(g, act, env):
                 continue
@@ -570,7 +573,8 @@ class Referee:
         p = act.params[i]
         following = act.params[i + 1].type if i + 1 < len(act.params) else None
         if act.sources[i] is not None:
-            pool = dict.fromkeys(as_list(act.sources[i](g, env)))
+            drawn = act.sources[i](g, env)
+            pool = dict.fromkeys(drawn if type(drawn) is list else as_list(drawn))
             if p.type in self.card_types or following == "counter":
                 # one pass for the common filters: the card's type, and whether
                 # it holds the counters the next parameter draws from
@@ -595,7 +599,7 @@ class Referee:
             return [AbilityRef(card, k) for k in possible]
         elif p.type == "counter":
             card = env[act.params[i - 1].name]
-            return list(dict.fromkeys(k for k, _ in g.cards[card].counters))
+            return list(dict.fromkeys(map(_KIND, g.cards[card].counters)))
         elif p.type in ("player", "players"):
             return g.seats_in_game()
         else:
@@ -1367,6 +1371,8 @@ class Referee:
         g.log("game_over", cite, **g.outcome)
 
 
+_KIND = itemgetter(0)  # of a counter entry, [kind, placer]
+
 # answers that are the same at every decision of their kind (actions are immutable)
 _PASS = Action("pass", None, "pass")
 _POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
@@ -1380,12 +1386,21 @@ def _own_condition(ab) -> bool:
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
 
 
-def _all_hold(checks: list, g, env: dict) -> bool:
-    # a plain loop: this runs for every candidate of every window
-    for check in checks:  # noqa: SIM110
-        if not check(g, env):
-            return False
-    return True
+def _all_of(checks: list):
+    """One check for a list of them: None for none, the check itself for one."""
+    if not checks:
+        return None
+    if len(checks) == 1:
+        return checks[0]
+
+    def all_hold(g, env: dict) -> bool:
+        # a plain loop: this runs for every candidate of every window
+        for check in checks:  # noqa: SIM110
+            if not check(g, env):
+                return False
+        return True
+
+    return all_hold
 
 
 def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:

@@ -7,6 +7,7 @@ is written to JSON or filtered with `where`. An ability is `(card, index)`.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 
@@ -47,13 +48,9 @@ class AbilityRef(tuple):
     def __new__(cls, card: int, index: int):
         return tuple.__new__(cls, (card, index))
 
-    @property
-    def card(self) -> int:
-        return self[0]
-
-    @property
-    def index(self) -> int:
-        return self[1]
+    # read on every listing of activations: getters in C, not Python functions
+    card = property(itemgetter(0), doc="The card that carries the ability.")
+    index = property(itemgetter(1), doc="Its index among the card's abilities.")
 
 
 def encode(value: Any) -> Any:
