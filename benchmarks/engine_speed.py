@@ -1,6 +1,6 @@
 """How fast the engine plays: decisions and games per second, per edition.
 
-    python benchmarks/engine_speed.py [--games 40] [--repeat 3] [--compiled]
+    python benchmarks/engine_speed.py [--games 40] [--repeat 3] [--calls] [--compiled]
 
 For each edition, random agents play seeded games on its starter decks. Then the
 vanilla 17th rules (minions without abilities, generated decks) are played by
@@ -11,13 +11,16 @@ objects, legality checked, events citing rules) and against its bare form
 (indices in, nothing recorded). Seeded games differ between the engines (their
 dice and shuffles are drawn differently), so time per game is printed too.
 `--compiled` runs the same code compiled with Cython, the baseline included
-(`compiled.py`). Figures only: nothing here asserts.
+(`compiled.py`). Times are the process's CPU time, so time the machine gives to
+others does not count. Figures only: nothing here asserts.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import random
 import subprocess
 import sys
@@ -37,22 +40,35 @@ from interpreter.game import Engine, Game  # noqa: E402
 from kotc_dsl import edition_files, load_edition  # noqa: E402
 
 
-def dsl_games(rs, decks, games: int) -> tuple[int, float]:
+def dsl_games(rs, decks, games: int, profiler=None) -> tuple[int, float]:
     engine = Engine(rs, [d for deck in decks for d in deck.cards + deck.reserves])
-    decisions, start = 0, time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
+    decisions, start = 0, time.process_time()
     for seed in range(games):
         g = Game.new(rs, decks, seed=seed, players=2, engine=engine)
         agents = [RandomAgent(seed), RandomAgent(seed + 1)]
         while not g.is_over:
             g.apply(agents[g.current_player].act(g))
         decisions += g.applied
-    return decisions, time.perf_counter() - start
+    spent = time.process_time() - start
+    if profiler is not None:
+        profiler.disable()
+    return decisions, spent
+
+
+def calls_per_decision(rs, decks, games: int) -> float:
+    """Python function calls per decision, counted by cProfile: a measure of the
+    engine's work that does not move with the machine's load."""
+    profiler = cProfile.Profile()
+    decisions, _ = dsl_games(rs, decks, games, profiler)
+    return pstats.Stats(profiler).total_calls / decisions
 
 
 def hand_games(
     deck: list[tuple[int, int, int]], games: int, api: bool
 ) -> tuple[int, float]:
-    decisions, start = 0, time.perf_counter()
+    decisions, start = 0, time.process_time()
     for seed in range(games):
         g = HandGame([deck, deck], seed=seed, api=api)
         rng = random.Random(seed)
@@ -66,7 +82,7 @@ def hand_games(
                 keep = [i for i, o in enumerate(legal) if o != "agree"]
                 g.apply(rng.choice(keep))
             decisions += 1
-    return decisions, time.perf_counter() - start
+    return decisions, time.process_time() - start
 
 
 def best(repeat: int, run, *args) -> tuple[int, float]:
@@ -85,6 +101,12 @@ def main() -> None:
         "least disturbed by the rest of the machine, as timeit does)",
     )
     parser.add_argument(
+        "--calls",
+        action="store_true",
+        help="also count Python calls per decision (cProfile), a figure that does "
+        "not move with the machine's load",
+    )
+    parser.add_argument(
         "--compiled",
         action="store_true",
         help="run the same code compiled with Cython (see compiled.py); needs Cython",
@@ -96,22 +118,27 @@ def main() -> None:
         folder = build()
         env = dict(os.environ, KOTC_COMPILED=str(folder))
         argv = [sys.executable, __file__, "--games", str(args.games)]
-        argv += ["--repeat", str(args.repeat)]
+        argv += ["--repeat", str(args.repeat)] + (["--calls"] if args.calls else [])
         sys.exit(subprocess.run(argv, env=env).returncode)
     import interpreter.game
 
     compiled = not interpreter.game.__file__.endswith(".py")
     print(f"engine: {'compiled with Cython' if compiled else 'CPython, as written'}")
+    calls = "calls/decision" if args.calls else ""
     print(
         f"{'edition':<10}{'decks':<12}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}"
+        f"{calls:>16}"
     )
     for name in edition_files():
         rs = load_edition(name)
         decks, names = _decks(rs, None)
         n, secs = best(args.repeat, dsl_games, rs, decks, args.games)
+        counted = (
+            f"{calls_per_decision(rs, decks, args.games):>16.1f}" if args.calls else ""
+        )
         print(
             f"{name:<10}{'+'.join(names)[:11]:<12}{n:>10}{n / secs:>14,.0f}"
-            f"{args.games / secs:>10.1f}"
+            f"{args.games / secs:>10.1f}{counted}"
         )
     rs = load_edition("17th" if "17th" in edition_files() else list(edition_files())[-1])
     deck = vanilla_deck(rs)
@@ -132,6 +159,9 @@ def main() -> None:
     print(f"{'engine':<26}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}")
     for label, n, secs in rows:
         print(f"{label:<26}{n:>10}{n / secs:>14,.0f}{args.games / secs:>10.1f}")
+    if args.calls:
+        counted = calls_per_decision(rs, [deck], args.games)
+        print(f"DSL engine: {counted:.1f} Python calls per decision")
     dsl = rows[0]
     for label, n, secs in rows[1:]:
         per_decision = (dsl[2] / dsl[1]) / (secs / n)
