@@ -1,9 +1,8 @@
 """Whole games under every edition: they end, they replay, they survive JSON.
 
 Games use each edition's starter decks when the repository has them, and
-generated vanilla decks otherwise. Set `KOTC_GAMES` to play more (or fewer)
-seeded games per edition (the default keeps the suite quick; the engine issue's
-acceptance asks for 200: `KOTC_GAMES=200 python -m pytest tests/interpreter`).
+generated vanilla decks otherwise. 200 seeded games per edition are played to
+the end by default; `KOTC_GAMES` sets another number.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from interpreter.game import Engine, Game
 from kotc_dsl import load_edition
 
 EDITIONS = ("11th", "12th", "13th", "17th")
-GAMES = int(os.environ.get("KOTC_GAMES", "30"))
+GAMES = int(os.environ.get("KOTC_GAMES", "200"))
 
 
 @pytest.fixture(scope="module", params=EDITIONS)
