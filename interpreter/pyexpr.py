@@ -191,35 +191,26 @@ class _Gen:
         t, c, s = self.tmp(), self.tmp(), self.tmp()
         card = name in self.p.stats or name in ("controller", "owner")
         seat = name not in ("controller", "owner")
-        field = (
-            name in _CARD_FIELDS and name not in self.p.stats and name.isidentifier()
-        )
-        if field:  # `card.exhausted`: Game._card_attr, written out
-            b = self.tmp()
+        field = name in _CARD_FIELDS and name not in self.p.stats and name.isidentifier()
+        if card or field:  # a card id: its stats, then as Game._card_attr reads
             self.emit(f"if type({v}) is int:")
             self.emit(f"    {c} = g.cards[{v}]")
             self.emit(f"    {s} = {c}.stats")
             self.emit(f"    if {n} in {s}:")
             self.emit(f"        {t} = {s}[{n}]")
             self.emit("    else:")
-            # a name bound to a stat (`which`) stands for that stat
-            self.emit(f"        {b} = env.get({n}, {n})")
-            self.emit(f"        if isinstance({b}, str) and {b} in {s}:")
-            self.emit(f"            {t} = {s}[{b}]")
-            self.emit("        else:")
-            self.emit(f"            {t} = {c}.{name}")
-            card = True
-        elif card:
-            self.emit(f"if type({v}) is int:")
-            self.emit(f"    {c} = g.cards[{v}]")
-            self.emit(f"    {s} = {c}.stats")
-            self.emit(f"    if {n} in {s}:")
-            self.emit(f"        {t} = {s}[{n}]")
-            self.emit("    else:")
-            if name in ("controller", "owner"):
+            if field:  # `card.exhausted`; a name bound to a stat (`which`) is that stat
+                b = self.tmp()
+                self.emit(f"        {b} = env.get({n}, {n})")
+                self.emit(f"        if isinstance({b}, str) and {b} in {s}:")
+                self.emit(f"            {t} = {s}[{b}]")
+                self.emit("        else:")
+                self.emit(f"            {t} = {c}.{name}")
+            elif name in ("controller", "owner"):
                 self.emit(f"        {t} = Seat({c}.{name})")
             else:
                 self.emit(f"        {t} = {general}")
+            card = True
         if seat:
             self.emit(f"{'elif' if card else 'if'} type({v}) is Seat:")
             self.emit(f"    {c} = g.players[{v}]")

@@ -301,13 +301,20 @@ class Referee:
         """Whether, in this listing, the standard activation condition is known
         not to hold for `seat`, and parameter `i` is the ability the action
         resolves (so its own condition is all that can let it through)."""
-        memo = self._standard_memo
-        if memo is None or act.resolves != act.params[i].name:
+        if act.resolves != act.params[i].name:
             return False
+        return self._standard_in_listing(g, seat) is False
+
+    def _standard_in_listing(self, g, seat) -> bool | None:
+        """The standard activation condition for `seat`, evaluated once per listing
+        of options; None outside a listing (it is then evaluated in full)."""
+        memo = self._standard_memo
+        if memo is None:
+            return None
         known = memo.get(seat)
         if known is None:
             known = memo[seat] = bool(self.standard(g, {"you": seat}))
-        return not known
+        return known
 
     def _staged_checks(self, a: ast.Action) -> list:
         """The parts of `requires` joined by `and`, each to be checked as soon as the
@@ -653,14 +660,12 @@ class Referee:
         if not abilities:
             return False
         ab = abilities[ref.index]
-        memo = self._standard_memo
-        if memo is not None and ab.trigger is None and ab.cond is None:
+        listed = None
+        if ab.trigger is None and ab.cond is None:
             # the standard condition, once per player per listing, decides first:
             # outside its window (a chain, another phase) nothing more is read
-            known = memo.get(seat)
-            if known is None:
-                known = memo[seat] = bool(self.standard(g, {"you": seat}))
-            if not known:
+            listed = self._standard_in_listing(g, seat)
+            if listed is False:
                 return False
         inner = {"you": seat, "this": ref.card}
         # interpretation: an activation whose printed cost cannot be paid in full
@@ -677,7 +682,7 @@ class Referee:
             return False
         if ab.cond is not None:
             return bool(ab.cond(g, inner))
-        if memo is not None:
+        if listed:
             return True  # it held, above
         return bool(
             self.standard(g, {**env, "you": seat, "source": ref.card, "ability": ref})
