@@ -42,7 +42,7 @@ class CompiledAction:
     bare: Action | None = None  # the action taken with no arguments (shared)
     # (design, zone) -> the abilities `requires` does not rule out (see prefilter)
     possible: dict = field(default_factory=dict)
-    # (ability parameter, own conditions only) -> ((zone, designs), ...)
+    # where the cards with abilities this action may take are (`_sources_by_zone`)
     by_zone: dict = field(default_factory=dict)
 
 
@@ -275,27 +275,69 @@ class Referee:
         there the condition does not rule out (zones with none are left out).
         With `own`, only abilities with a condition of their own count (a
         trigger or a printed condition): those are all that can be activated
-        while the standard activation condition does not hold."""
-        key = (i, own)
-        found = act.by_zone.get(key)
-        if found is None:
-            abilities = g.engine.abilities
-            zones = []
-            for z in self.rs.zones:
-                if z in self.hidden_zones:
-                    continue
-                designs = frozenset(
-                    d
-                    for d in g.engine.able
-                    if any(
-                        not own or _own_condition(abilities[d][k])
-                        for k in self._possible_for(g, act, i, d, z)
+        while the standard activation condition does not hold. Of those, a
+        triggered one counts only while an event it waits for is recent."""
+        if not own:
+            found = act.by_zone.get(i)
+            if found is None:
+                found = act.by_zone[i] = tuple(
+                    (z, frozenset(d for d, _ in entries))
+                    for z, entries in self._abilities_by_zone(g, act, i)
+                )
+            return found
+        table = act.by_zone.get((i, "own"))
+        if table is None:
+            table = act.by_zone[(i, "own")] = self._own_by_zone(g, act, i)
+        recent = {name for name, _ in g.recent}
+        out = []
+        for z, printed, by_event in table:
+            designs = printed
+            for name in recent:
+                more = by_event.get(name)
+                if more:
+                    designs = designs | more
+            if designs:
+                out.append((z, designs))
+        return out
+
+    def _abilities_by_zone(self, g, act: CompiledAction, i: int) -> list:
+        """Per zone a player may look at: (design, abilities the condition does not
+        rule out there), for the designs with any."""
+        zones = []
+        for z in self.rs.zones:
+            if z in self.hidden_zones:
+                continue
+            entries = []
+            for d in g.engine.able:
+                possible = self._possible_for(g, act, i, d, z)
+                if possible:
+                    entries.append((d, [g.engine.abilities[d][k] for k in possible]))
+            if entries:
+                zones.append((z, entries))
+        return zones
+
+    def _own_by_zone(self, g, act: CompiledAction, i: int) -> tuple:
+        """Per zone: the designs with a printed condition, and by event name those
+        with a trigger on it (a trigger alone decides, see `_condition_met`)."""
+        table = []
+        for z, entries in self._abilities_by_zone(g, act, i):
+            printed, by_event = set(), {}
+            for d, abilities in entries:
+                for ab in abilities:
+                    if ab.trigger is not None:
+                        for e in ab.trigger.events:
+                            by_event.setdefault(e, set()).add(d)
+                    elif ab.cond is not None:
+                        printed.add(d)
+            if printed or by_event:
+                table.append(
+                    (
+                        z,
+                        frozenset(printed),
+                        {e: frozenset(ds) for e, ds in by_event.items()},
                     )
                 )
-                if designs:
-                    zones.append((z, designs))
-            found = act.by_zone[key] = tuple(zones)
-        return found
+        return tuple(table)
 
     def _standard_fails(self, g, act: CompiledAction, i: int, seat) -> bool:
         """Whether, in this listing, the standard activation condition is known
