@@ -108,6 +108,11 @@ class Referee:
         # listing of options needs it once per player (see `options`)
         self.standard_per_player = std is None or _reads(std.cond) <= _GLOBAL
         self._standard_memo: dict | None = None
+        # cards whose first ability has a condition of its own, by design: all that
+        # can resolve while the standard condition fails (see `_own_designs`)
+        self._first_own = _own_table(
+            (d, abilities[:1]) for d, abilities in engine.abilities.items()
+        )
         self.counters = {
             c.name: CompiledCounter(
                 c.name,
@@ -318,25 +323,12 @@ class Referee:
 
     def _own_by_zone(self, g, act: CompiledAction, i: int) -> tuple:
         """Per zone: the designs with a printed condition, and by event name those
-        with a trigger on it (a trigger alone decides, see `_condition_met`)."""
+        with a trigger on it (see `_own_table`)."""
         table = []
         for z, entries in self._abilities_by_zone(g, act, i):
-            printed, by_event = set(), {}
-            for d, abilities in entries:
-                for ab in abilities:
-                    if ab.trigger is not None:
-                        for e in ab.trigger.events:
-                            by_event.setdefault(e, set()).add(d)
-                    elif ab.cond is not None:
-                        printed.add(d)
+            printed, by_event = _own_table(entries)
             if printed or by_event:
-                table.append(
-                    (
-                        z,
-                        frozenset(printed),
-                        {e: frozenset(ds) for e, ds in by_event.items()},
-                    )
-                )
+                table.append((z, printed, by_event))
         return tuple(table)
 
     def _standard_fails(self, g, act: CompiledAction, i: int, seat) -> bool:
@@ -357,6 +349,20 @@ class Referee:
         if known is None:
             known = memo[seat] = bool(self.standard(g, {"you": seat}))
         return known
+
+    def _own_designs(self, g, seat) -> frozenset | None:
+        """While, in this listing, the standard activation condition fails for
+        `seat`: the designs whose first ability may still resolve (a printed
+        condition, or a trigger on a recent event). None: any may."""
+        if self._standard_in_listing(g, seat) is not False:
+            return None
+        printed, by_event = self._first_own
+        designs = printed
+        for name, _ in g.recent:
+            more = by_event.get(name)
+            if more:
+                designs = designs | more
+        return designs
 
     def _staged_checks(self, a: ast.Action) -> list:
         """The parts of `requires` joined by `and`, each to be checked as soon as the
@@ -557,10 +563,13 @@ class Referee:
         kind = act.params[0].type
         typed = kind in self.card_types
         resolves, check = act.resolves, act.checks[0]
+        own = self._own_designs(g, env["you"]) if resolves and not ignore else None
         cards = g.cards
         drawn = act.sources[0](g, env)
         for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn)):
             if typed and cards[c].type != kind:
+                continue
+            if own is not None and cards[c].design not in own:
                 continue
             env[name] = c
             if check is not None and not check(g, env):
@@ -1423,6 +1432,21 @@ _KIND = itemgetter(0)  # of a counter entry, [kind, placer]
 # answers that are the same at every decision of their kind (actions are immutable)
 _PASS = Action("pass", None, "pass")
 _POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
+
+def _own_table(entries) -> tuple[frozenset, dict[str, frozenset]]:
+    """Of (design, abilities) pairs: the designs with an ability that has a printed
+    condition, and by event name those with one triggered by it. A trigger alone
+    decides whether its ability may be activated (see `_condition_met`)."""
+    printed, by_event = set(), {}
+    for d, abilities in entries:
+        for ab in abilities:
+            if ab.trigger is not None:
+                for e in ab.trigger.events:
+                    by_event.setdefault(e, set()).add(d)
+            elif ab.cond is not None:
+                printed.add(d)
+    return frozenset(printed), {e: frozenset(ds) for e, ds in by_event.items()}
+
 
 def _own_condition(ab) -> bool:
     """Whether an ability says itself when it may be activated."""
