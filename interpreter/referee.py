@@ -1,7 +1,8 @@
 """The referee: walks an edition's flow and runs its programs at each point.
 
 Setup steps, then turns of phases (skips, variants, the actions a phase opens
-and those open at any time), the chain (links, response windows clockwise from
+and those open at any time, which the other players may take too once the
+active player ends the phase), the chain (links, response windows clockwise from
 the left of the last actor until all pass in a row, last-in-first-out
 resolution), battles (the edition's steps and their operations), reactive
 counters and card abilities that watch events, and the end of the game. Every
@@ -78,7 +79,7 @@ class Referee:
             (s, P.block(s.body, s.cite, f"setup step {s.name}")) for s in rs.setup_steps
         ]
         anytime = rs.setting("turn", "anytime")
-        self.anytime = anytime = tuple(anytime.actions) if anytime else ()
+        self.anytime = tuple(anytime.actions) if anytime else ()
         self.phases = []
         for ph in rs.phases:
             skips = [P.expr(s.cond) for s in ph.skips]
@@ -95,7 +96,7 @@ class Referee:
                     run_block,
                     f"phase:{ph.name}",
                     Action("end", None, f"end the {ph.label}"),
-                    tuple(ph.opens) + anytime,
+                    tuple(ph.opens) + self.anytime,
                 )
             )
         self.actions = {a.name: self._action(a) for a in rs.actions.values()}
@@ -173,6 +174,10 @@ class Referee:
             z.name for z in rs.zones.values() if z.knowledge == "restricted"
         }
         self.concessions = self._concessions(rs)
+        # what players other than the active one may take at a phase's end: the
+        # actions open at any time, but for giving the game up (see `_others_window`)
+        self.others_offer = tuple(a for a in self.anytime if a not in self.concessions)
+        self.anytime_cite = anytime.cite if anytime else None
         # Card types no card of this game can have (no design of that type, and
         # pawns are minions): an action with a parameter of such a type is never
         # offered, and listing options need not look for one.
@@ -486,6 +491,9 @@ class Referee:
             if block.stmts:
                 g.frames.append(Frame(block, env))
             return
+        if task[2] == "others":
+            self._others_window(g, task, ph)
+            return
         names = offers
         if not names:
             task[1], task[2] = i + 1, "begin"
@@ -494,9 +502,45 @@ class Referee:
         options.append(end)
         g.ask(g.active, ph.label, options, resume="phase", cite=ph.opens_cite or ph.cite)
 
+    def _others_window(self, g, task: list, ph) -> None:
+        """Once the active player ends a phase, each other player in turn from their
+        left may take the actions open at any time (the rules let them: \"during
+        any phase of any player's turn\"), until they pass; the phase then ends. A
+        player with nothing to take but a concession passes without being asked.
+        `task[3]` counts seats from the active player."""
+        n = len(g.players)
+        k = task[3]
+        while k < n:
+            seat = (g.active + k) % n
+            if not g.players[seat].eliminated:
+                options = self.options(g, seat, self.others_offer)
+                if options:
+                    task[3] = k
+                    options.append(_PASS)
+                    g.ask(
+                        seat,
+                        f"act before the {ph.label} ends",
+                        options,
+                        resume="phase",
+                        cite=self.anytime_cite,
+                    )
+                    return
+            k += 1
+        del task[3:]
+        task[1], task[2] = task[1] + 1, "begin"
+
     def _answer_phase(self, g, task: list, action: Action) -> None:
+        if task[2] == "others":
+            if action.kind == "pass":
+                task[3] += 1
+            else:
+                self.take(g, (g.active + task[3]) % len(g.players), action)
+            return
         if action.kind == "end":
-            task[1], task[2] = task[1] + 1, "begin"
+            if self.others_offer and len(g.players) > 1:
+                task[2:] = ["others", 1]
+            else:
+                task[1], task[2] = task[1] + 1, "begin"
             return
         self.take(g, g.active, action)
 
