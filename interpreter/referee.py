@@ -45,6 +45,8 @@ class CompiledAction:
     possible: dict = field(default_factory=dict)
     # where the cards with abilities this action may take are (`_sources_by_zone`)
     by_zone: dict = field(default_factory=dict)
+    # a card of the player's (no `in`) and then its ability: `_bind_own_ability`
+    own_ability: bool = False
 
 
 class CompiledPhase(NamedTuple):
@@ -234,6 +236,12 @@ class Referee:
             ),
             None,
         )
+        card_then_ability = (
+            len(a.params) == 2
+            and all(p.source is None for p in a.params)
+            and a.params[0].type not in ("ability", "counter", "player", "players")
+            and a.params[1].type == "ability"
+        )
         return CompiledAction(
             a.name,
             a.label,
@@ -247,6 +255,7 @@ class Referee:
             self._staged_checks(a),
             a.requires,
             Action("act", (a.name, ()), a.name),
+            own_ability=card_then_ability,
         )
 
     def _possible(self, g, act: CompiledAction, i: int, card: int) -> tuple[int, ...]:
@@ -596,6 +605,9 @@ class Referee:
         if not given and len(act.params) == 1 and act.sources[0] is not None:
             self._bind_one(g, act, env, found, ignore_condition)
             return found
+        if not given and act.own_ability:
+            self._bind_own_ability(g, act, env, found, ignore_condition, free)
+            return found
         self._bind(
             g, act, env, list(given), 0, found, ignore_condition, check_sources, free
         )
@@ -623,6 +635,51 @@ class Referee:
             if resolves and not ignore and not self._condition_met(g, env["you"], c, env):
                 continue
             found.append((c,))
+
+    def _bind_own_ability(
+        self, g, act: CompiledAction, env: dict, found: list, ignore, free
+    ) -> None:
+        """A card of the player's with no `in`, then one of its abilities (how an
+        ability is activated): `_bind` and `_candidates` for that shape, with what
+        is the same for every card worked out once."""
+        you = env["you"]
+        card_param, ability_param = act.params
+        name, ability_name = card_param.name, ability_param.name
+        kind = card_param.type if card_param.type in self.card_types else None
+        own = self._standard_fails(g, act, 1, you)
+        cards, zones = g.cards, g.players[you].zones
+        pool = sorted(
+            c
+            for z, designs in self._sources_by_zone(g, act, 1, own)
+            for c in zones[z]
+            if cards[c].design in designs
+        )
+        check, ability_check = act.checks
+        costly = act.costs and not free
+        resolves = None if ignore else act.resolves
+        abilities, possible = g.engine.abilities, act.possible
+        for c in pool:
+            card = cards[c]
+            if kind is not None and card.type != kind:
+                continue
+            env[name] = c
+            if check is not None and not check(g, env):
+                continue
+            indices = possible.get((card.design, card.zone))
+            if indices is None:
+                indices = self._possible_for(g, act, 1, card.design, card.zone)
+            if own:
+                printed = abilities[card.design]
+                indices = [k for k in indices if _own_condition(printed[k])]
+            for k in indices:
+                ref = env[ability_name] = AbilityRef(c, k)
+                if ability_check is not None and not ability_check(g, env):
+                    continue
+                if costly and not self._affordable(g, act, env):
+                    continue
+                if resolves and not self._condition_met(g, you, env[resolves], env):
+                    continue
+                found.append((c, ref))
 
     def _bind(
         self, g, act, env, given, i, found, ignore, check_sources, free=False, prefix=()
