@@ -167,6 +167,7 @@ class Game:
                 c.stats.update(value)
             else:
                 setattr(c, key, value)
+        self.counter_total += len(c.counters)
         return card
 
     def resume(
@@ -211,6 +212,9 @@ class Game:
         self.applied = 0
         self.node = "start"
         self.dirty = True
+        # counters on cards, all told: kept by the primitives that place and remove
+        # them, so a look for counters can stop at once when there are none
+        self.counter_total = 0
         self.usage: dict[str, int] = {}  # keyword, counter and chain-length tallies
 
     def _deal(self, seat: Seat, deck: Deck) -> None:
@@ -411,6 +415,7 @@ class Game:
         g.flags = decode(data["flags"])
         g.outcome = decode(data["outcome"])
         g.usage = data["usage"]
+        g.counter_total = sum(len(c.counters) for c in g.cards)
         return g
 
     # --- the run loop ---------------------------------------------------------------
@@ -615,6 +620,7 @@ class Game:
 
     def _leave(self, c: CardState) -> None:
         """A card leaving its zone: counters, marks and battle places go with it."""
+        self.counter_total -= len(c.counters)
         c.counters.clear()
         c.tags = {t: u for t, u in c.tags.items() if u != "leave"}
         for stat in c.stats:
@@ -642,6 +648,7 @@ class Game:
             zone = self.players[c.controller].zones[c.zone]
             if card in zone:
                 zone.remove(card)
+            self.counter_total -= len(c.counters)
             c.counters.clear()
             c.zone = ""
             self.log("removed", cite, card=card, name=c.name)
@@ -757,6 +764,7 @@ class Game:
             return
         for _ in range(max(n, 0)):
             c.counters.append([kind, int(placer)])
+            self.counter_total += 1
         self.log("place", cite, card=card, counter=kind, n=n, by=int(placer))
 
     def strip_counters(self, card: int, kind: str, n: int, cite) -> None:
@@ -765,10 +773,16 @@ class Game:
             for i, (k, _p) in enumerate(c.counters):
                 if k == kind:
                     del c.counters[i]
+                    self.counter_total -= 1
                     break
 
     def pop_counter(self, card: int, kind: str, seat: int, cite) -> None:
         self.engine.referee.pop_counter(self, card, kind, seat, cite)
+
+    def take_counter(self, card: int, entry: list) -> None:
+        """Remove one counter (`[kind, placer]`) from a card, as popping it does."""
+        self.cards[card].counters.remove(entry)
+        self.counter_total -= 1
 
     def pay(self, seat: int, amount: int, kind: str, cite) -> None:
         if amount <= 0:

@@ -47,6 +47,8 @@ class CompiledAction:
     by_zone: dict = field(default_factory=dict)
     # a card of the player's (no `in`) and then its ability: `_bind_own_ability`
     own_ability: bool = False
+    # a parameter takes one of the counters on the card before it
+    draws_counter: bool = False
 
 
 class CompiledPhase(NamedTuple):
@@ -256,6 +258,9 @@ class Referee:
             a.requires,
             Action("act", (a.name, ()), a.name),
             own_ability=card_then_ability,
+            draws_counter=any(
+                p.type == "counter" and p.source is None for p in a.params[1:]
+            ),
         )
 
     def _possible(self, g, act: CompiledAction, i: int, card: int) -> tuple[int, ...]:
@@ -605,6 +610,8 @@ class Referee:
         if not given and len(act.params) == 1 and act.sources[0] is not None:
             self._bind_one(g, act, env, found, ignore_condition)
             return found
+        if not given and act.draws_counter and not g.counter_total:
+            return found  # it takes a counter off a card, and no card holds one
         if not given and act.own_ability:
             self._bind_own_ability(g, act, env, found, ignore_condition, free)
             return found
@@ -993,7 +1000,7 @@ class Referee:
         ) or next((x for x in c.counters if x[0] == kind), None)
         if entry is None:
             return
-        c.counters.remove(entry)
+        g.take_counter(card, entry)
         spec = self.counters[kind]
         key = f"counter {kind}"
         g.usage[key] = g.usage.get(key, 0) + 1
@@ -1066,7 +1073,7 @@ class Referee:
                 st[1] = i = i + 1
                 entry = [kind, placer]
                 if answer.kind == "yes" and entry in g.cards[card].counters:
-                    g.cards[card].counters.remove(entry)
+                    g.take_counter(card, entry)
                     spec = self.counters[kind]
                     g.usage[f"counter {kind}"] = g.usage.get(f"counter {kind}", 0) + 1
                     g.log("pop", spec.cite, card=card, counter=kind, player=placer)
@@ -1106,7 +1113,7 @@ class Referee:
     def _watching(self, g, key: tuple) -> bool:
         """Whether any counter in play reacts to this event (a cheap first look)."""
         kinds = self.reaction_kinds.get(key)
-        if not kinds:
+        if not kinds or not g.counter_total:
             return False
         zone, cards = g.engine.counter_zone, g.cards
         if zone is None:
@@ -1120,7 +1127,7 @@ class Referee:
 
     def reactive_candidates(self, g, timing, event: dict) -> list:
         specs = self.reactions.get((timing, event["__name"]))
-        if not specs:
+        if not specs or not g.counter_total:
             return []
         kinds = {s.name: s for s in specs}
         found = []
