@@ -184,12 +184,14 @@ class Referee:
         self.anytime_cite = anytime.cite if anytime else None
         # Card types no card of this game can have (no design of that type, and
         # pawns are minions): an action with a parameter of such a type is never
-        # offered, and listing options need not look for one.
+        # offered, and listing options need not look for one. Nor is one that takes
+        # an ability when no design has any (pawns copy the abilities of designs).
         types = {d.type for d in engine.designs.values()} | {engine.minion_type}
         self.unbindable = frozenset(
             a.name
             for a in self.actions.values()
             if any(p.type in self.card_types and p.type not in types for p in a.params)
+            or (not engine.able and any(p.type == "ability" for p in a.params))
         )
         # flow tasks by kind (`["phase", i, stage]` runs `_task_phase`)
         self._steps = {
