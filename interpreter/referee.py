@@ -14,6 +14,7 @@ as in the flow graph (`phase:draw`, `battle:attack_formation`, `chain:respond`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import reduce
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -45,8 +46,8 @@ class CompiledAction:
     possible: dict = field(default_factory=dict)
     # where the cards with abilities this action may take are (`_sources_by_zone`)
     by_zone: dict = field(default_factory=dict)
-    # a card of the player's (no `in`) and then its ability: `_bind_own_ability`
-    own_ability: bool = False
+    # the binder for the shape of its parameters, if one is written (`_shape_binder`)
+    binder: Any = None
     # a parameter takes one of the counters on the card before it
     draws_counter: bool = False
 
@@ -240,12 +241,6 @@ class Referee:
             ),
             None,
         )
-        card_then_ability = (
-            len(a.params) == 2
-            and all(p.source is None for p in a.params)
-            and a.params[0].type not in ("ability", "counter", "player", "players")
-            and a.params[1].type == "ability"
-        )
         return CompiledAction(
             a.name,
             a.label,
@@ -259,7 +254,7 @@ class Referee:
             self._staged_checks(a),
             a.requires,
             Action("act", (a.name, ()), a.name),
-            own_ability=card_then_ability,
+            binder=self._shape_binder(a.params),
             draws_counter=any(
                 p.type == "counter" and p.source is None for p in a.params[1:]
             ),
@@ -388,7 +383,7 @@ class Referee:
     def _staged_checks(self, a: ast.Action) -> list:
         """The parts of `requires` joined by `and`, each to be checked as soon as the
         last parameter it reads is bound (so a bad first choice is dropped early):
-        per parameter, one function checking its parts, or None."""
+        per parameter, one function checking its parts (their conjunction), or None."""
         stages: list[list] = [[] for _ in range(max(len(a.params), 1))]
         if a.requires is not None:
             index = {p.name: i for i, p in enumerate(a.params)}
@@ -400,8 +395,13 @@ class Referee:
 
             for part in parts(a.requires):
                 read = [index[n] for n in _names(part) if n in index]
-                stages[max(read, default=0)].append(self.programs.expr(part))
-        return [_all_of(checks) for checks in stages]
+                stages[max(read, default=0)].append(part)
+        return [
+            self.programs.expr(reduce(lambda x, y: ast.Binary("and", x, y), checks))
+            if checks
+            else None
+            for checks in stages
+        ]
 
     def _battle_settings(self, rs) -> None:
         s = lambda name: rs.setting("battle", name)  # noqa: E731
@@ -609,21 +609,40 @@ class Referee:
             ):
                 found.append(())
             return found
-        if not given and len(act.params) == 1 and act.sources[0] is not None:
-            self._bind_one(g, act, env, found, ignore_condition)
-            return found
-        if not given and act.draws_counter and not g.counter_total:
-            return found  # it takes a counter off a card, and no card holds one
-        if not given and act.own_ability:
-            self._bind_own_ability(g, act, env, found, ignore_condition, free)
-            return found
+        if not given:
+            if act.draws_counter and not g.counter_total:
+                return found  # it takes a counter off a card, and no card holds one
+            if act.binder is not None:
+                act.binder(g, act, env, found, ignore_condition, free)
+                return found
         self._bind(
             g, act, env, list(given), 0, found, ignore_condition, check_sources, free
         )
         return found
 
-    def _bind_one(self, g, act: CompiledAction, env: dict, found: list, ignore) -> None:
-        """The common case, one parameter drawn from a collection, without recursion."""
+    # Binders for the common shapes of parameters: what `_bind` and `_candidates`
+    # do for them, in one loop, with what is the same for every candidate worked
+    # out once. `_shape_binder` picks one; a test checks they list what `_bind` does.
+
+    def _shape_binder(self, params: tuple):
+        sourced = [p.source is not None for p in params]
+        types = [p.type for p in params]
+        if sourced == [True]:
+            return self._bind_one
+        if sourced == [True, False] and types[1] == "counter":
+            return self._bind_card_counter
+        if (
+            sourced == [False, False]
+            and types[1] == "ability"
+            and types[0] not in ("ability", "counter", "player", "players")
+        ):
+            return self._bind_own_ability
+        return None
+
+    def _bind_one(
+        self, g, act: CompiledAction, env: dict, found: list, ignore, free
+    ) -> None:
+        """One parameter drawn from a collection."""
         name = act.params[0].name
         kind = act.params[0].type
         typed = kind in self.card_types
@@ -639,18 +658,47 @@ class Referee:
             env[name] = c
             if check is not None and not check(g, env):
                 continue
-            if act.costs and not self._affordable(g, act, env):
+            if act.costs and not free and not self._affordable(g, act, env):
                 continue
             if resolves and not ignore and not self._condition_met(g, env["you"], c, env):
                 continue
             found.append((c,))
 
+    def _bind_card_counter(
+        self, g, act: CompiledAction, env: dict, found: list, ignore, free
+    ) -> None:
+        """A card drawn from a collection, then one of the kinds of counters on it
+        (how a counter is popped)."""
+        card_param, counter_param = act.params
+        name, kind_name = card_param.name, counter_param.name
+        typed = card_param.type if card_param.type in self.card_types else None
+        check, counter_check = act.checks
+        costly = act.costs and not free
+        resolves = None if ignore else act.resolves
+        cards, you = g.cards, env["you"]
+        drawn = act.sources[0](g, env)
+        for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn)):
+            card = cards[c]
+            if not card.counters or (typed is not None and card.type != typed):
+                continue
+            env[name] = c
+            if check is not None and not check(g, env):
+                continue
+            for k in dict.fromkeys(map(_KIND, card.counters)):
+                env[kind_name] = k
+                if counter_check is not None and not counter_check(g, env):
+                    continue
+                if costly and not self._affordable(g, act, env):
+                    continue
+                if resolves and not self._condition_met(g, you, env[resolves], env):
+                    continue
+                found.append((c, k))
+
     def _bind_own_ability(
         self, g, act: CompiledAction, env: dict, found: list, ignore, free
     ) -> None:
         """A card of the player's with no `in`, then one of its abilities (how an
-        ability is activated): `_bind` and `_candidates` for that shape, with what
-        is the same for every card worked out once."""
+        ability is activated)."""
         you = env["you"]
         card_param, ability_param = act.params
         name, ability_name = card_param.name, ability_param.name
@@ -1565,23 +1613,6 @@ def _own_condition(ab) -> bool:
 
 # names an expression may read that never stand for an ability or its card
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
-
-
-def _all_of(checks: list):
-    """One check for a list of them: None for none, the check itself for one."""
-    if not checks:
-        return None
-    if len(checks) == 1:
-        return checks[0]
-
-    def all_hold(g, env: dict) -> bool:
-        # a plain loop: this runs for every candidate of every window
-        for check in checks:  # noqa: SIM110
-            if not check(g, env):
-                return False
-        return True
-
-    return all_hold
 
 
 def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:

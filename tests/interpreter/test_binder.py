@@ -89,7 +89,7 @@ def _plain(engine: Engine) -> Engine:
     referee = engine.referee
     referee.standard_per_player = False
     for act in referee.actions.values():
-        act.own_ability = act.draws_counter = False
+        act.binder, act.draws_counter = None, False
     return engine
 
 
