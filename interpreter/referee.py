@@ -632,6 +632,12 @@ class Referee:
         if sourced == [True, False] and types[1] == "counter":
             return self._bind_card_counter
         if (
+            sourced == [True, True]
+            and params[0].name not in _names(params[1].source)
+            and types[1] not in ("ability", "counter")
+        ):
+            return self._bind_two_drawn
+        if (
             sourced == [False, False]
             and types[1] == "ability"
             and types[0] not in ("ability", "counter", "player", "players")
@@ -693,6 +699,36 @@ class Referee:
                 if resolves and not self._condition_met(g, you, env[resolves], env):
                     continue
                 found.append((c, k))
+
+    def _bind_two_drawn(
+        self, g, act: CompiledAction, env: dict, found: list, ignore, free
+    ) -> None:
+        """Two parameters each drawn from a collection, the second's not naming the
+        first (such as a card of the hand for one of the reserves): that collection
+        is drawn once."""
+        first, second = act.params
+        pool = self._candidates(g, act, 0, env)
+        if not pool:
+            return
+        others = self._candidates(g, act, 1, env)
+        check, second_check = act.checks
+        costly = act.costs and not free
+        resolves = None if ignore else act.resolves
+        name, other = first.name, second.name
+        you = env["you"]
+        for c in pool:
+            env[name] = c
+            if check is not None and not check(g, env):
+                continue
+            for d in others:
+                env[other] = d
+                if second_check is not None and not second_check(g, env):
+                    continue
+                if costly and not self._affordable(g, act, env):
+                    continue
+                if resolves and not self._condition_met(g, you, env[resolves], env):
+                    continue
+                found.append((c, d))
 
     def _bind_own_ability(
         self, g, act: CompiledAction, env: dict, found: list, ignore, free
