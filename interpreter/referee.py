@@ -60,6 +60,7 @@ class CompiledPhase(NamedTuple):
     node: str  # its name in the flow graph
     end: Action  # the answer that ends its window
     offers: tuple  # the actions its window offers: those it opens, those open any time
+    name: str
 
 
 @dataclass
@@ -102,6 +103,7 @@ class Referee:
                     f"phase:{ph.name}",
                     Action("end", None, f"end the {ph.label}"),
                     tuple(ph.opens) + self.anytime,
+                    ph.name,
                 )
             )
         self.actions = {a.name: self._action(a) for a in rs.actions.values()}
@@ -183,6 +185,9 @@ class Referee:
         # actions open at any time, but for giving the game up (see `_others_window`)
         self.others_offer = tuple(a for a in self.anytime if a not in self.concessions)
         self.anytime_cite = anytime.cite if anytime else None
+        self.others_need_counters = all(
+            self.actions[a].draws_counter for a in self.others_offer
+        )
         # Card types no card of this game can have (no design of that type, and
         # pawns are minions): an action with a parameter of such a type is never
         # offered, and listing options need not look for one. Nor is one that takes
@@ -486,18 +491,18 @@ class Referee:
         if i >= len(self.phases):
             g.tasks[-1] = ["turn"]
             return
-        ph, skips, variants, run_block, node, end, offers = self.phases[i]
-        g.phase, g.step, g.node = ph.name, "", node
-        env = {"you": seat_of(g.active)}
+        ph, skips, variants, run_block, node, end, offers, name = self.phases[i]
+        g.phase, g.step, g.node = name, "", node
         if task[2] == "begin":
             g.victims = []
             g.recent = []
+            env = {"you": seat_of(g.active)}
             for skip in skips:
                 if skip(g, env):
-                    g.log("skip", ph.skips[0].cite or ph.cite, phase=ph.name)
+                    g.log("skip", ph.skips[0].cite or ph.cite, phase=name)
                     task[1], task[2] = i + 1, "begin"
                     return
-            g.log("phase", ph.cite, phase=ph.name, player=g.active)
+            g.log("phase", ph.cite, phase=name, player=g.active)
             block = run_block
             for cond, variant in variants:
                 if cond(g, env):
@@ -545,6 +550,13 @@ class Referee:
         del task[3:]
         task[1], task[2] = task[1] + 1, "begin"
 
+    def _others_may_act(self, g) -> bool:
+        """Whether a phase's end may offer other players anything (a quick look: no
+        counters in play rules out the actions that take one)."""
+        if not self.others_offer or len(g.players) < 2:
+            return False
+        return g.counter_total > 0 or not self.others_need_counters
+
     def _answer_phase(self, g, task: list, action: Action) -> None:
         if task[2] == "others":
             if action.kind == "pass":
@@ -553,7 +565,7 @@ class Referee:
                 self.take(g, (g.active + task[3]) % len(g.players), action)
             return
         if action.kind == "end":
-            if self.others_offer and len(g.players) > 1:
+            if self._others_may_act(g):
                 task[2:] = ["others", 1]
             else:
                 task[1], task[2] = task[1] + 1, "begin"
