@@ -21,7 +21,7 @@ from kotc_dsl import ast
 
 from .programs import BUILTINS, _as_list, _element_name
 from .state import CardState
-from .values import Seat
+from .values import Seat, seat_of
 
 _MISSING = object()  # an env name with no saved binding (`where` restores it)
 
@@ -69,6 +69,14 @@ def _minus(a, b):
 
 _ORDER = ("<", "<=", ">", ">=")
 
+# what `_Context.get` returns for these, read straight from the game
+_CONTEXT_READS = {
+    ("game", "phase"): "g.phase",
+    ("game", "step"): "g.step",
+    ("game", "turn"): "g.turn",
+    ("chain", "open"): "g.chain is not None",
+}
+
 # a card's own fields, read straight from its state (those `Game._card_attr`
 # treats apart are left to it)
 _CARD_FIELDS = frozenset(CardState.__slots__) - {
@@ -95,6 +103,7 @@ class _Gen:
     def helpers(self) -> dict[str, Any]:
         return {
             "Seat": Seat,
+            "seat_of": seat_of,
             "_MISSING": _MISSING,
             "_as_list": _as_list,
             "_element_name": _element_name,
@@ -156,14 +165,21 @@ class _Gen:
 
     def _e_Path(self, e: ast.Path) -> str:
         head, *rest = e.parts
-        v = self.head(head)
+        read = _CONTEXT_READS.get((head, rest[0])) if rest else None
+        if read is not None:  # `game.phase`, `chain.open`: as `_Context.get` reads
+            v = self.opaque_into(read)
+            if read.endswith("is not None"):
+                self.bools.add(v)
+            rest = rest[1:]
+        else:
+            v = self.head(head)
         for a in rest:
             v = self.attr(v, a)
         return v
 
     def head(self, name: str) -> str:
         if name == "active":
-            return self.into("env.get('active', g.active_seat)")
+            return self.into("env['active'] if 'active' in env else seat_of(g.active)")
         if name == "players":
             t = self.opaque_into("g.seats_in_game()")
             self.seat_lists.add(t)
