@@ -188,6 +188,16 @@ class Referee:
         self.others_need_counters = all(
             self.actions[a].draws_counter for a in self.others_offer
         )
+        # what the windows between battle steps offer: the chaining actions where
+        # the battle section opens such windows, and what is open at any time
+        chaining = self.chaining if self.step_windows is not None else ()
+        self.step_offer = tuple(dict.fromkeys(chaining + self.others_offer))
+        self.step_cite = (
+            self.step_windows.cite if chaining else self.anytime_cite
+        )
+        self.step_need_counters = all(
+            self.actions[a].draws_counter for a in self.step_offer
+        )
         # Card types no card of this game can have (no design of that type, and
         # pawns are minions): an action with a parameter of such a type is never
         # offered, and listing options need not look for one. Nor is one that takes
@@ -1355,7 +1365,9 @@ class Referee:
                 b.op += 1
                 b.stage = 0
             return
-        if task[2] == "after" and self.step_windows is not None and self.chaining:
+        if task[2] == "after" and self.step_offer and (
+            g.counter_total or not self.step_need_counters
+        ):
             task[2] = "window"
             b.asking, b.passes = b.attacker, 0
             return
@@ -1365,11 +1377,12 @@ class Referee:
 
     def _step_window(self, g, b) -> bool:
         """After a battle step, each player in turn from the attacker may take a
-        chaining action; True once all have passed in a row. A player with nothing
-        to take passes without being asked."""
+        chaining action (where the battle section opens windows) or one open at any
+        time; True once all have passed in a row. A player with nothing to take
+        passes without being asked."""
         players = len(g.seats_in_game())
         while b.passes < players:
-            options = self.options(g, b.asking, self.chaining)
+            options = self.options(g, b.asking, self.step_offer)
             if options:
                 options.append(_PASS)
                 g.ask(
@@ -1377,7 +1390,7 @@ class Referee:
                     "act between battle steps",
                     options,
                     resume="battle",
-                    cite=self.step_windows.cite,
+                    cite=self.step_cite,
                 )
                 return False
             b.passes += 1
