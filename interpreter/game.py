@@ -478,13 +478,15 @@ class Game:
         return Action("done", None, "done")
 
     def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
+        # `_event` is `Event(...)` without the call through its Python `__new__`:
+        # every decision logs a few events
         if cite is None:
-            self.events.append(Event(kind, data, None))
+            self.events.append(_event(Event, (kind, data, None)))
             return
         known = _CITES.get(id(cite))
         if known is None or known[0] is not cite:
             known = _cite_entry(cite)
-        self.events.append(Event(kind, data, known[1]))
+        self.events.append(_event(Event, (kind, data, known[1])))
 
     @property
     def active_seat(self) -> Seat:
@@ -951,6 +953,9 @@ class _Context:
 
 
 _CITES: dict[int, tuple[ast.Citation, str]] = {}
+
+
+_event = tuple.__new__
 
 
 def _cite_entry(cite: ast.Citation) -> tuple[ast.Citation, str]:
