@@ -58,6 +58,9 @@ class Event(NamedTuple):
         return f"{self.kind}({data}){cite}"
 
 
+_event = tuple.__new__  # `_event(Event, (kind, data, cite))`: an Event, made in C
+
+
 class Engine:
     """What every game of one ruleset and card pool shares: compiled programs."""
 
@@ -478,8 +481,6 @@ class Game:
         return Action("done", None, "done")
 
     def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
-        # `_event` is `Event(...)` without the call through its Python `__new__`:
-        # every decision logs a few events
         if cite is None:
             self.events.append(_event(Event, (kind, data, None)))
             return
@@ -953,9 +954,6 @@ class _Context:
 
 
 _CITES: dict[int, tuple[ast.Citation, str]] = {}
-
-
-_event = tuple.__new__
 
 
 def _cite_entry(cite: ast.Citation) -> tuple[ast.Citation, str]:
