@@ -348,8 +348,10 @@ class _Gen:
             return self.into(f"g.cards[{x}].pawn")
         if name == "player":
             return self.into(f"isinstance({x}, Seat)")
-        if name in p.modifiers:
-            return self.into(f"g.ability_has({x}, {n})")
+        if name in p.modifiers:  # as `Game.ability_has` reads an ability's modifiers
+            return self.into(
+                f"{n} in g.engine.abilities[g.cards[{x}[0]].design][{x}[1]].modifiers"
+            )
         if name in ("proactive", "reactive", "inert"):
             return self.into(f"{self.const(p.counter_kinds)}.get({x}) == {n}")
         return self.into(f"{x} == {n}")

@@ -321,20 +321,23 @@ class Referee:
                     for z, entries in self._abilities_by_zone(g, act, i)
                 )
             return found
-        table = act.by_zone.get((i, "own"))
-        if table is None:
-            table = act.by_zone[(i, "own")] = self._own_by_zone(g, act, i)
-        recent = {name for name, _ in g.recent}
-        out = []
-        for z, printed, by_event in table:
-            designs = printed
-            for name in recent:
-                more = by_event.get(name)
-                if more:
-                    designs = designs | more
-            if designs:
-                out.append((z, designs))
-        return out
+        recent = frozenset([name for name, _ in g.recent])
+        found = act.by_zone.get((i, recent))
+        if found is None:
+            table = act.by_zone.get((i, "own"))
+            if table is None:
+                table = act.by_zone[(i, "own")] = self._own_by_zone(g, act, i)
+            out = []
+            for z, printed, by_event in table:
+                designs = printed
+                for name in recent:
+                    more = by_event.get(name)
+                    if more:
+                        designs = designs | more
+                if designs:
+                    out.append((z, designs))
+            found = act.by_zone[(i, recent)] = tuple(out)
+        return found
 
     def _abilities_by_zone(self, g, act: CompiledAction, i: int) -> list:
         """Per zone a player may look at: (design, abilities the condition does not
@@ -763,12 +766,10 @@ class Referee:
         kind = card_param.type if card_param.type in self.card_types else None
         own = self._standard_fails(g, act, 1, you)
         cards, zones = g.cards, g.players[you].zones
-        pool = sorted(
-            c
-            for z, designs in self._sources_by_zone(g, act, 1, own)
-            for c in zones[z]
-            if cards[c].design in designs
-        )
+        pool = []
+        for z, designs in self._sources_by_zone(g, act, 1, own):
+            pool += [c for c in zones[z] if cards[c].design in designs]
+        pool.sort()
         check, ability_check = act.checks
         costly = act.costs and not free
         resolves = None if ignore else act.resolves
