@@ -266,6 +266,8 @@ class _Gen:
             return self.into(
                 f"len({x}) if type({x}) is list else {self.const(fn)}(g, {x})"
             )
+        if e.func == "tagged" and len(args) == 2:  # as `Game.is_tagged` reads
+            return self.into(f"{args[1]} in g.cards[{args[0]}].tags")
         if e.func == "is_empty" and len(args) == 1:
             (x,) = args
             return self.into(

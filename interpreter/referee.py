@@ -788,7 +788,7 @@ class Referee:
                 printed = abilities[card.design]
                 indices = [k for k in indices if _own_condition(printed[k])]
             for k in indices:
-                ref = env[ability_name] = AbilityRef(c, k)
+                ref = env[ability_name] = _ability_ref(AbilityRef, (c, k))
                 if ability_check is not None and not ability_check(g, env):
                     continue
                 if costly and not self._affordable(g, act, env):
@@ -1648,6 +1648,8 @@ class Referee:
 
 
 _KIND = itemgetter(0)  # of a counter entry, [kind, placer]
+
+_ability_ref = tuple.__new__  # `_ability_ref(AbilityRef, (card, index))`, made in C
 
 # answers that are the same at every decision of their kind (actions are immutable)
 _PASS = Action("pass", None, "pass")
