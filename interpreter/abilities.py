@@ -89,6 +89,8 @@ def _payments(stmts: tuple, programs: Programs, depth: int):
         elif isinstance(s, ast.Call) and depth < 4:
             kw = programs.rs.keywords[s.keyword]
             inner = _payments(kw.body, programs, depth + 1)
+            if inner is None:
+                continue
             args = [
                 (p.name, programs.expr(a))
                 for p, a in zip(kw.params, s.args, strict=False)
@@ -99,9 +101,15 @@ def _payments(stmts: tuple, programs: Programs, depth: int):
                 )
             )
 
+    if not checks:
+        return None  # nothing paid: nothing to check
+
     def payable(g, env) -> bool:
         try:
-            return all(check(g, env) for check in checks)
+            for check in checks:  # noqa: SIM110 (a plain loop: read at every listing)
+                if not check(g, env):
+                    return False
+            return True
         except RuntimeError:  # reads a name the cost binds by choosing
             return True
 
@@ -115,9 +123,12 @@ def _can_pay(g, seat, amount: int, kind: str) -> bool:
 
 
 def _with_numbers(ev, reading: Reading):
+    """`ev` with the numbers a printed phrase reads bound (None stays None)."""
     numbers = dict(reading.numbers)
     if reading.counter:
         numbers["counter"] = reading.counter
+    if ev is None or not numbers:
+        return ev
 
     def evaluate(g, env):
         return ev(g, {**env, **numbers})
