@@ -31,6 +31,7 @@ ENGINE = [
     "agents",
     "dice",
     "game",
+    "listing",
     "prefilter",
     "programs",
     "pyexpr",

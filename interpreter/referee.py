@@ -9,47 +9,22 @@ counters and card abilities that watch events, and the end of the game. Every
 piece comes from the ruleset; the referee holds the compiled programs and the
 order in which they run. The game's position in the flow is `game.node`, named
 as in the flow graph (`phase:draw`, `battle:attack_formation`, `chain:respond`).
+What a player may do at each decision is listed by its part in `listing.py`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import reduce
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 from kotc_dsl import ast
 
 from .actions import Action
-from .prefilter import could_hold
-from .programs import NEXT, PUSHED, Block, Frame, as_list
+from .listing import CompiledAction, Listing, _names, _own_table
+from .programs import NEXT, PUSHED, Block, Frame
 from .state import PlayerState, Record
 from .values import AbilityRef, Seat, seat_of
-
-
-@dataclass
-class CompiledAction:
-    name: str
-    label: str
-    params: tuple[ast.Param, ...]
-    sources: list
-    requires: Any
-    body: Block
-    costs: list
-    resolves: str | None
-    cite: ast.Citation | None
-    # `requires` split by the last parameter each part reads: a check per parameter
-    checks: list = None
-    condition: ast.Expr | None = None  # `requires`, as written
-    bare: Action | None = None  # the action taken with no arguments (shared)
-    # (design, zone) -> the abilities `requires` does not rule out (see prefilter)
-    possible: dict = field(default_factory=dict)
-    # where the cards with abilities this action may take are (`_sources_by_zone`)
-    by_zone: dict = field(default_factory=dict)
-    # the binder for the shape of its parameters, if one is written (`_shape_binder`)
-    binder: Any = None
-    # a parameter takes one of the counters on the card before it
-    draws_counter: bool = False
 
 
 class CompiledPhase(NamedTuple):
@@ -73,7 +48,7 @@ class CompiledCounter:
     cite: ast.Citation | None
 
 
-class Referee:
+class Referee(Listing):
     """Compiled flow of one ruleset; stateless: all state lives in the game (but
     for a memo that lives only while one listing of options is made)."""
 
@@ -275,129 +250,6 @@ class Referee:
             ),
         )
 
-    def _possible(self, g, act: CompiledAction, i: int, card: int) -> tuple[int, ...]:
-        """The indices of the abilities of `card` that parameter `i` (an ability of
-        the card bound by parameter `i - 1`) may take, given its design and zone."""
-        c = g.cards[card]
-        found = act.possible.get((c.design, c.zone))
-        if found is None:
-            found = self._possible_for(g, act, i, c.design, c.zone)
-        return found
-
-    def _possible_for(self, g, act, i: int, design: str, zone: str) -> tuple[int, ...]:
-        found = act.possible.get((design, zone))
-        if found is None:
-            abilities = g.engine.abilities.get(design, ())
-            cond = act.condition
-            found = act.possible[(design, zone)] = tuple(
-                k
-                for k, ab in enumerate(abilities)
-                if cond is None
-                or could_hold(
-                    cond,
-                    act.params[i - 1].name,
-                    act.params[i].name,
-                    ab.modifiers,
-                    self.modifiers,
-                    zone,
-                    self.zone_names,
-                )
-            )
-        return found
-
-    def _sources_by_zone(self, g, act: CompiledAction, i: int, own: bool) -> tuple:
-        """For a card parameter `i - 1` with no `in` followed by its ability `i`:
-        each zone a player may look at, with the designs that have an ability
-        there the condition does not rule out (zones with none are left out).
-        With `own`, only abilities with a condition of their own count (a
-        trigger or a printed condition): those are all that can be activated
-        while the standard activation condition does not hold. Of those, a
-        triggered one counts only while an event it waits for is recent."""
-        if not own:
-            found = act.by_zone.get(i)
-            if found is None:
-                found = act.by_zone[i] = tuple(
-                    (z, frozenset(d for d, _ in entries))
-                    for z, entries in self._abilities_by_zone(g, act, i)
-                )
-            return found
-        recent = frozenset([name for name, _ in g.recent])
-        found = act.by_zone.get((i, recent))
-        if found is None:
-            table = act.by_zone.get((i, "own"))
-            if table is None:
-                table = act.by_zone[(i, "own")] = self._own_by_zone(g, act, i)
-            out = []
-            for z, printed, by_event in table:
-                designs = printed
-                for name in recent:
-                    more = by_event.get(name)
-                    if more:
-                        designs = designs | more
-                if designs:
-                    out.append((z, designs))
-            found = act.by_zone[(i, recent)] = tuple(out)
-        return found
-
-    def _abilities_by_zone(self, g, act: CompiledAction, i: int) -> list:
-        """Per zone a player may look at: (design, abilities the condition does not
-        rule out there), for the designs with any."""
-        zones = []
-        for z in self.rs.zones:
-            if z in self.hidden_zones:
-                continue
-            entries = []
-            for d in g.engine.able:
-                possible = self._possible_for(g, act, i, d, z)
-                if possible:
-                    entries.append((d, [g.engine.abilities[d][k] for k in possible]))
-            if entries:
-                zones.append((z, entries))
-        return zones
-
-    def _own_by_zone(self, g, act: CompiledAction, i: int) -> tuple:
-        """Per zone: the designs with a printed condition, and by event name those
-        with a trigger on it (see `_own_table`)."""
-        table = []
-        for z, entries in self._abilities_by_zone(g, act, i):
-            printed, by_event = _own_table(entries)
-            if printed or by_event:
-                table.append((z, printed, by_event))
-        return tuple(table)
-
-    def _standard_fails(self, g, act: CompiledAction, i: int, seat) -> bool:
-        """Whether, in this listing, the standard activation condition is known
-        not to hold for `seat`, and parameter `i` is the ability the action
-        resolves (so its own condition is all that can let it through)."""
-        if act.resolves != act.params[i].name:
-            return False
-        return self._standard_in_listing(g, seat) is False
-
-    def _standard_in_listing(self, g, seat) -> bool | None:
-        """The standard activation condition for `seat`, evaluated once per listing
-        of options; None outside a listing (it is then evaluated in full)."""
-        memo = self._standard_memo
-        if memo is None:
-            return None
-        known = memo.get(seat)
-        if known is None:
-            known = memo[seat] = bool(self.standard(g, {"you": seat}))
-        return known
-
-    def _own_designs(self, g, seat) -> frozenset | None:
-        """While, in this listing, the standard activation condition fails for
-        `seat`: the designs whose first ability may still resolve (a printed
-        condition, or a trigger on a recent event). None: any may."""
-        if self._standard_in_listing(g, seat) is not False:
-            return None
-        printed, by_event = self._first_own
-        designs = printed
-        for name, _ in g.recent:
-            more = by_event.get(name)
-            if more:
-                designs = designs | more
-        return designs
-
     def _staged_checks(self, a: ast.Action) -> list:
         """The parts of `requires` joined by `and`, each to be checked as soon as the
         last parameter it reads is bound (so a bad first choice is dropped early):
@@ -586,375 +438,6 @@ class Referee:
         self.take(g, g.active, action)
 
     # actions
-
-    def options(self, g, seat: int, names) -> list[Action]:
-        out = []
-        # the state does not change while options are listed
-        self._standard_memo = {} if self.standard_per_player else None
-        try:
-            for name in names:
-                act = self.actions[name]
-                if name in self.unbindable:
-                    continue
-                for args in self.bindings(g, act, seat, ()):
-                    if not args:
-                        out.append(act.bare)
-                        continue
-                    out.append(Action("act", (name, args), None, g))
-        finally:
-            self._standard_memo = None
-        return out
-
-    def label(self, g, value: Any) -> str:
-        if isinstance(value, AbilityRef):
-            ab = g.ability(value)
-            return ab.name or f"ability {value.index + 1}"
-        if isinstance(value, Seat):
-            return f"player {int(value)}"
-        if isinstance(value, int):
-            return f"{g.cards[value].name}#{value}"
-        return str(value)
-
-    def bindings(
-        self,
-        g,
-        act: CompiledAction,
-        seat: int,
-        given: tuple,
-        ignore_condition: bool = False,
-        check_sources: bool = True,
-        free: bool = False,
-    ) -> list[tuple]:
-        """Every way to fill the action's parameters that is legal now."""
-        env = {"you": seat_of(seat)}
-        found: list[tuple] = []
-        if not act.params:
-            if (act.requires is None or act.requires(g, env)) and (
-                free or not act.costs or self._affordable(g, act, env)
-            ):
-                found.append(())
-            return found
-        if not given:
-            if act.draws_counter and not g.counter_total:
-                return found  # it takes a counter off a card, and no card holds one
-            if act.binder is not None:
-                act.binder(g, act, env, found, ignore_condition, free)
-                return found
-        self._bind(
-            g, act, env, list(given), 0, found, ignore_condition, check_sources, free
-        )
-        return found
-
-    # Binders for the common shapes of parameters: what `_bind` and `_candidates`
-    # do for them, in one loop, with what is the same for every candidate worked
-    # out once. `_shape_binder` picks one; a test checks they list what `_bind` does.
-
-    def _shape_binder(self, params: tuple):
-        sourced = [p.source is not None for p in params]
-        types = [p.type for p in params]
-        if sourced == [True]:
-            return self._bind_one
-        if sourced == [True, False] and types[1] == "counter":
-            return self._bind_card_counter
-        if (
-            sourced == [True, True]
-            and params[0].name not in _names(params[1].source)
-            and types[1] not in ("ability", "counter")
-        ):
-            return self._bind_two_drawn
-        if (
-            sourced == [False, False]
-            and types[1] == "ability"
-            and types[0] not in ("ability", "counter", "player", "players")
-        ):
-            return self._bind_own_ability
-        return None
-
-    def _bind_one(
-        self, g, act: CompiledAction, env: dict, found: list, ignore, free
-    ) -> None:
-        """One parameter drawn from a collection."""
-        name = act.params[0].name
-        kind = act.params[0].type
-        typed = kind in self.card_types
-        resolves, check = act.resolves, act.checks[0]
-        own = self._own_designs(g, env["you"]) if resolves and not ignore else None
-        cards = g.cards
-        drawn = act.sources[0](g, env)
-        for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn)):
-            if typed and cards[c].type != kind:
-                continue
-            if own is not None and cards[c].design not in own:
-                continue
-            env[name] = c
-            if check is not None and not check(g, env):
-                continue
-            if act.costs and not free and not self._affordable(g, act, env):
-                continue
-            if resolves and not ignore and not self._condition_met(g, env["you"], c, env):
-                continue
-            found.append((c,))
-
-    def _bind_card_counter(
-        self, g, act: CompiledAction, env: dict, found: list, ignore, free
-    ) -> None:
-        """A card drawn from a collection, then one of the kinds of counters on it
-        (how a counter is popped)."""
-        card_param, counter_param = act.params
-        name, kind_name = card_param.name, counter_param.name
-        typed = card_param.type if card_param.type in self.card_types else None
-        check, counter_check = act.checks
-        costly = act.costs and not free
-        resolves = None if ignore else act.resolves
-        cards, you = g.cards, env["you"]
-        drawn = act.sources[0](g, env)
-        for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn)):
-            card = cards[c]
-            if not card.counters or (typed is not None and card.type != typed):
-                continue
-            env[name] = c
-            if check is not None and not check(g, env):
-                continue
-            for k in dict.fromkeys(map(_KIND, card.counters)):
-                env[kind_name] = k
-                if counter_check is not None and not counter_check(g, env):
-                    continue
-                if costly and not self._affordable(g, act, env):
-                    continue
-                if resolves and not self._condition_met(g, you, env[resolves], env):
-                    continue
-                found.append((c, k))
-
-    def _bind_two_drawn(
-        self, g, act: CompiledAction, env: dict, found: list, ignore, free
-    ) -> None:
-        """Two parameters each drawn from a collection, the second's not naming the
-        first (such as a card of the hand for one of the reserves): that collection
-        is drawn once."""
-        first, second = act.params
-        pool = self._candidates(g, act, 0, env)
-        if not pool:
-            return
-        others = self._candidates(g, act, 1, env)
-        check, second_check = act.checks
-        costly = act.costs and not free
-        resolves = None if ignore else act.resolves
-        name, other = first.name, second.name
-        you = env["you"]
-        for c in pool:
-            env[name] = c
-            if check is not None and not check(g, env):
-                continue
-            for d in others:
-                env[other] = d
-                if second_check is not None and not second_check(g, env):
-                    continue
-                if costly and not self._affordable(g, act, env):
-                    continue
-                if resolves and not self._condition_met(g, you, env[resolves], env):
-                    continue
-                found.append((c, d))
-
-    def _bind_own_ability(
-        self, g, act: CompiledAction, env: dict, found: list, ignore, free
-    ) -> None:
-        """A card of the player's with no `in`, then one of its abilities (how an
-        ability is activated)."""
-        you = env["you"]
-        card_param, ability_param = act.params
-        name, ability_name = card_param.name, ability_param.name
-        kind = card_param.type if card_param.type in self.card_types else None
-        own = self._standard_fails(g, act, 1, you)
-        cards, zones = g.cards, g.players[you].zones
-        pool = []
-        for z, designs in self._sources_by_zone(g, act, 1, own):
-            pool += [c for c in zones[z] if cards[c].design in designs]
-        pool.sort()
-        check, ability_check = act.checks
-        costly = act.costs and not free
-        resolves = None if ignore else act.resolves
-        abilities, possible = g.engine.abilities, act.possible
-        for c in pool:
-            card = cards[c]
-            if kind is not None and card.type != kind:
-                continue
-            env[name] = c
-            if check is not None and not check(g, env):
-                continue
-            indices = possible.get((card.design, card.zone))
-            if indices is None:
-                indices = self._possible_for(g, act, 1, card.design, card.zone)
-            if own:
-                printed = abilities[card.design]
-                indices = [k for k in indices if _own_condition(printed[k])]
-            for k in indices:
-                ref = env[ability_name] = _ability_ref(AbilityRef, (c, k))
-                if ability_check is not None and not ability_check(g, env):
-                    continue
-                if costly and not self._affordable(g, act, env):
-                    continue
-                if resolves and not self._condition_met(g, you, env[resolves], env):
-                    continue
-                found.append((c, ref))
-
-    def _bind(
-        self, g, act, env, given, i, found, ignore, check_sources, free=False, prefix=()
-    ) -> None:
-        """Parameter `i` onwards; the last one is checked in this loop, not a call
-        deeper (a listing such as hand x reserves has dozens of leaves)."""
-        p = act.params[i]
-        if i < len(given):
-            candidates = [given[i]]
-            if check_sources and act.sources[i] is not None:
-                pool = as_list(act.sources[i](g, env))
-                candidates = [c for c in candidates if c in pool]
-        else:
-            candidates = self._candidates(g, act, i, env)
-        check = act.checks[i]
-        name = p.name
-        if i + 1 < len(act.params):
-            for c in candidates:
-                env[name] = c
-                if check is not None and not check(g, env):
-                    continue
-                self._bind(
-                    g,
-                    act,
-                    env,
-                    given,
-                    i + 1,
-                    found,
-                    ignore,
-                    check_sources,
-                    free,
-                    (*prefix, c),
-                )
-            env.pop(name, None)
-            return
-        costly = act.costs and not free
-        resolves = None if ignore else act.resolves
-        for c in candidates:
-            env[name] = c
-            if check is not None and not check(g, env):
-                continue
-            if costly and not self._affordable(g, act, env):
-                continue
-            if resolves and not self._condition_met(g, env["you"], env[resolves], env):
-                continue
-            found.append((*prefix, c))
-        env.pop(name, None)
-
-    def _candidates(self, g, act: CompiledAction, i: int, env: dict) -> list:
-        p = act.params[i]
-        following = act.params[i + 1].type if i + 1 < len(act.params) else None
-        if act.sources[i] is not None:
-            drawn = act.sources[i](g, env)
-            pool = dict.fromkeys(drawn if type(drawn) is list else as_list(drawn))
-            if p.type in self.card_types or following == "counter":
-                # one pass for the common filters: the card's type, and whether
-                # it holds the counters the next parameter draws from
-                cards, kind = g.cards, p.type if p.type in self.card_types else None
-                counters = following == "counter"
-                pool = [
-                    c
-                    for c in pool
-                    if (kind is None or cards[c].type == kind)
-                    and (not counters or cards[c].counters)
-                ]
-                if following == "ability":
-                    pool = [c for c in pool if self._possible(g, act, i + 1, c)]
-                return pool
-            pool = list(pool)
-        elif p.type == "ability":
-            card = env[act.params[i - 1].name]
-            possible = self._possible(g, act, i, card)
-            if self._standard_fails(g, act, i, env["you"]):
-                abilities = g.engine.abilities[g.cards[card].design]
-                possible = [k for k in possible if _own_condition(abilities[k])]
-            return [AbilityRef(card, k) for k in possible]
-        elif p.type == "counter":
-            card = env[act.params[i - 1].name]
-            return list(dict.fromkeys(map(_KIND, g.cards[card].counters)))
-        elif p.type in ("player", "players"):
-            return g.seats_in_game()
-        else:
-            # A card parameter with no `in`: the acting player's own cards with
-            # abilities, wherever they are but in zones nobody may look at (the
-            # deck): interpretation of "you" and of restricted knowledge. A card
-            # is in the zone list of its controller, so those lists are the pool;
-            # sorted, it is in the order the cards were made.
-            cards, zones = g.cards, g.players[env["you"]].zones
-            if i + 1 < len(act.params) and act.params[i + 1].type == "ability":
-                own = self._standard_fails(g, act, i + 1, env["you"])
-                pool = sorted(
-                    c
-                    for z, designs in self._sources_by_zone(g, act, i + 1, own)
-                    for c in zones[z]
-                    if cards[c].design in designs
-                )
-            else:
-                hidden, able = self.hidden_zones, g.engine.able
-                pool = sorted(
-                    c
-                    for z, ids in zones.items()
-                    if z not in hidden
-                    for c in ids
-                    if cards[c].design in able
-                )
-        cards = g.cards
-        if p.type in self.card_types:
-            pool = [c for c in pool if cards[c].type == p.type]
-        if following == "counter":  # it draws from this card's counters
-            pool = [c for c in pool if cards[c].counters]
-        elif following == "ability" and act.sources[i] is not None:
-            pool = [c for c in pool if self._possible(g, act, i + 1, c)]
-        return pool
-
-    def _affordable(self, g, act: CompiledAction, env: dict) -> bool:
-        for kind, amount in act.costs:
-            need = amount(g, env)
-            have = (
-                g.players[env["you"]].hp
-                if kind == "hp"
-                else g.unexhausted_resources(env["you"])
-            )
-            if need > have:
-                return False
-        return True
-
-    def _condition_met(self, g, seat: Seat, what: Any, env: dict) -> bool:
-        ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
-        abilities = g.engine.abilities.get(g.cards[ref.card].design)
-        if not abilities:
-            return False
-        ab = abilities[ref.index]
-        listed = None
-        if ab.trigger is None and ab.cond is None:
-            # the standard condition, once per player per listing, decides first:
-            # outside its window (a chain, another phase) nothing more is read
-            listed = self._standard_in_listing(g, seat)
-            if listed is False:
-                return False
-        inner = {"you": seat, "this": ref.card}
-        # interpretation: an activation whose printed cost cannot be paid in full
-        # would only fail, so it is not offered (17th §Pay: "you cannot use it")
-        if ab.affordable is not None and not ab.affordable(g, inner):
-            return False
-        if ab.trigger is not None:
-            for name, fields in g.recent:
-                if name in ab.trigger.events and (
-                    ab.trigger_cond is None
-                    or ab.trigger_cond(g, {**inner, "event": fields})
-                ):
-                    return True
-            return False
-        if ab.cond is not None:
-            return bool(ab.cond(g, inner))
-        if listed:
-            return True  # it held, above
-        return bool(
-            self.standard(g, {**env, "you": seat, "source": ref.card, "ability": ref})
-        )
 
     def take(self, g, seat: int, action: Action) -> None:
         name, args = action.value
@@ -1647,33 +1130,9 @@ class Referee:
         g.log("game_over", cite, **g.outcome)
 
 
-_KIND = itemgetter(0)  # of a counter entry, [kind, placer]
-
-_ability_ref = tuple.__new__  # `_ability_ref(AbilityRef, (card, index))`, made in C
-
 # answers that are the same at every decision of their kind (actions are immutable)
 _PASS = Action("pass", None, "pass")
 _POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
-
-def _own_table(entries) -> tuple[frozenset, dict[str, frozenset]]:
-    """Of (design, abilities) pairs: the designs with an ability that has a printed
-    condition, and by event name those with one triggered by it. A trigger alone
-    decides whether its ability may be activated (see `_condition_met`)."""
-    printed, by_event = set(), {}
-    for d, abilities in entries:
-        for ab in abilities:
-            if ab.trigger is not None:
-                for e in ab.trigger.events:
-                    by_event.setdefault(e, set()).add(d)
-            elif ab.cond is not None:
-                printed.add(d)
-    return frozenset(printed), {e: frozenset(ds) for e, ds in by_event.items()}
-
-
-def _own_condition(ab) -> bool:
-    """Whether an ability says itself when it may be activated."""
-    return ab.trigger is not None or ab.cond is not None
-
 
 # names an expression may read that never stand for an ability or its card
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
@@ -1691,11 +1150,6 @@ def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:
         __prevented=False,
     )
     return event
-
-
-def _names(e) -> set[str]:
-    """The names an expression reads (heads of its paths)."""
-    return {path.parts[0] for path in ast.paths(e)}
 
 
 def _reads(e) -> set[str]:
