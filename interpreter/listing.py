@@ -2,9 +2,8 @@
 
 A part of the referee (`Referee` inherits it), kept apart for what it does: it
 reads the referee's compiled actions and settings (`actions`, `unbindable`,
-`card_types`, `hidden_zones`, `modifiers`, `zone_names`, `standard`, and the
-memo `_standard_memo` that lives while one listing is made) and never changes
-the game.
+`card_types`, `hidden_zones`, `modifiers`, `zone_names`, `standard`,
+`standard_per_player`, `_first_own`) and never changes the game.
 
 `bindings` is the way in. `_bind` and `_candidates` bind any shape of
 parameters, one parameter after another; the common shapes have binders of
@@ -56,11 +55,17 @@ class CompiledAction:
 class Listing:
     """The legal actions of a player, for the referee."""
 
+    # what one listing reads again and again, kept while it is made (the state
+    # does not change meanwhile): the standard condition and the resources to
+    # pay with, per player; None outside a listing
+    _standard_memo: dict | None = None
+    _resources_memo: dict | None = None
+
     def options(self, g, seat: int, names) -> list[Action]:
         """The actions named that `seat` may take now, each way it may take them."""
         out = []
-        # the state does not change while options are listed
         self._standard_memo = {} if self.standard_per_player else None
+        self._resources_memo = {}
         try:
             for name in names:
                 act = self.actions[name]
@@ -72,7 +77,7 @@ class Listing:
                         continue
                     out.append(Action("act", (name, args), None, g))
         finally:
-            self._standard_memo = None
+            self._standard_memo = self._resources_memo = None
         return out
 
     def label(self, g, value: Any) -> str:
@@ -383,11 +388,16 @@ class Listing:
     def _affordable(self, g, act: CompiledAction, env: dict) -> bool:
         for kind, amount in act.costs:
             need = amount(g, env)
-            have = (
-                g.players[env["you"]].hp
-                if kind == "hp"
-                else g.unexhausted_resources(env["you"])
-            )
+            you = env["you"]
+            if kind == "hp":
+                have = g.players[you].hp
+            else:
+                memo = self._resources_memo
+                have = None if memo is None else memo.get(you)
+                if have is None:
+                    have = g.unexhausted_resources(you)
+                    if memo is not None:
+                        memo[you] = have
             if need > have:
                 return False
         return True

@@ -105,6 +105,8 @@ class Programs:
         self.zones = set(ruleset.zones)
         self.stats = set(ruleset.stats)
         self.counter_kinds = {c.name: c.counter_kind for c in ruleset.counters.values()}
+        cost = ruleset.setting("cards", "cost")
+        self.cost_stat = cost.stat if cost else None
         for term in ruleset.terms.values():
             if term.value is not None:
                 self.terms[term.name] = ((), None)  # placeholder for recursion

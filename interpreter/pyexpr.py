@@ -266,6 +266,10 @@ class _Gen:
             return self.into(
                 f"len({x}) if type({x}) is list else {self.const(fn)}(g, {x})"
             )
+        if e.func == "cost" and len(args) == 1:  # as `Game.cost_of` reads
+            stat = p.cost_stat
+            read = f"g.cards[{args[0]}].stats.get({stat!r}, 0)" if stat else "0"
+            return self.into(read)
         if e.func == "tagged" and len(args) == 2:  # as `Game.is_tagged` reads
             return self.into(f"{args[1]} in g.cards[{args[0]}].tags")
         if e.func == "is_empty" and len(args) == 1:

@@ -90,7 +90,6 @@ class Referee(Listing):
         # when the standard condition reads nothing of the ability or its card, one
         # listing of options needs it once per player (see `options`)
         self.standard_per_player = std is None or _reads(std.cond) <= _GLOBAL
-        self._standard_memo: dict | None = None
         # cards whose first ability has a condition of its own, by design: all that
         # can resolve while the standard condition fails (see `_own_designs`)
         self._first_own = _own_table(
