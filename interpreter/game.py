@@ -625,7 +625,8 @@ class Game:
         """A card leaving its zone: counters, marks and battle places go with it."""
         self.counter_total -= len(c.counters)
         c.counters.clear()
-        c.tags = {t: u for t, u in c.tags.items() if u != "leave"}
+        if c.tags:
+            c.tags = {t: u for t, u in c.tags.items() if u != "leave"}
         for stat in c.stats:
             if stat not in c.timed:
                 c.stats[stat] = c.printed.get(stat, c.stats[stat])

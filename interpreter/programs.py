@@ -312,18 +312,18 @@ class Programs:
             step.simple = True
         return step
 
-    def _zone_target(self, dest: ast.Expr) -> Callable:
-        """A destination `x.y.zone`: the seat it belongs to, and the zone's name."""
+    def _zone_target(self, dest: ast.Expr) -> tuple[Eval, str]:
+        """A destination `x.y.zone`: what evaluates the seat it belongs to, and the
+        zone's name."""
         assert isinstance(dest, ast.Path)
-        owner = self.expr(ast.Path(dest.parts[:-1], origin=dest.origin))
-        zone = dest.parts[-1]
-        return lambda g, env: (owner(g, env), zone)
+        return self.expr(ast.Path(dest.parts[:-1], origin=dest.origin)), dest.parts[-1]
 
     def _s_Move(self, s: ast.Move, cite, where):
-        what, dest, mods = self.expr(s.what), self._zone_target(s.dest), s.mods
+        what, mods = self.expr(s.what), s.mods
+        owner, zone = self._zone_target(s.dest)
 
         def move(g, f):
-            seat, zone = dest(g, f.env)
+            seat = owner(g, f.env)
             for c in list(_as_list(what(g, f.env))):
                 g.move(c, seat, zone, mods, cite)
             return NEXT
@@ -782,13 +782,13 @@ class Programs:
         return perform
 
     def _s_CreatePawn(self, s: ast.CreatePawn, cite, where):
-        zone = self._zone_target(s.zone)
+        owner, z = self._zone_target(s.zone)
         source = self.expr(s.source) if s.source else None
         printed = [(v.stat, self.expr(v.value)) for v in s.printed]
         name = s.name
 
         def create(g, f):
-            seat, z = zone(g, f.env)
+            seat = owner(g, f.env)
             values = {stat: ev(g, f.env) for stat, ev in printed}
             f.env[name] = g.create_pawn(
                 seat, z, source(g, f.env) if source else None, values, cite
