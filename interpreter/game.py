@@ -441,7 +441,8 @@ class Game:
             if not self.tasks:
                 self.end_game("no more play", None)
                 return
-            referee.step(self)
+            task = self.tasks[-1]
+            referee.steps[task[0]](self, task)
             if self.dirty:
                 referee.check_end(self)
 

@@ -71,6 +71,10 @@ class Listing:
                 act = self.actions[name]
                 if name in self.unbindable:
                     continue
+                if not act.params:  # no list of bindings to make
+                    if self._bare_holds(g, act, {"you": seat_of(seat)}, False):
+                        out.append(act.bare)
+                    continue
                 for args in self.bindings(g, act, seat, ()):
                     if not args:
                         out.append(act.bare)
@@ -104,9 +108,7 @@ class Listing:
         env = {"you": seat_of(seat)}
         found: list[tuple] = []
         if not act.params:
-            if (act.requires is None or act.requires(g, env)) and (
-                free or not act.costs or self._affordable(g, act, env)
-            ):
+            if self._bare_holds(g, act, env, free):
                 found.append(())
             return found
         if not given:
@@ -119,6 +121,12 @@ class Listing:
             g, act, env, list(given), 0, found, ignore_condition, check_sources, free
         )
         return found
+
+    def _bare_holds(self, g, act: CompiledAction, env: dict, free: bool) -> bool:
+        """Whether an action with no parameters may be taken now."""
+        return (act.requires is None or bool(act.requires(g, env))) and (
+            free or not act.costs or self._affordable(g, act, env)
+        )
 
     # Binders for the common shapes of parameters: what `_bind` and `_candidates`
     # do for them, in one loop, with what is the same for every candidate worked

@@ -183,8 +183,9 @@ class Referee(Listing):
             if any(p.type in self.card_types and p.type not in types for p in a.params)
             or (not engine.able and any(p.type == "ability" for p in a.params))
         )
-        # flow tasks by kind (`["phase", i, stage]` runs `_task_phase`)
-        self._steps = {
+        # what takes the flow one step, by the kind of the task on top of the game's
+        # stack (`["phase", i, stage]` runs `_task_phase`)
+        self.steps = {
             name[6:]: getattr(self, name) for name in dir(self) if name[:6] == "_task_"
         }
         self._answers = {
@@ -291,10 +292,6 @@ class Referee(Listing):
         }
 
     # --- the flow ----------------------------------------------------------------------
-
-    def step(self, g) -> None:
-        task = g.tasks[-1]
-        self._steps[task[0]](g, task)
 
     def answer(self, g, action: Action) -> None:
         task = g.tasks[-1]
