@@ -85,6 +85,7 @@ class Listing:
         return out
 
     def label(self, g, value: Any) -> str:
+        """How an option names what it takes: a card, a player, an ability."""
         if isinstance(value, AbilityRef):
             ab = g.ability(value)
             return ab.name or f"ability {value.index + 1}"
