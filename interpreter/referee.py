@@ -166,9 +166,7 @@ class Referee(Listing):
         # the battle section opens such windows, and what is open at any time
         chaining = self.chaining if self.step_windows is not None else ()
         self.step_offer = tuple(dict.fromkeys(chaining + self.others_offer))
-        self.step_cite = (
-            self.step_windows.cite if chaining else self.anytime_cite
-        )
+        self.step_cite = self.step_windows.cite if chaining else self.anytime_cite
         self.step_need_counters = all(
             self.actions[a].draws_counter for a in self.step_offer
         )
