@@ -11,11 +11,12 @@ run, failures with what was expected against what happened; the last line is
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kotc_dsl import Diagnostic, RulesetError, ast, load_edition
-from kotc_dsl.language import ROOT
+from kotc_dsl.language import ROOT, RULES_DIR
 from kotc_dsl.scenarios import Scenario, load_scenarios, scenario_files
 
 from .scenario_coverage import coverage_report, edition_coverage
@@ -56,22 +57,9 @@ def scenarios_command(args: argparse.Namespace, con: Console) -> int:
 
     A scenario (.kscn) builds a position or starts a new game, scripts the dice,
     answers every decision in order, and states what must follow, per edition
-    where the editions differ:
+    where the editions differ (the example at the head of rules/scenario.tx):
 
-      scenario "Damage past a minion's HP pierces to its controller" {
-        editions "13th", "17th"
-        cite "Minions"
-        card "Ogre" minion { power 1  toughness 9  cost 1 }
-        card "Imp" minion { power 0  toughness 4  cost 1 }
-        position {
-          at phase battle
-          player 0 { field: "Ogre" as ogre }
-          player 1 { field: "Imp" as imp exhausted }
-        }
-        dice 6
-        actions { 0: act battle, pick ogre, pick imp }
-        expect { card imp in grave  player 1 hp 33 }
-      }
+      {example}
 
     Names may be the edition's own or edition-neutral: `minion`, `power` (the
     stat battle dice count), `toughness`, `cost`; zones `field`, `grave`,
@@ -137,6 +125,18 @@ def scenarios_command(args: argparse.Namespace, con: Console) -> int:
             con.print()
         con.print(con.style(summary, "red" if failed else "green"))
     return FAILED if failed else PASSED
+
+
+def _grammar_example() -> str:
+    """The ruling at the head of the scenario grammar, indented for the help: the one
+    example of a scenario file, which the tests run as printed."""
+    header = (RULES_DIR / "scenario.tx").read_text(encoding="utf-8").split("*/")[0]
+    example = textwrap.dedent(header.split("\n\n", 1)[1]).strip("\n")
+    return textwrap.indent(example, "      ").lstrip()
+
+
+scenarios_command.__doc__ = (scenarios_command.__doc__ or "").replace(
+    "{example}", _grammar_example())
 
 
 def _runs(scenarios: list[Scenario], args) -> list[tuple]:
