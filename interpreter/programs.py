@@ -961,16 +961,18 @@ class Programs:
         required = [p.name for p in kw.params if not p.optional]
         name, as_cost = s.keyword, kw.cost
 
+        given = tuple(zip(params, args, strict=False))
+
         def call(g, f):
-            fields = {p: None for p in params}
-            for p, a in zip(params, args, strict=False):
-                fields[p] = a(g, f.env)
-            if any(fields[p] is None for p in required):
-                return (
-                    NEXT  # nothing to act on: the effect is impossible, and does nothing
-                )
+            env = f.env
+            fields = dict.fromkeys(params)
+            for p, a in given:
+                fields[p] = a(g, env)
+            for p in required:
+                if fields[p] is None:
+                    return NEXT  # nothing to act on: the effect is impossible, does nothing
             f.pc += 1
-            g.call_keyword(name, fields, f.env, as_cost, cite)
+            g.call_keyword(name, fields, env, as_cost, cite)
             return PUSHED
 
         return call

@@ -629,8 +629,11 @@ class Referee(Listing):
         kenv = {"you": env["you"], **fields, "__within": name}
         if env.get("__cost") or as_cost:
             kenv["__cost"] = True
-        if name not in self.listened and not (
-            self._watching(g, ("would", name)) or self._watching(g, (None, name))
+        if name not in self.listened and (
+            not g.counter_total
+            or not (
+                self._watching(g, ("would", name)) or self._watching(g, (None, name))
+            )
         ):
             g.frames.append(Frame(self.programs.keyword_blocks[name], kenv))
             return
