@@ -170,7 +170,8 @@ class Game:
                 c.stats.update(value)
             else:
                 setattr(c, key, value)
-        self.counter_total += len(c.counters)
+        for kind, _ in c.counters:
+            self._counted(kind, 1)
         return card
 
     def resume(
@@ -215,9 +216,10 @@ class Game:
         self.applied = 0
         self.node = "start"
         self.dirty = True
-        # counters on cards, all told: kept by the primitives that place and remove
-        # them, so a look for counters can stop at once when there are none
-        self.counter_total = 0
+        # counters on cards, by kind (no entry for none): kept by the primitives that
+        # place and remove them, so a look for counters of some kinds can stop at
+        # once when there are none
+        self.counters_in_play: dict[str, int] = {}
         self.usage: dict[str, int] = {}  # keyword, counter and chain-length tallies
 
     def _deal(self, seat: Seat, deck: Deck) -> None:
@@ -418,7 +420,10 @@ class Game:
         g.flags = decode(data["flags"])
         g.outcome = decode(data["outcome"])
         g.usage = data["usage"]
-        g.counter_total = sum(len(c.counters) for c in g.cards)
+        g.counters_in_play = {}
+        for c in g.cards:
+            for kind, _ in c.counters:
+                g._counted(kind, 1)
         return g
 
     # --- the run loop ---------------------------------------------------------------
@@ -624,8 +629,8 @@ class Game:
 
     def _leave(self, c: CardState) -> None:
         """A card leaving its zone: counters, marks and battle places go with it."""
-        self.counter_total -= len(c.counters)
-        c.counters.clear()
+        if c.counters:
+            self._clear_counters(c)
         if c.tags:
             c.tags = {t: u for t, u in c.tags.items() if u != "leave"}
         for stat in c.stats:
@@ -653,8 +658,7 @@ class Game:
             zone = self.players[c.controller].zones[c.zone]
             if card in zone:
                 zone.remove(card)
-            self.counter_total -= len(c.counters)
-            c.counters.clear()
+            self._clear_counters(c)
             c.zone = ""
             self.log("removed", cite, card=card, name=c.name)
 
@@ -769,7 +773,7 @@ class Game:
             return
         for _ in range(max(n, 0)):
             c.counters.append([kind, int(placer)])
-            self.counter_total += 1
+            self._counted(kind, 1)
         self.log("place", cite, card=card, counter=kind, n=n, by=int(placer))
 
     def strip_counters(self, card: int, kind: str, n: int, cite) -> None:
@@ -778,7 +782,7 @@ class Game:
             for i, (k, _p) in enumerate(c.counters):
                 if k == kind:
                     del c.counters[i]
-                    self.counter_total -= 1
+                    self._counted(kind, -1)
                     break
 
     def pop_counter(self, card: int, kind: str, seat: int, cite) -> None:
@@ -787,7 +791,20 @@ class Game:
     def take_counter(self, card: int, entry: list) -> None:
         """Remove one counter (`[kind, placer]`) from a card, as popping it does."""
         self.cards[card].counters.remove(entry)
-        self.counter_total -= 1
+        self._counted(entry[0], -1)
+
+    def _counted(self, kind: str, change: int) -> None:
+        """Keep `counters_in_play` as counters of `kind` come and go."""
+        left = self.counters_in_play.get(kind, 0) + change
+        if left:
+            self.counters_in_play[kind] = left
+        else:
+            del self.counters_in_play[kind]
+
+    def _clear_counters(self, c: CardState) -> None:
+        for kind, _ in c.counters:
+            self._counted(kind, -1)
+        c.counters.clear()
 
     def pay(self, seat: int, amount: int, kind: str, cite) -> None:
         if amount <= 0:

@@ -48,8 +48,9 @@ class CompiledAction:
     by_zone: dict = field(default_factory=dict)
     # the binder for the shape of its parameters, if one is written (`_shape_binder`)
     binder: Any = None
-    # a parameter takes one of the counters on the card before it
-    draws_counter: bool = False
+    # a parameter takes one of the counters on the card before it: the kinds it
+    # may take (see `Referee._counter_kinds`); None when none does
+    counter_kinds: frozenset | None = None
 
 
 class Listing:
@@ -113,8 +114,9 @@ class Listing:
                 found.append(())
             return found
         if not given:
-            if act.draws_counter and not g.counter_total:
-                return found  # it takes a counter off a card, and no card holds one
+            kinds = act.counter_kinds
+            if kinds is not None and g.counters_in_play.keys().isdisjoint(kinds):
+                return found  # it takes a counter off a card, and none it may is in play
             if act.binder is not None:
                 act.binder(g, act, env, found, ignore_condition, free)
                 return found
@@ -190,7 +192,7 @@ class Listing:
         check, counter_check = act.checks
         costly = act.costs and not free
         resolves = None if ignore else act.resolves
-        cards, you = g.cards, env["you"]
+        cards, you, kinds = g.cards, env["you"], act.counter_kinds
         drawn = act.sources[0](g, env)
         for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn)):
             card = cards[c]
@@ -200,6 +202,8 @@ class Listing:
             if check is not None and not check(g, env):
                 continue
             for k in dict.fromkeys(map(_KIND, card.counters)):
+                if k not in kinds:
+                    continue
                 env[kind_name] = k
                 if counter_check is not None and not counter_check(g, env):
                     continue

@@ -970,7 +970,7 @@ class Programs:
                 fields[p] = a(g, env)
             for p in required:
                 if fields[p] is None:
-                    return NEXT  # nothing to act on: the effect is impossible, does nothing
+                    return NEXT  # nothing to act on: the effect is impossible
             f.pc += 1
             g.call_keyword(name, fields, env, as_cost, cite)
             return PUSHED

@@ -81,7 +81,6 @@ class Referee(Listing):
                     ph.name,
                 )
             )
-        self.actions = {a.name: self._action(a) for a in rs.actions.values()}
         chaining = rs.setting("chain", "chaining")
         self.chaining = tuple(chaining.actions) if chaining else ()
         self.has_chain = rs.has_chain
@@ -106,6 +105,7 @@ class Referee(Listing):
             )
             for c in rs.counters.values()
         }
+        self.actions = {a.name: self._action(a) for a in rs.actions.values()}
         self.reactions: dict[tuple, list[CompiledCounter]] = {}
         for c in self.counters.values():
             if c.kind == "reactive" and c.trigger is not None:
@@ -159,17 +159,13 @@ class Referee(Listing):
         # actions open at any time, but for giving the game up (see `_others_window`)
         self.others_offer = tuple(a for a in self.anytime if a not in self.concessions)
         self.anytime_cite = anytime.cite if anytime else None
-        self.others_need_counters = all(
-            self.actions[a].draws_counter for a in self.others_offer
-        )
+        self.others_gate = self._counter_gate(self.others_offer)
         # what the windows between battle steps offer: the chaining actions where
         # the battle section opens such windows, and what is open at any time
         chaining = self.chaining if self.step_windows is not None else ()
         self.step_offer = tuple(dict.fromkeys(chaining + self.others_offer))
         self.step_cite = self.step_windows.cite if chaining else self.anytime_cite
-        self.step_need_counters = all(
-            self.actions[a].draws_counter for a in self.step_offer
-        )
+        self.step_gate = self._counter_gate(self.step_offer)
         # Card types no card of this game can have (no design of that type, and
         # pawns are minions): an action with a parameter of such a type is never
         # offered, and listing options need not look for one. Nor is one that takes
@@ -243,10 +239,48 @@ class Referee(Listing):
             a.requires,
             Action("act", (a.name, ()), a.name),
             binder=self._shape_binder(a.params),
-            draws_counter=any(
-                p.type == "counter" and p.source is None for p in a.params[1:]
-            ),
+            counter_kinds=self._counter_kinds(a),
         )
+
+    def _counter_kinds(self, a: ast.Action) -> frozenset | None:
+        """The kinds of counters an action may take off a card (as `pop` does): all
+        those its requirement's tests of the kind let through (`kind is
+        proactive`). None: it takes no counter."""
+        param = next(
+            (p.name for p in a.params[1:] if p.type == "counter" and p.source is None),
+            None,
+        )
+        if param is None:
+            return None
+        kinds = set(self.counters)
+        for part in _conjuncts(a.requires):
+            negated = isinstance(part, ast.Unary) and part.op == "not"
+            test = part.operand if negated else part
+            if not (
+                isinstance(test, ast.Binary)
+                and test.op == "is"
+                and isinstance(test.left, ast.Path)
+                and test.left.parts == (param,)
+            ):
+                continue
+            name = test.right.parts[0]
+            if name in _COUNTER_KINDS:
+                passing = {k for k in kinds if self.counters[k].kind == name}
+            elif name in self.counters:
+                passing = {name}
+            else:
+                continue  # not a test this look can read
+            kinds = kinds - passing if negated else passing
+        return frozenset(kinds)
+
+    def _counter_gate(self, names) -> frozenset | None:
+        """When every action named takes a counter off a card: the kinds any of them
+        may take (a window offering only these has nothing to offer while none
+        is in play). None: some action named takes none."""
+        kinds = [self.actions[a].counter_kinds for a in names]
+        if not kinds or None in kinds:
+            return None
+        return frozenset().union(*kinds)
 
     def _staged_checks(self, a: ast.Action) -> list:
         """The parts of `requires` joined by `and`, each to be checked as soon as the
@@ -255,13 +289,7 @@ class Referee(Listing):
         stages: list[list] = [[] for _ in range(max(len(a.params), 1))]
         if a.requires is not None:
             index = {p.name: i for i, p in enumerate(a.params)}
-
-            def parts(e):
-                if isinstance(e, ast.Binary) and e.op == "and":
-                    return parts(e.left) + parts(e.right)
-                return [e]
-
-            for part in parts(a.requires):
+            for part in _conjuncts(a.requires):
                 read = [index[n] for n in _names(part) if n in index]
                 stages[max(read, default=0)].append(part)
         return [
@@ -414,7 +442,8 @@ class Referee(Listing):
         counters in play rules out the actions that take one)."""
         if not self.others_offer or len(g.players) < 2:
             return False
-        return g.counter_total > 0 or not self.others_need_counters
+        gate = self.others_gate
+        return gate is None or not g.counters_in_play.keys().isdisjoint(gate)
 
     def _answer_phase(self, g, task: list, action: Action) -> None:
         if task[2] == "others":
@@ -630,7 +659,7 @@ class Referee(Listing):
         if env.get("__cost") or as_cost:
             kenv["__cost"] = True
         if name not in self.listened and (
-            not g.counter_total
+            not g.counters_in_play
             or not (
                 self._watching(g, ("would", name)) or self._watching(g, (None, name))
             )
@@ -700,25 +729,18 @@ class Referee(Listing):
         return [cards[c] for p in g.players for c in p.zones.get(zone, ())]
 
     def _watching(self, g, key: tuple) -> bool:
-        """Whether any counter in play reacts to this event (a cheap first look)."""
+        """Whether a counter in play may react to this event (a cheap first look:
+        one of the kinds that react to it is in play)."""
         kinds = self.reaction_kinds.get(key)
-        if not kinds or not g.counter_total:
-            return False
-        zone, cards = g.engine.counter_zone, g.cards
-        if zone is None:
-            return any(k in kinds for c in cards for k, _ in c.counters)
-        for p in g.players:
-            for c in p.zones.get(zone, ()):
-                for k, _ in cards[c].counters:
-                    if k in kinds:
-                        return True
-        return False
+        return kinds is not None and not g.counters_in_play.keys().isdisjoint(kinds)
 
     def reactive_candidates(self, g, timing, event: dict) -> list:
         specs = self.reactions.get((timing, event["__name"]))
-        if not specs or not g.counter_total:
+        if not specs:
             return []
         kinds = {s.name: s for s in specs}
+        if g.counters_in_play.keys().isdisjoint(kinds):
+            return []
         found = []
         for c in self._hosts(g):
             if not c.counters:
@@ -847,7 +869,8 @@ class Referee(Listing):
                 b.stage = 0
             return
         if task[2] == "after" and self.step_offer and (
-            g.counter_total or not self.step_need_counters
+            self.step_gate is None
+            or not g.counters_in_play.keys().isdisjoint(self.step_gate)
         ):
             task[2] = "window"
             b.asking, b.passes = b.attacker, 0
@@ -1133,6 +1156,18 @@ _POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
 
 # names an expression may read that never stand for an ability or its card
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
+
+
+def _conjuncts(e) -> list:
+    """The parts of an expression joined by `and` (none for no expression)."""
+    if e is None:
+        return []
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+_COUNTER_KINDS = ("proactive", "reactive", "inert")
 
 
 def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:
