@@ -252,10 +252,11 @@ class Listing:
         card_param, ability_param = act.params
         name, ability_name = card_param.name, ability_param.name
         kind = card_param.type if card_param.type in self.card_types else None
-        own = self._standard_fails(g, act, 1, you)
+        narrow = self._narrowing(g, act, 1, you, ignore)
+        own = narrow == "own"
         cards, zones = g.cards, g.players[you].zones
         pool = []
-        for z, designs in self._sources_by_zone(g, act, 1, own):
+        for z, designs in self._sources_by_zone(g, act, 1, narrow):
             pool += [c for c in zones[z] if cards[c].design in designs]
         pool.sort()
         check, ability_check = act.checks
@@ -297,7 +298,7 @@ class Listing:
                 pool = as_list(act.sources[i](g, env))
                 candidates = [c for c in candidates if c in pool]
         else:
-            candidates = self._candidates(g, act, i, env)
+            candidates = self._candidates(g, act, i, env, ignore)
         check = act.checks[i]
         name = p.name
         if i + 1 < len(act.params):
@@ -332,7 +333,9 @@ class Listing:
             found.append((*prefix, c))
         env.pop(name, None)
 
-    def _candidates(self, g, act: CompiledAction, i: int, env: dict) -> list:
+    def _candidates(
+        self, g, act: CompiledAction, i: int, env: dict, ignore: bool = False
+    ) -> list:
         p = act.params[i]
         following = act.params[i + 1].type if i + 1 < len(act.params) else None
         if act.sources[i] is not None:
@@ -356,7 +359,7 @@ class Listing:
         elif p.type == "ability":
             card = env[act.params[i - 1].name]
             possible = self._possible(g, act, i, card)
-            if self._standard_fails(g, act, i, env["you"]):
+            if self._narrowing(g, act, i, env["you"], ignore) == "own":
                 abilities = g.engine.abilities[g.cards[card].design]
                 possible = [k for k in possible if _own_condition(abilities[k])]
             return [AbilityRef(card, k) for k in possible]
@@ -373,10 +376,10 @@ class Listing:
             # sorted, it is in the order the cards were made.
             cards, zones = g.cards, g.players[env["you"]].zones
             if i + 1 < len(act.params) and act.params[i + 1].type == "ability":
-                own = self._standard_fails(g, act, i + 1, env["you"])
+                narrow = self._narrowing(g, act, i + 1, env["you"], ignore)
                 pool = sorted(
                     c
-                    for z, designs in self._sources_by_zone(g, act, i + 1, own)
+                    for z, designs in self._sources_by_zone(g, act, i + 1, narrow)
                     for c in zones[z]
                     if cards[c].design in designs
                 )
@@ -479,15 +482,14 @@ class Listing:
             )
         return found
 
-    def _sources_by_zone(self, g, act: CompiledAction, i: int, own: bool) -> tuple:
+    def _sources_by_zone(self, g, act: CompiledAction, i: int, narrow: str) -> tuple:
         """For a card parameter `i - 1` with no `in` followed by its ability `i`:
         each zone a player may look at, with the designs that have an ability
-        there the condition does not rule out (zones with none are left out).
-        With `own`, only abilities with a condition of their own count (a
-        trigger or a printed condition): those are all that can be activated
-        while the standard activation condition does not hold. Of those, a
-        triggered one counts only while an event it waits for is recent."""
-        if not own:
+        there the condition does not rule out (zones with none are left out),
+        narrowed as `_narrowing` says: a triggered ability counts only while an
+        event it waits for is recent, and with "own" an untriggered one only if
+        it has a printed condition."""
+        if narrow == "any":
             found = act.by_zone.get(i)
             if found is None:
                 found = act.by_zone[i] = tuple(
@@ -496,21 +498,23 @@ class Listing:
                 )
             return found
         recent = frozenset([name for name, _ in g.recent])
-        found = act.by_zone.get((i, recent))
+        found = act.by_zone.get((i, narrow, recent))
         if found is None:
-            table = act.by_zone.get((i, "own"))
+            table = act.by_zone.get((i, narrow))
             if table is None:
-                table = act.by_zone[(i, "own")] = self._own_by_zone(g, act, i)
+                table = act.by_zone[(i, narrow)] = self._triggers_by_zone(
+                    g, act, i, narrow == "own"
+                )
             out = []
-            for z, printed, by_event in table:
-                designs = printed
+            for z, fixed, by_event in table:
+                designs = fixed
                 for name in recent:
                     more = by_event.get(name)
                     if more:
                         designs = designs | more
                 if designs:
                     out.append((z, designs))
-            found = act.by_zone[(i, recent)] = tuple(out)
+            found = act.by_zone[(i, narrow, recent)] = tuple(out)
         return found
 
     def _abilities_by_zone(self, g, act: CompiledAction, i: int) -> list:
@@ -529,23 +533,27 @@ class Listing:
                 zones.append((z, entries))
         return zones
 
-    def _own_by_zone(self, g, act: CompiledAction, i: int) -> tuple:
-        """Per zone: the designs with a printed condition, and by event name those
-        with a trigger on it (see `_own_table`)."""
+    def _triggers_by_zone(self, g, act: CompiledAction, i: int, own: bool) -> tuple:
+        """Per zone: the designs with an untriggered ability (with `own`, one with a
+        printed condition), and by event name those with a trigger on it (see
+        `_trigger_table`)."""
         table = []
         for z, entries in self._abilities_by_zone(g, act, i):
-            printed, by_event = _own_table(entries)
-            if printed or by_event:
-                table.append((z, printed, by_event))
+            fixed, by_event = _trigger_table(entries, own)
+            if fixed or by_event:
+                table.append((z, fixed, by_event))
         return tuple(table)
 
-    def _standard_fails(self, g, act: CompiledAction, i: int, seat) -> bool:
-        """Whether, in this listing, the standard activation condition is known
-        not to hold for `seat`, and parameter `i` is the ability the action
-        resolves (so its own condition is all that can let it through)."""
-        if act.resolves != act.params[i].name:
-            return False
-        return self._standard_in_listing(g, seat) is False
+    def _narrowing(self, g, act: CompiledAction, i: int, seat, ignore: bool) -> str:
+        """How far the abilities parameter `i` may take narrow before each is
+        checked in full. "any": the action does not resolve that ability, or its
+        activation condition is ignored. Else a triggered ability needs an event
+        it waits for to be recent: "own" when, in this listing, the standard
+        activation condition is known not to hold for `seat` (an ability's own
+        condition is all that can let it through), else "resolving"."""
+        if ignore or act.resolves != act.params[i].name:
+            return "any"
+        return "own" if self._standard_in_listing(g, seat) is False else "resolving"
 
     def _standard_in_listing(self, g, seat) -> bool | None:
         """The standard activation condition for `seat`, evaluated once per listing
@@ -578,19 +586,20 @@ _KIND = itemgetter(0)  # of a counter entry, [kind, placer]
 _ability_ref = tuple.__new__  # `_ability_ref(AbilityRef, (card, index))`, made in C
 
 
-def _own_table(entries) -> tuple[frozenset, dict[str, frozenset]]:
-    """Of (design, abilities) pairs: the designs with an ability that has a printed
-    condition, and by event name those with one triggered by it. A trigger alone
-    decides whether its ability may be activated (see `_condition_met`)."""
-    printed, by_event = set(), {}
+def _trigger_table(entries, own: bool) -> tuple[frozenset, dict[str, frozenset]]:
+    """Of (design, abilities) pairs: the designs with an untriggered ability (with
+    `own`, only one with a printed condition), and by event name those with one
+    triggered by it. A trigger alone decides whether its ability may be
+    activated (see `_condition_met`)."""
+    fixed, by_event = set(), {}
     for d, abilities in entries:
         for ab in abilities:
             if ab.trigger is not None:
                 for e in ab.trigger.events:
                     by_event.setdefault(e, set()).add(d)
-            elif ab.cond is not None:
-                printed.add(d)
-    return frozenset(printed), {e: frozenset(ds) for e, ds in by_event.items()}
+            elif ab.cond is not None or not own:
+                fixed.add(d)
+    return frozenset(fixed), {e: frozenset(ds) for e, ds in by_event.items()}
 
 
 def _own_condition(ab) -> bool:

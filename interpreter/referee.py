@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from kotc_dsl import ast
 
 from .actions import Action
-from .listing import CompiledAction, Listing, _names, _own_table
+from .listing import CompiledAction, Listing, _names, _trigger_table
 from .programs import NEXT, PUSHED, Block, Frame
 from .state import PlayerState, Record
 from .values import AbilityRef, Seat, seat_of
@@ -91,8 +91,8 @@ class Referee(Listing):
         self.standard_per_player = std is None or _reads(std.cond) <= _GLOBAL
         # cards whose first ability has a condition of its own, by design: all that
         # can resolve while the standard condition fails (see `_own_designs`)
-        self._first_own = _own_table(
-            (d, abilities[:1]) for d, abilities in engine.abilities.items()
+        self._first_own = _trigger_table(
+            ((d, abilities[:1]) for d, abilities in engine.abilities.items()), own=True
         )
         self.counters = {
             c.name: CompiledCounter(
