@@ -321,6 +321,7 @@ class Game:
         g.events = list(self.events)
         g.flags = dict(self.flags)
         g.usage = dict(self.usage)
+        g.counters_in_play = dict(self.counters_in_play)
         return g
 
     # --- JSON -----------------------------------------------------------------------

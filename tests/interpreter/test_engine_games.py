@@ -89,6 +89,18 @@ def test_clone_is_independent(table):
     assert g.to_json() == before
 
 
+def test_a_clone_keeps_its_own_count_of_counters(table):
+    # the count is kept beside the state's JSON, by the primitives: a clone's
+    # primitives must not change the original's
+    rs, decks, _ = table
+    g = new_game(table, 3)
+    kind = next(iter(rs.counters))
+    card = g.put(decks[0].cards[0].name, 0, g.cards[0].zone, counters=[[kind, 0]])
+    twin = g.clone()
+    twin.take_counter(card, [kind, 0])
+    assert twin.counters_in_play == {} and g.counters_in_play == {kind: 1}
+
+
 def test_an_illegal_action_is_refused_with_the_rule(table):
     g = new_game(table, 4)
     legal = g.legal_actions()
