@@ -69,6 +69,8 @@ def _minus(a, b):
 
 _ORDER = ("<", "<=", ">", ">=")
 
+_ELEMENT_NAMES = ("card", "player", "die")  # what `_element_name` may bind
+
 # what `_Context.get` returns for these, read straight from the game
 _CONTEXT_READS = {
     ("game", "phase"): "g.phase",
@@ -99,6 +101,10 @@ class _Gen:
         self.bools: set[str] = set()  # locals that hold a bool
         self.opaque: set[str] = set()  # locals that hold neither a card id nor a seat
         self.seat_lists: set[str] = set()  # locals that hold `players`, a list of seats
+        # in a `where` over card ids: the element's name -> the local holding it,
+        # and that local -> the local holding its card's state (see `_e_Filtered`)
+        self.bound: dict[str, str] = {}
+        self.card_state: dict[str, str] = {}
 
     def helpers(self) -> dict[str, Any]:
         return {
@@ -186,6 +192,9 @@ class _Gen:
             return t
         if name in ("game", "chain", "battle"):
             return self.opaque_into(f"g.context({name!r})")
+        local = self.bound.get(name)
+        if local is not None:
+            return local
         t = self.tmp()
         self.emit("try:")
         self.emit(f"    {t} = env[{name!r}]")
@@ -204,6 +213,9 @@ class _Gen:
             return self.opaque_into(f"[x for s in {v} for x in g.players[s].zones[{n}]]")
         if v in self.opaque:  # a context or a list of seats: neither case applies
             return self.into(general)
+        state = self.card_state.get(v)
+        if state is not None:
+            return self.card_attr(v, state, name)
         t, c, s = self.tmp(), self.tmp(), self.tmp()
         card = name in self.p.stats or name in ("controller", "owner")
         seat = name not in ("controller", "owner")
@@ -211,21 +223,9 @@ class _Gen:
         if card or field:  # a card id: its stats, then as Game._card_attr reads
             self.emit(f"if type({v}) is int:")
             self.emit(f"    {c} = g.cards[{v}]")
-            self.emit(f"    {s} = {c}.stats")
-            self.emit(f"    if {n} in {s}:")
-            self.emit(f"        {t} = {s}[{n}]")
-            self.emit("    else:")
-            if field:  # `card.exhausted`; a name bound to a stat (`which`) is that stat
-                b = self.tmp()
-                self.emit(f"        {b} = env.get({n}, {n})")
-                self.emit(f"        if isinstance({b}, str) and {b} in {s}:")
-                self.emit(f"            {t} = {s}[{b}]")
-                self.emit("        else:")
-                self.emit(f"            {t} = {c}.{name}")
-            elif name in ("controller", "owner"):
-                self.emit(f"        {t} = Seat({c}.{name})")
-            else:
-                self.emit(f"        {t} = {general}")
+            self.depth += 1
+            self.card_read(v, c, name, t)
+            self.depth -= 1
             card = True
         if seat:
             self.emit(f"{'elif' if card else 'if'} type({v}) is Seat:")
@@ -243,6 +243,33 @@ class _Gen:
         self.emit("else:")
         self.emit(f"    {t} = {general}")
         return t
+
+    def card_attr(self, v: str, state: str, name: str) -> str:
+        """`v.name` where `v` is known to hold a card id, and `state` its card."""
+        t = self.tmp()
+        self.card_read(v, state, name, t)
+        return t
+
+    def card_read(self, v: str, state: str, name: str, t: str) -> None:
+        """Emit `t = v.name` for card id `v` whose card is `state`: a stat, then
+        as `Game.attr` reads (a field; a name bound to a stat, such as `which`,
+        is that stat; anything else, `Game.attr` itself)."""
+        n, s = repr(name), self.tmp()
+        self.emit(f"{s} = {state}.stats")
+        self.emit(f"if {n} in {s}:")
+        self.emit(f"    {t} = {s}[{n}]")
+        if name in ("controller", "owner"):
+            self.emit("else:")
+            self.emit(f"    {t} = Seat({state}.{name})")
+        elif name in _CARD_FIELDS and name not in self.p.stats and name.isidentifier():
+            named = f"env[{n}]"  # a name bound to a stat names it
+            self.emit(f"elif {n} in env and isinstance({named}, str) and {named} in {s}:")
+            self.emit(f"    {t} = {s}[{named}]")
+            self.emit("else:")
+            self.emit(f"    {t} = {state}.{name}")
+        else:
+            self.emit("else:")
+            self.emit(f"    {t} = g.attr({v}, {n}, env)")
 
     def _e_FuncCall(self, e: ast.FuncCall) -> str:
         p = self.p
@@ -363,8 +390,12 @@ class _Gen:
         return self.into(f"{x} == {n}")
 
     def _e_Filtered(self, e: ast.Filtered) -> str:
+        """`base where cond`: each element bound to its name (`card`, `player`,
+        `die`, by the first element) while `cond` is read, the name's binding
+        restored after. When every element is a card id, a second copy of the
+        loop reads `card` from a local and each card's state once."""
         items = self.into(f"_as_list({self.value(e.base)})")
-        out, var, saved, x = self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        out, var, saved, x, cs = (self.tmp() for _ in range(5))
         self.emit(f"if not {items}:")
         self.emit(f"    {out} = []")
         self.emit("else:")
@@ -373,13 +404,26 @@ class _Gen:
         self.emit(f"{saved} = env.get({var}, _MISSING)")
         self.emit(f"{out} = []")
         self.emit("try:")
-        self.emit(f"    for {x} in {items}:")
-        self.emit(f"        env[{var}] = {x}")
-        self.depth += 2
-        cond = self.value(e.cond)
-        self.emit(f"if {cond}:")
-        self.emit(f"    {out}.append({x})")
-        self.depth -= 2
+        top, outer = self.depth, self.bound
+        self.depth = top + 1
+        self.emit(f"if set(map(type, {items})) == {{int}}:")
+        self.depth = top + 2
+        self.emit(f"for {x} in {items}:")
+        self.depth = top + 3
+        self.emit(f"env['card'] = {x}")
+        self.emit(f"{cs} = g.cards[{x}]")
+        self.bound, self.card_state[x] = {**outer, "card": x}, cs
+        self.keep_if(e.cond, out, x)
+        self.depth = top + 1
+        self.emit("else:")
+        self.depth = top + 2
+        self.emit(f"for {x} in {items}:")
+        self.depth = top + 3
+        self.emit(f"env[{var}] = {x}")
+        # the element's name is known only when the loop runs: none stays bound
+        self.bound = {k: v for k, v in outer.items() if k not in _ELEMENT_NAMES}
+        self.keep_if(e.cond, out, x)
+        self.depth, self.bound = top, outer
         self.emit("finally:")
         self.emit(f"    if {saved} is _MISSING:")
         self.emit(f"        env.pop({var}, None)")
@@ -387,3 +431,7 @@ class _Gen:
         self.emit(f"        env[{var}] = {saved}")
         self.depth -= 1
         return out
+
+    def keep_if(self, cond: ast.Expr, out: str, x: str) -> None:
+        self.emit(f"if {self.value(cond)}:")
+        self.emit(f"    {out}.append({x})")
