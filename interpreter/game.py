@@ -172,6 +172,8 @@ class Game:
                 setattr(c, key, value)
         for kind, _ in c.counters:
             self._counted(kind, 1)
+        if c.timed or c.tags:
+            self.marked.add(card)
         return card
 
     def resume(
@@ -220,6 +222,9 @@ class Game:
         # place and remove them, so a look for counters of some kinds can stop at
         # once when there are none
         self.counters_in_play: dict[str, int] = {}
+        # cards that may hold changes or marks that expire (see `expire`): kept by
+        # the primitives that make them, so expiring need not look at every card
+        self.marked: set[int] = set()
         self.usage: dict[str, int] = {}  # keyword, counter and chain-length tallies
 
     def _deal(self, seat: Seat, deck: Deck) -> None:
@@ -322,6 +327,7 @@ class Game:
         g.flags = dict(self.flags)
         g.usage = dict(self.usage)
         g.counters_in_play = dict(self.counters_in_play)
+        g.marked = set(self.marked)
         return g
 
     # --- JSON -----------------------------------------------------------------------
@@ -425,6 +431,7 @@ class Game:
         for c in g.cards:
             for kind, _ in c.counters:
                 g._counted(kind, 1)
+        g.marked = {c.id for c in g.cards if c.timed or c.tags}
         return g
 
     # --- the run loop ---------------------------------------------------------------
@@ -720,6 +727,7 @@ class Game:
         c.stats[name] = value
         if until is not None:
             c.timed[name] = c.timed.get(name, 0) + change
+            self.marked.add(obj)
         self.log("stat", cite, card=obj, stat=name, value=value)
 
     def reset_stats(self, card: int, stats: tuple) -> None:
@@ -730,7 +738,9 @@ class Game:
                 c.timed.pop(s, None)
 
     def expire(self, until: str) -> None:
-        for c in self.cards:
+        cards = self.cards
+        for card in list(self.marked):
+            c = cards[card]
             if c.timed and not c.fatigued:
                 for s, delta in c.timed.items():
                     if s in c.stats:
@@ -738,9 +748,12 @@ class Game:
                 c.timed = {}
             if c.tags:
                 c.tags = {t: u for t, u in c.tags.items() if u != until}
+            if not (c.timed or c.tags):
+                self.marked.discard(card)
 
     def mark(self, card: int, tag: str, until: str | None) -> None:
         self.cards[card].tags[tag] = until or "leave"
+        self.marked.add(card)
 
     def roll(self, n: int, seat: int, cite) -> list[DieRef]:
         dice = []

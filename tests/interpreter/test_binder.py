@@ -98,7 +98,8 @@ def _plain(engine: Engine) -> Engine:
 @pytest.mark.parametrize("edition", ["11th", "12th", "13th", "17th"])
 def test_the_listing_shortcuts_offer_what_the_general_binder_offers(edition):
     """Seeded games under each edition: every listing equals the general binder's,
-    and the counts of counters in play the primitives keep equal a recount."""
+    and what the primitives keep (counters in play, cards with changes that
+    expire) agrees with the cards."""
     from interpreter.agents import RandomAgent
     from interpreter.cli_play import _decks
 
@@ -117,6 +118,8 @@ def test_the_listing_shortcuts_offer_what_the_general_binder_offers(edition):
             # kept by the primitives as counters come and go, and it gates listings
             placed = Counter(k for c in g.cards for k, _ in c.counters)
             assert g.counters_in_play == placed
+            # and every card with changes or marks that expire is found by `expire`
+            assert {c.id for c in g.cards if c.timed or c.tags} <= g.marked
             compared += 1
             action = agents[g.current_player].act(g)
             g.apply(action)
