@@ -495,13 +495,9 @@ class Game:
         return Action("done", None, "done")
 
     def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
-        if cite is None:
-            self.events.append(_event(Event, (kind, data, None)))
-            return
-        known = _CITES.get(id(cite))
-        if known is None or known[0] is not cite:
-            known = _cite_entry(cite)
-        self.events.append(_event(Event, (kind, data, known[1])))
+        self.events.append(
+            _event(Event, (kind, data, None if cite is None else cite.text))
+        )
 
     @property
     def active_seat(self) -> Seat:
@@ -984,16 +980,6 @@ class _Context:
         if self.name == "battle" and self.g.battle is not None:
             setattr(self.g.battle, attr, value)
             self.g.log("victim", None, victim=value)
-
-
-_CITES: dict[int, tuple[ast.Citation, str]] = {}
-
-
-def _cite_entry(cite: ast.Citation) -> tuple[ast.Citation, str]:
-    """A citation and its text, made once per citation (events cite on every step);
-    the citation is kept so its id is not reused for another."""
-    entry = _CITES[id(cite)] = (cite, str(cite))
-    return entry
 
 
 def _copy_frame(f: Frame) -> Frame:

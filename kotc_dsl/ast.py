@@ -8,6 +8,7 @@ its `origin` (file, line, column) so later layers can point back at the source.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,11 @@ class Citation(Node):
         if self.interpretation:
             text += f" (interpretation: {self.interpretation})"
         return text
+
+    @cached_property
+    def text(self) -> str:
+        """`str(self)`, made once: a game's events cite rules at every step."""
+        return str(self)
 
 
 @dataclass(frozen=True)
