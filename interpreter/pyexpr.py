@@ -271,6 +271,37 @@ class _Gen:
             self.emit("else:")
             self.emit(f"    {t} = g.attr({v}, {n}, env)")
 
+    def in_zone(self, e: ast.Binary) -> str | None:
+        """`card in seat.zone` for a card whose state is at hand (see
+        `_e_Filtered`): a card is in exactly one zone list, its controller's for
+        the zone it is in, so its own state answers without a look through the
+        list. None where this does not apply."""
+        left, right = e.left, e.right
+        if not (
+            isinstance(left, ast.Path)
+            and len(left.parts) == 1
+            and isinstance(right, ast.Path)
+            and len(right.parts) >= 2
+            and right.parts[-1] in self.p.zones
+        ):
+            return None
+        x = self.bound.get(left.parts[0])
+        state = self.card_state.get(x)
+        if state is None:
+            return None
+        seat = self.value(ast.Path(right.parts[:-1]))
+        if seat in self.opaque:
+            return None  # `players.zone` and the like: the list it is
+        zone, t, r = repr(right.parts[-1]), self.tmp(), self.tmp()
+        self.emit(f"if type({seat}) is Seat:")
+        self.emit(f"    {t} = {state}.zone == {zone} and {state}.controller == {seat}")
+        self.emit("else:")
+        self.emit(f"    {r} = g.attr({seat}, {zone}, env)")
+        listed = f"{x} in {r} if isinstance({r}, (list, tuple)) else {x} == {r}"
+        self.emit(f"    {t} = {listed}")
+        self.bools.add(t)
+        return t
+
     def _e_FuncCall(self, e: ast.FuncCall) -> str:
         p = self.p
         if e.func in p.terms:
@@ -340,6 +371,9 @@ class _Gen:
             self.bools.add(t)
             return t
         if op == "in":
+            fast = self.in_zone(e)
+            if fast is not None:
+                return fast
             r = self.value(e.right)
             x = self.value(e.left)
             return self.into(
