@@ -1,6 +1,6 @@
 """How fast the engine plays: decisions and games per second, per edition.
 
-    python benchmarks/engine_speed.py [--games 40] [--repeat 3] [--calls] [--compiled]
+    python benchmarks/engine_speed.py [--games 40] [--repeat 3] [--work] [--compiled]
 
 For each edition, random agents play seeded games on its starter decks. Then the
 vanilla 17th rules (minions without abilities, generated decks) are played by
@@ -12,7 +12,9 @@ objects, legality checked, events citing rules) and against its bare form
 dice and shuffles are drawn differently), so time per game is printed too.
 `--compiled` runs the same code compiled with Cython, the baseline included
 (`compiled.py`). Times are the process's CPU time, so time the machine gives to
-others does not count. Figures only: nothing here asserts.
+others does not count; `--work` adds Python calls and bytecodes per decision,
+which do not move with the machine's load at all. Figures only: nothing here
+asserts.
 """
 
 from __future__ import annotations
@@ -39,10 +41,10 @@ from interpreter.game import Engine, Game  # noqa: E402
 from kotc_dsl import edition_files, load_edition  # noqa: E402
 
 
-def dsl_games(rs, decks, games: int, profiler=None) -> tuple[int, float]:
+def dsl_games(rs, decks, games: int, meter=None) -> tuple[int, float]:
     engine = Engine(rs, [d for deck in decks for d in deck.cards + deck.reserves])
-    if profiler is not None:
-        profiler.enable()
+    if meter is not None:  # the games only, not the engine's compiling
+        meter.enable()
     giving_up = engine.referee.concessions
     decisions, start = 0, time.process_time()
     for seed in range(games):
@@ -58,22 +60,48 @@ def dsl_games(rs, decks, games: int, profiler=None) -> tuple[int, float]:
             g.apply(rng.choice(keep or legal))
         decisions += g.applied
     spent = time.process_time() - start
-    if profiler is not None:
-        profiler.disable()
+    if meter is not None:
+        meter.disable()
     return decisions, spent
 
 
-def calls_per_decision(rs, decks, games: int) -> float:
-    """Python function calls per decision, counted by cProfile: a measure of the
-    engine's work that does not move with the machine's load."""
-    profiler = cProfile.Profile()
-    decisions, _ = dsl_games(rs, decks, games, profiler)
-    return pstats.Stats(profiler).total_calls / decisions
+class Bytecodes:
+    """Counts the bytecodes Python executes while enabled (a tracer: slow)."""
+
+    def __init__(self):
+        self.executed = 0
+
+    def enable(self) -> None:
+        sys.settrace(self._frame)
+
+    def disable(self) -> None:
+        sys.settrace(None)
+
+    def _frame(self, frame, event, arg):
+        frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        return self._step
+
+    def _step(self, frame, event, arg):
+        if event == "opcode":
+            self.executed += 1
+        return self._step
+
+
+def work_per_decision(run, *args) -> tuple[float, float]:
+    """Python function calls (cProfile) and bytecodes per decision of `run`'s
+    games: measures of an engine's work that do not move with the machine's load."""
+    profiler, bytecodes = cProfile.Profile(), Bytecodes()
+    decisions, _ = run(*args, profiler)
+    calls = pstats.Stats(profiler).total_calls / decisions
+    decisions, _ = run(*args, bytecodes)
+    return calls, bytecodes.executed / decisions
 
 
 def hand_games(
-    deck: list[tuple[int, int, int]], games: int, api: bool
+    deck: list[tuple[int, int, int]], games: int, api: bool, meter=None
 ) -> tuple[int, float]:
+    if meter is not None:
+        meter.enable()
     decisions, start = 0, time.process_time()
     for seed in range(games):
         g = HandGame([deck, deck], seed=seed, api=api)
@@ -88,7 +116,10 @@ def hand_games(
                 keep = [i for i, o in enumerate(legal) if o != "agree"]
                 g.apply(rng.choice(keep))
             decisions += 1
-    return decisions, time.process_time() - start
+    spent = time.process_time() - start
+    if meter is not None:
+        meter.disable()
+    return decisions, spent
 
 
 def best(repeat: int, run, *args) -> tuple[int, float]:
@@ -107,10 +138,10 @@ def main() -> None:
         "least disturbed by the rest of the machine, as timeit does)",
     )
     parser.add_argument(
-        "--calls",
+        "--work",
         action="store_true",
-        help="also count Python calls per decision (cProfile), a figure that does "
-        "not move with the machine's load",
+        help="also count Python calls (cProfile) and bytecodes per decision, "
+        "figures that do not move with the machine's load (slow)",
     )
     parser.add_argument(
         "--compiled",
@@ -124,27 +155,24 @@ def main() -> None:
         folder = build()
         env = dict(os.environ, KOTC_COMPILED=str(folder))
         argv = [sys.executable, __file__, "--games", str(args.games)]
-        argv += ["--repeat", str(args.repeat)] + (["--calls"] if args.calls else [])
+        argv += ["--repeat", str(args.repeat)] + (["--work"] if args.work else [])
         sys.exit(subprocess.run(argv, env=env).returncode)
     import interpreter.game
 
     compiled = not interpreter.game.__file__.endswith(".py")
     print(f"engine: {'compiled with Cython' if compiled else 'CPython, as written'}")
-    calls = "calls/decision" if args.calls else ""
     print(
         f"{'edition':<10}{'decks':<12}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}"
-        f"{calls:>16}"
     )
+    tables = []
     for name in edition_files():
         rs = load_edition(name)
         decks, names = _decks(rs, None)
+        tables.append((name, decks))
         n, secs = best(args.repeat, dsl_games, rs, decks, args.games)
-        counted = (
-            f"{calls_per_decision(rs, decks, args.games):>16.1f}" if args.calls else ""
-        )
         print(
             f"{name:<10}{'+'.join(names)[:11]:<12}{n:>10}{n / secs:>14,.0f}"
-            f"{args.games / secs:>10.1f}{counted}"
+            f"{args.games / secs:>10.1f}"
         )
     rs = load_edition("17th" if "17th" in edition_files() else list(edition_files())[-1])
     deck = vanilla_deck(rs)
@@ -169,17 +197,6 @@ def main() -> None:
     print(f"{'engine':<26}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}")
     for label, n, secs in rows:
         print(f"{label:<26}{n:>10}{n / secs:>14,.0f}{args.games / secs:>10.1f}")
-    if args.calls:
-        counted = calls_per_decision(rs, [deck], args.games)
-        profiler = cProfile.Profile()
-        profiler.enable()
-        n, _ = hand_games(plain, args.games, True)
-        profiler.disable()
-        hand = pstats.Stats(profiler).total_calls / n
-        print(
-            f"Python calls per decision: DSL engine {counted:.1f}, "
-            f"hand-written behind the engine API {hand:.1f}"
-        )
     dsl = rows[0]
     for label, n, secs in rows[1:]:
         per_decision = (dsl[2] / dsl[1]) / (secs / n)
@@ -187,7 +204,25 @@ def main() -> None:
             f"DSL / {label}: {per_decision:.2f}x time per decision, "
             f"{dsl[2] / secs:.2f}x time per game"
         )
-
+    if args.work:  # last: once a tracer has run, what runs after it is slower
+        print(f"\nwork per decision, {args.games} games each")
+        print(f"{'games':<34}{'Python calls':>14}{'bytecodes':>12}")
+        for name, decks in tables:
+            calls, bytecodes = work_per_decision(
+                dsl_games, load_edition(name), decks, args.games
+            )
+            print(f"{name + ' starter, DSL engine':<34}{calls:>14.1f}{bytecodes:>12,.0f}")
+        dsl = work_per_decision(dsl_games, rs, [deck], args.games)
+        hand = work_per_decision(hand_games, plain, args.games, True)
+        for label, (calls, bytecodes) in (
+            ("vanilla, DSL engine", dsl),
+            ("vanilla, hand-written engine API", hand),
+        ):
+            print(f"{label:<34}{calls:>14.1f}{bytecodes:>12,.0f}")
+        print(
+            f"DSL / hand-written, engine API: {dsl[0] / hand[0]:.2f}x Python calls, "
+            f"{dsl[1] / hand[1]:.2f}x bytecodes per decision"
+        )
 
 if __name__ == "__main__":
     main()
