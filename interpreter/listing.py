@@ -76,11 +76,9 @@ class Listing:
                     if self._bare_holds(g, act, {"you": seat_of(seat)}, False):
                         out.append(act.bare)
                     continue
-                for args in self.bindings(g, act, seat, ()):
-                    if not args:
-                        out.append(act.bare)
-                        continue
-                    out.append(Action("act", (name, args), None, g))
+                found = self.bindings(g, act, seat, ())
+                if found:
+                    out += [Action("act", (name, args), None, g) for args in found]
         finally:
             self._standard_memo = self._resources_memo = None
         return out
