@@ -105,6 +105,7 @@ class _Gen:
         # and that local -> the local holding its card's state (see `_e_Filtered`)
         self.bound: dict[str, str] = {}
         self.card_state: dict[str, str] = {}
+        self.seat_state: dict[str, str] = {}  # and a seat's local -> its player's
 
     def helpers(self) -> dict[str, Any]:
         return {
@@ -216,7 +217,12 @@ class _Gen:
         state = self.card_state.get(v)
         if state is not None:
             return self.card_attr(v, state, name)
-        t, c, s = self.tmp(), self.tmp(), self.tmp()
+        player = self.seat_state.get(v)
+        if player is not None:
+            t = self.tmp()
+            self.seat_read(v, player, name, t)
+            return t
+        t, c = self.tmp(), self.tmp()
         card = name in self.p.stats or name in ("controller", "owner")
         seat = name not in ("controller", "owner")
         field = name in _CARD_FIELDS and name not in self.p.stats and name.isidentifier()
@@ -230,19 +236,27 @@ class _Gen:
         if seat:
             self.emit(f"{'elif' if card else 'if'} type({v}) is Seat:")
             self.emit(f"    {c} = g.players[{v}]")
-            self.emit(f"    {s} = {c}.zones")
-            self.emit(f"    if {n} in {s}:")
-            self.emit(f"        {t} = {s}[{n}]")
-            self.emit("    else:")
-            if name == "left":
-                self.emit(f"        {t} = g.left_of({v})")
-            elif name.isidentifier() and not keyword.iskeyword(name):
-                self.emit(f"        {t} = {c}.{name}")
-            else:
-                self.emit(f"        {t} = getattr({c}, {n})")
+            self.depth += 1
+            self.seat_read(v, c, name, t)
+            self.depth -= 1
         self.emit("else:")
         self.emit(f"    {t} = {general}")
         return t
+
+    def seat_read(self, v: str, player: str, name: str, t: str) -> None:
+        """Emit `t = v.name` for seat `v` whose player is `player`: a zone, then
+        as `Game.attr` reads a seat."""
+        n, s = repr(name), self.tmp()
+        self.emit(f"{s} = {player}.zones")
+        self.emit(f"if {n} in {s}:")
+        self.emit(f"    {t} = {s}[{n}]")
+        self.emit("else:")
+        if name == "left":
+            self.emit(f"    {t} = g.left_of({v})")
+        elif name.isidentifier() and not keyword.iskeyword(name):
+            self.emit(f"    {t} = {player}.{name}")
+        else:
+            self.emit(f"    {t} = getattr({player}, {n})")
 
     def card_attr(self, v: str, state: str, name: str) -> str:
         """`v.name` where `v` is known to hold a card id, and `state` its card."""
@@ -426,46 +440,55 @@ class _Gen:
     def _e_Filtered(self, e: ast.Filtered) -> str:
         """`base where cond`: each element bound to its name (`card`, `player`,
         `die`, by the first element) while `cond` is read, the name's binding
-        restored after. When every element is a card id, a second copy of the
-        loop reads `card` from a local and each card's state once."""
-        items = self.into(f"_as_list({self.value(e.base)})")
-        out, var, saved, x, cs = (self.tmp() for _ in range(5))
+        restored after. When every element is a card id, the loop is written
+        apart: it reads `card` from a local, and each card's state once."""
+        base = self.value(e.base)
+        out = self.tmp()
+        if base in self.seat_lists:  # `players`: a list of seats, none of them bound
+            self.filter_loop(e.cond, base, out, "'player'", kind="seat")
+            return out
+        items = self.into(f"{base} if type({base}) is list else _as_list({base})")
         self.emit(f"if not {items}:")
         self.emit(f"    {out} = []")
+        self.emit(f"elif set(map(type, {items})) == {{int}}:")
+        self.depth += 1
+        self.filter_loop(e.cond, items, out, "'card'", kind="card")
+        self.depth -= 1
         self.emit("else:")
         self.depth += 1
-        self.emit(f"{var} = _element_name({items}[0])")
+        var = self.into(f"_element_name({items}[0])")
+        self.filter_loop(e.cond, items, out, var, kind=None)
+        self.depth -= 1
+        return out
+
+    def filter_loop(self, cond, items: str, out: str, var: str, kind) -> None:
+        """The loop of a `where`: the element bound to the name `var` holds. With
+        `kind` "card" or "seat", every element is one: the name is read from a
+        local, and what it names (a card's state, a player) once per element."""
+        saved, x = self.tmp(), self.tmp()
         self.emit(f"{saved} = env.get({var}, _MISSING)")
         self.emit(f"{out} = []")
         self.emit("try:")
-        top, outer = self.depth, self.bound
-        self.depth = top + 1
-        self.emit(f"if set(map(type, {items})) == {{int}}:")
-        self.depth = top + 2
-        self.emit(f"for {x} in {items}:")
-        self.depth = top + 3
-        self.emit(f"env['card'] = {x}")
-        self.emit(f"{cs} = g.cards[{x}]")
-        self.bound, self.card_state[x] = {**outer, "card": x}, cs
-        self.keep_if(e.cond, out, x)
-        self.depth = top + 1
-        self.emit("else:")
-        self.depth = top + 2
-        self.emit(f"for {x} in {items}:")
-        self.depth = top + 3
-        self.emit(f"env[{var}] = {x}")
-        # the element's name is known only when the loop runs: none stays bound
-        self.bound = {k: v for k, v in outer.items() if k not in _ELEMENT_NAMES}
-        self.keep_if(e.cond, out, x)
-        self.depth, self.bound = top, outer
+        self.emit(f"    for {x} in {items}:")
+        self.emit(f"        env[{var}] = {x}")
+        outer = self.bound
+        if kind == "card":
+            cs = self.tmp()
+            self.emit(f"        {cs} = g.cards[{x}]")
+            self.bound, self.card_state[x] = {**outer, "card": x}, cs
+        elif kind == "seat":
+            ps = self.tmp()
+            self.emit(f"        {ps} = g.players[{x}]")
+            self.bound, self.seat_state[x] = {**outer, "player": x}, ps
+        else:  # the element's name is known only when the loop runs: none stays bound
+            self.bound = {k: v for k, v in outer.items() if k not in _ELEMENT_NAMES}
+        self.depth += 2
+        self.emit(f"if {self.value(cond)}:")
+        self.emit(f"    {out}.append({x})")
+        self.depth -= 2
+        self.bound = outer
         self.emit("finally:")
         self.emit(f"    if {saved} is _MISSING:")
         self.emit(f"        env.pop({var}, None)")
         self.emit("    else:")
         self.emit(f"        env[{var}] = {saved}")
-        self.depth -= 1
-        return out
-
-    def keep_if(self, cond: ast.Expr, out: str, x: str) -> None:
-        self.emit(f"if {self.value(cond)}:")
-        self.emit(f"    {out}.append({x})")
