@@ -7,8 +7,12 @@ to a local, in the order the closures evaluate them, so what is read, what
 raises and what short-circuits stay the same. Attribute steps test the runtime
 type inline for the common cases (a stat or controller of a card id, a zone or
 field of a seat), following the first lines of `Game.attr`, and call it for
-everything else. A form not written here is kept as its closure (a constant of
-the function's namespace), so anything the closures can evaluate, this can.
+everything else. A `where` over card ids or the players binds each element in a
+local too, with its card's state or its player read once, so the condition's
+steps on it need no test of its type; a card's state also answers `card in
+seat.zone` (a card is in one zone list: its controller's, of its zone). A form
+not written here is kept as its closure (a constant of the function's
+namespace), so anything the closures can evaluate, this can.
 """
 
 from __future__ import annotations
@@ -101,11 +105,12 @@ class _Gen:
         self.bools: set[str] = set()  # locals that hold a bool
         self.opaque: set[str] = set()  # locals that hold neither a card id nor a seat
         self.seat_lists: set[str] = set()  # locals that hold `players`, a list of seats
-        # in a `where` over card ids: the element's name -> the local holding it,
-        # and that local -> the local holding its card's state (see `_e_Filtered`)
+        # in a `where` over card ids or the players: the element's name -> the
+        # local holding it, and that local -> the local holding its card's state,
+        # or its player (see `_e_Filtered`)
         self.bound: dict[str, str] = {}
         self.card_state: dict[str, str] = {}
-        self.seat_state: dict[str, str] = {}  # and a seat's local -> its player's
+        self.seat_state: dict[str, str] = {}
 
     def helpers(self) -> dict[str, Any]:
         return {
