@@ -252,6 +252,40 @@ def test_where_binds_the_element_and_restores_the_name(table):
     assert ev(g, nested) == [Seat(0)]
 
 
+def test_a_where_over_cards_or_players_reads_them_as_the_closures_do(table):
+    # such a where reads its element from a local and its state once (see
+    # `_e_Filtered`): the same values as any other where
+    g, field, stat, small, big, theirs, held = table
+    everything = b("+", p("players", field), p("you", "hand"))
+    tired = ast.Filtered(everything, p("card", "exhausted"))
+    assert ev(g, tired) == [big]
+    # a card field's name bound to a stat stands for the stat here too
+    assert ev(g, tired, {"you": Seat(0), "exhausted": stat}) == [small, big, theirs, held]
+    # `card in seat.zone`, answered by the card's state
+    home = ast.Filtered(everything, b("in", p("card"), p("card", "controller", field)))
+    assert ev(g, home) == [small, big, theirs]
+    mine = ast.Filtered(everything, b("in", p("card"), p("you", field)))
+    assert ev(g, mine) == [small, big]
+    held_here = ast.Filtered(everything, b("in", p("card"), p("you", "hand")))
+    assert ev(g, held_here) == [held]
+    # the outer element stays bound in a local across an inner where on the same name
+    shadowed = ast.Filtered(
+        everything,
+        b(
+            "and",
+            ast.Unary("not", call("is_empty", ast.Filtered(p("you", "hand"), p("card")))),
+            b("==", p("card", "controller"), p("you")),
+        ),
+    )
+    assert ev(g, shadowed) == [small, big, held]
+    # a list of cards and players is read the general way
+    assert ev(g, ast.Filtered(p("mixed"), ast.BoolLit(True)), {"mixed": [small, Seat(1)]})
+    alive = ast.Filtered(p("players"), b(">", p("player", "hp"), n(0)))
+    assert ev(g, alive) == [Seat(0), Seat(1)]
+    env = {"you": Seat(0), "player": "before"}
+    assert ev(g, alive, env) == [Seat(0), Seat(1)] and env["player"] == "before"
+
+
 def test_where_restores_the_name_when_the_condition_fails(table):
     g, field, *_ = table
     broken = ast.Filtered(p("you", field), p("unbound"))
