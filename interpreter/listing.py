@@ -13,6 +13,7 @@ their own (`_shape_binder`), which list the same, faster.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
@@ -227,6 +228,13 @@ class Listing:
         resolves = None if ignore else act.resolves
         name, other = first.name, second.name
         you = env["you"]
+        if second_check is None and not costly and not resolves:
+            # nothing is checked of a pair: each first kept goes with every second
+            for c in pool:
+                env[name] = c
+                if check is None or check(g, env):
+                    found.extend(zip(repeat(c), others))
+            return
         for c in pool:
             env[name] = c
             if check is not None and not check(g, env):
