@@ -637,9 +637,13 @@ class Game:
             self._clear_counters(c)
         if c.tags:
             c.tags = {t: u for t, u in c.tags.items() if u != "leave"}
-        for stat in c.stats:
-            if stat not in c.timed:
-                c.stats[stat] = c.printed.get(stat, c.stats[stat])
+        stats, printed = c.stats, c.printed
+        if not c.timed and stats.keys() == printed.keys():
+            stats.update(printed)  # what the loop below does, at once
+        else:
+            for stat in stats:
+                if stat not in c.timed:
+                    stats[stat] = printed.get(stat, stats[stat])
         c.fatigued = False
         if self.battle is not None:
             self.withdraw(c.id, None)
