@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kotc_dsl import Diagnostic, Ruleset, RulesetError, ast, edition_files, load_path
+from kotc_dsl.language import ROOT
 from kotc_dsl.load import SUFFIX, find_edition, parse_file
 from kotc_dsl.serialize import ruleset_to_dict
 from kotc_dsl.unparse import unparse_rule
@@ -353,7 +354,8 @@ def _show_args(parser: argparse.ArgumentParser) -> None:
 @dataclasses.dataclass(frozen=True)
 class Command:
     """A subcommand: `run` does the work (its docstring is the help), `arguments`
-    declares its arguments, `examples` are shown under `--help`."""
+    declares its arguments, `examples` are shown under `--help` (with the names of
+    shipped editions and decks filled in: `_example_names`)."""
 
     name: str
     run: Callable[[argparse.Namespace, Console], int]
@@ -365,37 +367,37 @@ COMMANDS: tuple[Command, ...] = (
     Command("editions", editions, _editions_args,
             "kotc editions\nkotc editions --format json"),
     Command("check", check, _check_args,
-            "kotc check editions\nkotc check editions/17th.kotc my_house_rules.kotc\n"
+            "kotc check editions\nkotc check editions/{new}.kotc my_house_rules.kotc\n"
             "kotc check editions --format json"),
     Command("show", show, _show_args,
-            "kotc show 17th\nkotc show 17th turn\nkotc show 11th keywords\n"
+            "kotc show {new}\nkotc show {new} turn\nkotc show {old} keywords\n"
             "kotc show my_house_rules.kotc legality --format json"),
     Command("graph", graph_command, graph_arguments,
-            "kotc graph 13th --flow turn -o turn.svg\n"
-            "kotc graph 17th --flow chain -o chain.png\nkotc graph 11th > flow.dot\n"
-            "kotc graph --diff 12th 17th -o changes.svg"),
+            "kotc graph {third} --flow turn -o turn.svg\n"
+            "kotc graph {new} --flow chain -o chain.png\nkotc graph {old} > flow.dot\n"
+            "kotc graph --diff {second} {new} -o changes.svg"),
     Command("diff", diff_command, diff_arguments,
-            "kotc diff 12th 17th\nkotc diff 11th 12th --format markdown\n"
-            "kotc diff 13th my_house_rules.kotc --format json"),
+            "kotc diff {second} {new}\nkotc diff {old} {second} --format markdown\n"
+            "kotc diff {third} my_house_rules.kotc --format json"),
     Command("card", card_command, card_arguments,
-            "kotc card check my_cards.kcard --edition 17th\n"
-            "kotc card check decks/13th/cinder.kcard -e 17th --format json"),
+            "kotc card check my_cards.kcard --edition {new}\n"
+            "kotc card check {third_cards} -e {new} --format json"),
     Command("deck", deck_command, deck_arguments,
-            "kotc deck check decks/17th/wardens.kdeck\n"
-            "kotc deck check decks/13th/ironbark.kdeck --edition 17th\n"
-            "kotc deck coverage 17th"),
+            "kotc deck check {new_deck}\n"
+            "kotc deck check {third_deck} --edition {new}\n"
+            "kotc deck coverage {new}"),
     Command("play", play_command, play_arguments,
-            "kotc play 17th --seed 3\nkotc play 12th --decks my.kdeck their.kdeck\n"
-            "kotc play 13th --json --log game.jsonl"),
+            "kotc play {new} --seed 3\nkotc play {second} --decks my.kdeck their.kdeck\n"
+            "kotc play {third} --json --log game.jsonl"),
     Command("simulate", simulate_command, simulate_arguments,
-            "kotc simulate 17th --games 200 --workers 2\n"
-            "kotc simulate 11th --games 50 --format json"),
+            "kotc simulate {new} --games 200 --workers 2\n"
+            "kotc simulate {old} --games 50 --format json"),
     Command("test", scenarios_command, scenarios_arguments,
-            "kotc test\nkotc test tests/scenarios/battle --edition 13th\n"
+            "kotc test\nkotc test tests/scenarios/battle --edition {third}\n"
             "kotc test --edition my_house_rules.kotc\nkotc test --coverage -q"),
     Command("fuzz", fuzz_command, fuzz_arguments,
-            "kotc fuzz 17th --examples 200\nkotc fuzz my_house_rules.kotc --seed 3\n"
-            "kotc fuzz 12th --format json --out found.kscn"),
+            "kotc fuzz {new} --examples 200\nkotc fuzz my_house_rules.kotc --seed 3\n"
+            "kotc fuzz {second} --format json --out found.kscn"),
 )
 
 
@@ -423,7 +425,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _examples(lines: str) -> str:
-    return "examples:\n" + textwrap.indent(lines, "  ")
+    return "examples:\n" + textwrap.indent(lines.format_map(_example_names()), "  ")
+
+
+def _example_names() -> dict[str, str]:
+    """What the help's examples name: shipped editions, oldest to newest, and a
+    shipped card and deck file, so the examples run as printed."""
+    names = list(edition_files()) or ["EDITION"]
+    old, new = names[0], names[-1]
+    second, third = names[min(1, len(names) - 1)], names[min(2, len(names) - 1)]
+
+    def shipped(edition: str, suffix: str, fallback: str) -> str:
+        found = sorted((ROOT / "decks" / edition).glob(f"*{suffix}"))
+        return display_path(str(found[0])) if found else fallback
+
+    return {
+        "old": old, "second": second, "third": third, "new": new,
+        "third_cards": shipped(third, ".kcard", "my_cards.kcard"),
+        "third_deck": shipped(third, ".kdeck", "my.kdeck"),
+        "new_deck": shipped(new, ".kdeck", "my.kdeck"),
+    }
 
 
 def _version() -> str:
@@ -442,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     con = Console()
     try:
         return args.run(args, con)
-    except BrokenPipeError:  # `kotc show 17th | head`: the reader left; stop quietly
+    except BrokenPipeError:  # `kotc show NAME | head`: the reader left; stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return OK

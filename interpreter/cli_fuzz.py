@@ -19,7 +19,8 @@ CLEAN, BROKEN, BAD_INPUT = 0, 1, 2
 
 def fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("edition", metavar="EDITION_OR_PATH",
-                   help="a shipped edition's name (e.g. 17th) or a .kotc file")
+                   help="a shipped edition's name (`kotc editions` lists them) or a "
+                        ".kotc file")
     p.add_argument("--examples", type=int, default=100,
                    help="how many random runs to try (default 100)")
     p.add_argument("--seed", type=int, default=0,

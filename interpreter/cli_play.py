@@ -43,7 +43,8 @@ def _agents(kind: str, seed: int, players: int) -> list:
 
 
 def play_arguments(p) -> None:
-    p.add_argument("edition", help="edition name (e.g. 17th) or path to a .kotc file")
+    p.add_argument("edition", help="a shipped edition's name (`kotc editions` lists "
+                                   "them) or a .kotc file")
     p.add_argument(
         "--decks",
         nargs="+",

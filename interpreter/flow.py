@@ -173,7 +173,7 @@ def relative(path: str) -> str:
 
 
 def where(origin: ast.Origin) -> str:
-    """`editions/11th.kotc:35:3`, relative where possible."""
+    """`editions/NAME.kotc:35:3`, relative where possible."""
     return f"{relative(origin.file)}:{origin.line}:{origin.col}"
 
 

@@ -439,7 +439,8 @@ class Listing:
                 return False
         inner = {"you": seat, "this": ref.card}
         # interpretation: an activation whose printed cost cannot be paid in full
-        # would only fail, so it is not offered (17th §Pay: "you cannot use it")
+        # would only fail, so it is not offered (as the latest rulebook's §Pay says:
+        # "you cannot use it")
         if ab.affordable is not None and not ab.affordable(g, inner):
             return False
         if ab.trigger is not None:

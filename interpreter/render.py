@@ -309,7 +309,7 @@ def _tip(label: str, d: dict) -> str:
 
 
 def _where(d: dict) -> str:
-    """`11th §Turn Order, editions/11th.kotc:35:3`."""
+    """`NAME §Turn Order, editions/NAME.kotc:35:3`."""
     parts = []
     if d.get("cite") is not None:
         parts.append(str(d["cite"]))

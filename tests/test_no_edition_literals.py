@@ -95,6 +95,21 @@ def test_no_edition_name_or_edition_test_in_python_code():
     assert not hits, "edition-specific Python code:\n" + "\n".join(hits)
 
 
+def test_the_interpreter_names_no_shipped_edition_even_in_prose():
+    # it plays whatever editions ship: not even its help, docstrings or comments
+    # name one (the help's examples are filled in with the shipped names)
+    names = shipped_edition_names()
+    assert names
+    word = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, names)) + r")(?![\w])")
+    hits = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "interpreter").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if word.search(line)
+    ]
+    assert not hits, "the interpreter names an edition:\n" + "\n".join(hits)
+
+
 # --- the detector itself ----------------------------------------------------------
 
 PLANTED = '''\
