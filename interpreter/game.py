@@ -192,6 +192,9 @@ class Game:
         self.players = [
             PlayerState(i, hp.hp if hp else 0, list(rs.zones)) for i in range(n)
         ]
+        # the seats of the players not eliminated: kept by `leave_game`, and never
+        # changed in place (a clone may share it)
+        self.in_game: list[Seat] = [seat_of(i) for i in range(n)]
         self.cards: list[CardState] = []
         self.rng = Dice(seed, dice)
         self.seed = seed
@@ -386,6 +389,7 @@ class Game:
         g.engine = engine
         g.seed = data["seed"]
         g.players = [PlayerState.from_json(p) for p in data["players"]]
+        g.in_game = [seat_of(p.seat) for p in g.players if not p.eliminated]
         g.cards = [CardState.from_json(c) for c in data["cards"]]
         g.rng = Dice.from_json(data["rng"])
         for k in (
@@ -504,7 +508,12 @@ class Game:
         return seat_of(self.active)
 
     def seats_in_game(self) -> list[Seat]:
-        return [seat_of(p.seat) for p in self.players if not p.eliminated]
+        return self.in_game[:]
+
+    def leave_game(self, seat: int) -> None:
+        """A player is out of the game: eliminated, no longer among the seats."""
+        self.players[seat].eliminated = True
+        self.in_game = [s for s in self.in_game if s != seat]
 
     def left_of(self, who: int) -> Seat:
         n = len(self.players)

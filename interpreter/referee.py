@@ -1100,9 +1100,8 @@ class Referee(Listing):
     # the end
 
     def eliminate(self, g, seat: int, why: str, cite) -> None:
-        p = g.players[seat]
-        if not p.eliminated:
-            p.eliminated = True
+        if not g.players[seat].eliminated:
+            g.leave_game(seat)
             g.log("eliminated", cite, player=int(seat), reason=why)
             g.dirty = True
 

@@ -99,7 +99,7 @@ def _plain(engine: Engine) -> Engine:
 def test_the_listing_shortcuts_offer_what_the_general_binder_offers(edition):
     """Seeded games under each edition: every listing equals the general binder's,
     and what the primitives keep (counters in play, cards with changes that
-    expire) agrees with the cards."""
+    expire, the players still in) agrees with the state."""
     from interpreter.agents import RandomAgent
     from interpreter.cli_play import _decks
 
@@ -120,6 +120,7 @@ def test_the_listing_shortcuts_offer_what_the_general_binder_offers(edition):
             assert g.counters_in_play == placed
             # and every card with changes or marks that expire is found by `expire`
             assert {c.id for c in g.cards if c.timed or c.tags} <= g.marked
+            assert g.seats_in_game() == [p.seat for p in g.players if not p.eliminated]
             compared += 1
             action = agents[g.current_player].act(g)
             g.apply(action)
