@@ -264,6 +264,11 @@ class Referee(Listing):
             ):
                 continue
             name = test.right.parts[0]
+            if name in self.rs.card_types or name in self.rs.modifiers or name in (
+                "pawn",
+                "player",
+            ):
+                continue  # `is` reads those first (see `pyexpr`): not a kind test
             if name in _COUNTER_KINDS:
                 passing = {k for k in kinds if self.counters[k].kind == name}
             elif name in self.counters:
