@@ -84,6 +84,17 @@ def test_each_shipped_standard_condition_is_read_once_per_player(edition):
     assert Engine(load_edition(edition), []).referee.standard_per_player
 
 
+@pytest.mark.parametrize("edition", ["11th", "12th", "13th", "17th"])
+def test_popping_takes_only_the_kinds_its_requirement_lets_through(edition):
+    # every shipped `pop` requires `kind is proactive`: listing it, and the windows
+    # that offer only it, look only for those kinds
+    rs = load_edition(edition)
+    referee = Engine(rs, []).referee
+    proactive = {c.name for c in rs.counters.values() if c.counter_kind == "proactive"}
+    assert proactive and referee.actions["pop"].counter_kinds == proactive
+    assert referee.actions["summon"].counter_kinds is None
+
+
 def _plain(engine: Engine) -> Engine:
     """The same engine with the listing's shortcuts off: the standard condition
     read for each ability, every shape through the general binder."""
