@@ -402,6 +402,7 @@ COMMANDS: tuple[Command, ...] = (
 
 
 def build_parser() -> argparse.ArgumentParser:
+    names = _example_names()
     parser = argparse.ArgumentParser(
         prog="kotc",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -409,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "list the editions, check rule files, read an edition's rules "
                     "with the rulebook sections they come from.",
         epilog=_examples("\n".join(c.examples.splitlines()[0] for c in COMMANDS)
-                         + "\nkotc COMMAND --help"),
+                         + "\nkotc COMMAND --help", names),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -417,15 +418,15 @@ def build_parser() -> argparse.ArgumentParser:
         doc = inspect.cleandoc(command.run.__doc__ or "")
         sub = commands.add_parser(
             command.name, help=doc.splitlines()[0] if doc else None, description=doc,
-            epilog=_examples(command.examples),
+            epilog=_examples(command.examples, names),
             formatter_class=argparse.RawDescriptionHelpFormatter)
         command.arguments(sub)
         sub.set_defaults(run=command.run)
     return parser
 
 
-def _examples(lines: str) -> str:
-    return "examples:\n" + textwrap.indent(lines.format_map(_example_names()), "  ")
+def _examples(lines: str, names: dict[str, str]) -> str:
+    return "examples:\n" + textwrap.indent(lines.format_map(names), "  ")
 
 
 def _example_names() -> dict[str, str]:
