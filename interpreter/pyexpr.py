@@ -219,13 +219,14 @@ class _Gen:
             return self.opaque_into(f"[x for s in {v} for x in g.players[s].zones[{n}]]")
         if v in self.opaque:  # a context or a list of seats: neither case applies
             return self.into(general)
-        state = self.card_state.get(v)
-        if state is not None:
-            return self.card_attr(v, state, name)
-        player = self.seat_state.get(v)
-        if player is not None:
+        # an element of a `where` whose card or player is at hand: no test of type
+        state, player = self.card_state.get(v), self.seat_state.get(v)
+        if state is not None or player is not None:
             t = self.tmp()
-            self.seat_read(v, player, name, t)
+            if state is not None:
+                self.card_read(v, state, name, t)
+            else:
+                self.seat_read(v, player, name, t)
             return t
         t, c = self.tmp(), self.tmp()
         card = name in self.p.stats or name in ("controller", "owner")
@@ -262,12 +263,6 @@ class _Gen:
             self.emit(f"    {t} = {player}.{name}")
         else:
             self.emit(f"    {t} = getattr({player}, {n})")
-
-    def card_attr(self, v: str, state: str, name: str) -> str:
-        """`v.name` where `v` is known to hold a card id, and `state` its card."""
-        t = self.tmp()
-        self.card_read(v, state, name, t)
-        return t
 
     def card_read(self, v: str, state: str, name: str, t: str) -> None:
         """Emit `t = v.name` for card id `v` whose card is `state`: a stat, then
