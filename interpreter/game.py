@@ -66,7 +66,8 @@ class Engine:
 
     def __init__(self, ruleset: Ruleset, designs: list[CardDesign]):
         self.rs = ruleset
-        self.programs = Programs(ruleset)
+        printed = frozenset(s.stat for d in designs for s in d.stats)
+        self.programs = Programs(ruleset, printed)
         self.abilities: dict[str, list[CompiledAbility]] = {}
         self.designs: dict[str, CardDesign] = {}
         for d in designs:
@@ -163,6 +164,9 @@ class Game:
     def put(self, design: str, seat: int, zone: str, **state: Any) -> int:
         """Place a new card of a known design in a zone; returns its id. Keyword
         arguments set its state (`exhausted=True`, `stats={"hp": 3}`)."""
+        unknown = set(state.get("stats", ())) - self.engine.programs.card_keys
+        if unknown:  # a card's stats hold only these (`Programs.card_keys`)
+            raise ValueError(f"{design} has no stat {', '.join(sorted(unknown))}")
         card = self._new_card(self.engine.designs[design], seat, zone)
         c = self.cards[card]
         for key, value in state.items():

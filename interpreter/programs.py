@@ -57,17 +57,24 @@ def run(g) -> int:
     while frames:
         f = frames[-1]
         stmts = f.block.stmts
-        if f.pc >= len(stmts):
+        end = len(stmts)
+        # the top frame's statements, one after another, until one pushes a frame
+        # (or fires something that does)
+        while f.pc < end:
+            code = stmts[f.pc](g, f)
+            if code == NEXT:
+                f.pc += 1
+                if frames[-1] is not f:
+                    break
+            elif code == WAIT:
+                return WAIT
+            else:
+                break
+        else:
             loop = f.loop
             if loop is not None and _next_iteration(g, f, loop):
                 continue
             frames.pop()
-            continue
-        code = stmts[f.pc](g, f)
-        if code == NEXT:
-            f.pc += 1
-        elif code == WAIT:
-            return WAIT
     return NEXT
 
 
@@ -95,7 +102,7 @@ def _next_iteration(g, f: Frame, loop: list) -> bool:
 class Programs:
     """Every compiled block of one ruleset (and its cards), by number."""
 
-    def __init__(self, ruleset: Ruleset):
+    def __init__(self, ruleset: Ruleset, printed: frozenset[str] = frozenset()):
         self.rs = ruleset
         self.blocks: list[Block] = []
         self.terms: dict[str, tuple[tuple[str, ...], Eval]] = {}
@@ -104,6 +111,9 @@ class Programs:
         self.modifiers = set(ruleset.modifiers)
         self.zones = set(ruleset.zones)
         self.stats = set(ruleset.stats)
+        # every name a card's `stats` may hold: the edition's stats and those printed
+        # on the cards in play (`Game.put` keeps to these)
+        self.card_keys = frozenset(self.stats | printed)
         self.counter_kinds = {c.name: c.counter_kind for c in ruleset.counters.values()}
         cost = ruleset.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None

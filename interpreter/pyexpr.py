@@ -105,6 +105,10 @@ class _Gen:
         self.bools: set[str] = set()  # locals that hold a bool
         self.opaque: set[str] = set()  # locals that hold neither a card id nor a seat
         self.seat_lists: set[str] = set()  # locals that hold `players`, a list of seats
+        self.seats: set[str] = set()  # locals that hold a seat
+        # names already read from `env` on every path to the line being written:
+        # name -> (local, depth); a line written less deep ends the entries below it
+        self.read: dict[str, tuple[str, int]] = {}
         # in a `where` over card ids or the players: the element's name -> the
         # local holding it, and that local -> the local holding its card's state,
         # or its player (see `_e_Filtered`)
@@ -126,7 +130,10 @@ class _Gen:
     # --- writing ---------------------------------------------------------------------
 
     def emit(self, line: str) -> None:
-        self.lines.append("    " * self.depth + line)
+        depth = self.depth
+        if self.read:
+            self.read = {k: v for k, v in self.read.items() if v[1] <= depth}
+        self.lines.append("    " * depth + line)
 
     def tmp(self) -> str:
         self.count += 1
@@ -140,6 +147,12 @@ class _Gen:
     def into(self, expr: str) -> str:
         t = self.tmp()
         self.emit(f"{t} = {expr}")
+        return t
+
+    def test_into(self, expr: str) -> str:
+        """`into` for an expression whose value is always a bool."""
+        t = self.into(expr)
+        self.bools.add(t)
         return t
 
     def opaque_into(self, expr: str) -> str:
@@ -201,12 +214,16 @@ class _Gen:
         local = self.bound.get(name)
         if local is not None:
             return local
+        known = self.read.get(name)
+        if known is not None:
+            return known[0]
         t = self.tmp()
         self.emit("try:")
         self.emit(f"    {t} = env[{name!r}]")
         self.emit("except KeyError:")
         message = f"'{name}' is not bound here"
         self.emit(f"    raise RuntimeError({message!r}) from None")
+        self.read[name] = (t, self.depth)
         return t
 
     def attr(self, v: str, name: str) -> str:
@@ -225,8 +242,14 @@ class _Gen:
             t = self.tmp()
             if state is not None:
                 self.card_read(v, state, name, t)
+                if name in ("controller", "owner") and name not in self.p.card_keys:
+                    self.seats.add(t)  # as `card_read` wrote it: `seat_of(...)`
             else:
                 self.seat_read(v, player, name, t)
+            return t
+        if v in self.seats:  # a seat for certain: its player, with no test of type
+            t = self.tmp()
+            self.seat_read(v, self.into(f"g.players[{v}]"), name, t)
             return t
         t, c = self.tmp(), self.tmp()
         card = name in self.p.stats or name in ("controller", "owner")
@@ -267,23 +290,35 @@ class _Gen:
     def card_read(self, v: str, state: str, name: str, t: str) -> None:
         """Emit `t = v.name` for card id `v` whose card is `state`: a stat, then
         as `Game.attr` reads (a field; a name bound to a stat, such as `which`,
-        is that stat; anything else, `Game.attr` itself)."""
-        n, s = repr(name), self.tmp()
-        self.emit(f"{s} = {state}.stats")
-        self.emit(f"if {n} in {s}:")
-        self.emit(f"    {t} = {s}[{n}]")
+        is that stat; anything else, `Game.attr` itself). A name no card's stats
+        can hold (`Programs.card_keys`) is not looked for among them."""
+        n = repr(name)
+        tests: list[tuple[str, str]] = []  # (condition, assignment), in order
+        stats = f"{state}.stats"
+        if name in self.p.card_keys:
+            stats = self.into(stats)
+            tests.append((f"{n} in {stats}", f"{t} = {stats}[{n}]"))
         if name in ("controller", "owner"):
-            self.emit("else:")
-            self.emit(f"    {t} = Seat({state}.{name})")
+            last = f"{t} = seat_of({state}.{name})"
         elif name in _CARD_FIELDS and name not in self.p.stats and name.isidentifier():
             named = f"env[{n}]"  # a name bound to a stat names it
-            self.emit(f"elif {n} in env and isinstance({named}, str) and {named} in {s}:")
-            self.emit(f"    {t} = {s}[{named}]")
-            self.emit("else:")
-            self.emit(f"    {t} = {state}.{name}")
+            tests.append(
+                (
+                    f"{n} in env and isinstance({named}, str) and {named} in {stats}",
+                    f"{t} = {stats}[{named}]",
+                )
+            )
+            last = f"{t} = {state}.{name}"
         else:
+            last = f"{t} = g.attr({v}, {n}, env)"
+        for i, (test, assign) in enumerate(tests):
+            self.emit(f"{'elif' if i else 'if'} {test}:")
+            self.emit(f"    {assign}")
+        if tests:
             self.emit("else:")
-            self.emit(f"    {t} = g.attr({v}, {n}, env)")
+            self.emit(f"    {last}")
+        else:
+            self.emit(last)
 
     def in_zone(self, e: ast.Binary) -> str | None:
         """`card in seat.zone` for a card whose state is at hand (see
@@ -303,17 +338,26 @@ class _Gen:
         state = self.card_state.get(x)
         if state is None:
             return None
+        zone, t, r = repr(right.parts[-1]), self.tmp(), self.tmp()
+        self.bools.add(t)
+        if right.parts[:-1] == (left.parts[0], "controller") and (
+            "controller" not in self.p.card_keys
+        ):  # `card in card.controller.zone`: the card's zone is all to ask
+            self.emit(f"{t} = {state}.zone == {zone}")
+            return t
         seat = self.value(ast.Path(right.parts[:-1]))
         if seat in self.opaque:
             return None  # `players.zone` and the like: the list it is
-        zone, t, r = repr(right.parts[-1]), self.tmp(), self.tmp()
+        test = f"{state}.zone == {zone} and {state}.controller == {seat}"
+        if seat in self.seats:
+            self.emit(f"{t} = {test}")
+            return t
         self.emit(f"if type({seat}) is Seat:")
-        self.emit(f"    {t} = {state}.zone == {zone} and {state}.controller == {seat}")
+        self.emit(f"    {t} = {test}")
         self.emit("else:")
         self.emit(f"    {r} = g.attr({seat}, {zone}, env)")
         listed = f"{x} in {r} if isinstance({r}, (list, tuple)) else {x} == {r}"
         self.emit(f"    {t} = {listed}")
-        self.bools.add(t)
         return t
 
     def _e_FuncCall(self, e: ast.FuncCall) -> str:
@@ -343,7 +387,7 @@ class _Gen:
             read = f"g.cards[{args[0]}].stats.get({stat!r}, 0)" if stat else "0"
             return self.into(read)
         if e.func == "tagged" and len(args) == 2:  # as `Game.is_tagged` reads
-            return self.into(f"{args[1]} in g.cards[{args[0]}].tags")
+            return self.test_into(f"{args[1]} in g.cards[{args[0]}].tags")
         if e.func == "is_empty" and len(args) == 1:
             (x,) = args
             return self.into(
@@ -390,7 +434,7 @@ class _Gen:
                 return fast
             r = self.value(e.right)
             x = self.value(e.left)
-            return self.into(
+            return self.test_into(
                 f"{x} in {r} if isinstance({r}, (list, tuple)) else {x} == {r}"
             )
         if op not in ("+", "-", "==", "!=", "*", "/", *_ORDER):
@@ -407,16 +451,18 @@ class _Gen:
             )
         if op == "/":
             return self.into(f"{a} // {b} if {b} else 0")
-        if op in ("==", "!=", "*"):
-            return self.into(f"{a} {op} {b}")
+        if op == "*":
+            return self.into(f"{a} * {b}")
+        if op in ("==", "!="):
+            return self.test_into(f"{a} {op} {b}")
         # an order comparison with nothing in it (no such card) does not hold
         checks = []
         for side in (a, b):
             if side == "None":
-                return self.into("False")
+                return self.test_into("False")
             if side.startswith("_"):  # a local or a constant; else an int or bool
                 checks.append(f"{side} is not None")
-        return self.into(" and ".join([*checks, f"{a} {op} {b}"]))
+        return self.test_into(" and ".join([*checks, f"{a} {op} {b}"]))
 
     def is_(self, e: ast.Binary) -> str:
         p = self.p
@@ -424,18 +470,18 @@ class _Gen:
         name = e.right.parts[0]
         n = repr(name)
         if name in p.card_types:
-            return self.into(f"g.card_is_type({x}, {n})")
+            return self.test_into(f"g.card_is_type({x}, {n})")
         if name == "pawn":
             return self.into(f"g.cards[{x}].pawn")
         if name == "player":
-            return self.into(f"isinstance({x}, Seat)")
+            return self.test_into(f"isinstance({x}, Seat)")
         if name in p.modifiers:  # as `Game.ability_has` reads an ability's modifiers
-            return self.into(
+            return self.test_into(
                 f"{n} in g.engine.abilities[g.cards[{x}[0]].design][{x}[1]].modifiers"
             )
         if name in ("proactive", "reactive", "inert"):
-            return self.into(f"{self.const(p.counter_kinds)}.get({x}) == {n}")
-        return self.into(f"{x} == {n}")
+            return self.test_into(f"{self.const(p.counter_kinds)}.get({x}) == {n}")
+        return self.test_into(f"{x} == {n}")
 
     def _e_Filtered(self, e: ast.Filtered) -> str:
         """`base where cond`: each element bound to its name (`card`, `player`,
@@ -464,14 +510,20 @@ class _Gen:
     def filter_loop(self, cond, items: str, out: str, var: str, kind) -> None:
         """The loop of a `where`: the element bound to the name `var` holds. With
         `kind` "card" or "seat", every element is one: the name is read from a
-        local, and what it names (a card's state, a player) once per element."""
+        local, and what it names (a card's state, a player) once per element; and
+        when nothing in the condition could read the name from `env`, the name is
+        not bound there at all."""
         saved, x = self.tmp(), self.tmp()
+        start = len(self.lines)
         self.emit(f"{saved} = env.get({var}, _MISSING)")
         self.emit(f"{out} = []")
         self.emit("try:")
         self.emit(f"    for {x} in {items}:")
         self.emit(f"        env[{var}] = {x}")
-        outer = self.bound
+        outer, read = self.bound, self.read
+        # the element's name means each element now (and, in a loop of unknown
+        # kind, so may any element name)
+        self.read = {k: v for k, v in read.items() if k not in _ELEMENT_NAMES}
         if kind == "card":
             cs = self.tmp()
             self.emit(f"        {cs} = g.cards[{x}]")
@@ -486,9 +538,29 @@ class _Gen:
         self.emit(f"if {self.value(cond)}:")
         self.emit(f"    {out}.append({x})")
         self.depth -= 2
-        self.bound = outer
+        self.bound, self.read = outer, read
+        body = self.lines[start + 5 :]
+        if kind is not None and not any(_reads_name(line, var) for line in body):
+            # no binding to make or restore: the loop alone, one level out
+            del self.lines[start:]
+            self.emit(f"{out} = []")
+            self.emit(f"for {x} in {items}:")
+            self.lines.extend(line[4:] for line in body)
+            return
         self.emit("finally:")
         self.emit(f"    if {saved} is _MISSING:")
         self.emit(f"        env.pop({var}, None)")
         self.emit("    else:")
         self.emit(f"        env[{var}] = {saved}")
+
+
+def _reads_name(line: str, var: str) -> bool:
+    """Whether a generated line may read the name `var` (written as a literal)
+    from `env`: by name, through a closure given `env`, or through `Game.attr`
+    asked for a field of that name (a field's name may be bound to a stat)."""
+    return (
+        "(g, env)" in line
+        or f"env[{var}]" in line
+        or f"env.get({var}" in line
+        or f"{var}, env)" in line
+    )

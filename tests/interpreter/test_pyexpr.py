@@ -286,6 +286,58 @@ def test_a_where_over_cards_or_players_reads_them_as_the_closures_do(table):
     assert ev(g, alive, env) == [Seat(0), Seat(1)] and env["player"] == "before"
 
 
+def test_a_where_binds_its_element_in_env_only_when_something_may_read_it(table):
+    g, field, stat, small, big, theirs, held = table
+    everything = b("+", p("players", field), p("you", "hand"))
+    plain = ast.Filtered(everything, b(">", p("card", stat), n(2)))
+    fn = g.engine.programs.expr(plain)
+    assert "env['card'] =" not in fn.source  # read from a local: nothing to bind
+    env = {"you": Seat(0), "card": held}
+    assert ev(g, plain, env) == [big, theirs] and env["card"] == held
+    # `Game.attr` asked for a field named like the element may read that name
+    through_attr = ast.Filtered(everything, b(">", p("a", "card", stat), n(0)))
+    fn = g.engine.programs.expr(through_attr)
+    assert "env['card'] =" in fn.source
+    ability = AbilityRef(small, 0)
+    assert ev(g, through_attr, {"you": Seat(0), "a": ability}) == [
+        small,
+        big,
+        theirs,
+        held,
+    ]
+
+
+def test_a_name_is_read_once_on_a_path_and_again_where_the_first_read_may_not_run(
+    table,
+):
+    g, field, stat, small, big, *_ = table
+    twice = b("or", b("==", p("c", stat), n(9)), b("==", p("c", stat), n(1)))
+    assert g.engine.programs.expr(twice).source.count("env['c']") == 1
+    assert ev(g, twice, {"c": small}) is True
+    # the first read is under a test that fails: the second must read for itself
+    guarded = b("or", b("and", p("flag"), p("c", stat)), p("c", stat))
+    assert g.engine.programs.expr(guarded).source.count("env['c']") == 2
+    assert ev(g, guarded, {"flag": 0, "c": small}) is True
+    # a where's element name means each element inside it, not what it meant outside
+    same = b("==", p("card"), p("c"))
+    outside = b("and", same, call("count", ast.Filtered(p("xs"), same)))
+    assert ev(g, outside, {"card": small, "c": small, "xs": [big, Seat(1)]}) is False
+
+
+def test_a_card_field_no_stat_can_shadow_is_read_from_the_card(table):
+    g, field, stat, small, big, *_ = table
+    fn = g.engine.programs.expr(ast.Filtered(p("you", field), p("card", "exhausted")))
+    assert "stats['exhausted']" not in fn.source  # only a name bound to a stat
+    assert fn(g, {"you": Seat(0)}) == [big]
+    # a controller read from a card is a seat: its zones need no test of type, and
+    # anything else's controller is read the general way
+    ev(g, p("e", "controller", field), {"e": {"controller": None}})
+    before = len(g.cards)
+    with pytest.raises(ValueError, match="no stat"):
+        g.put("Small", 0, field, stats={"exhausted": 1})
+    assert len(g.cards) == before  # refused before anything was placed
+
+
 def test_where_restores_the_name_when_the_condition_fails(table):
     g, field, *_ = table
     broken = ast.Filtered(p("you", field), p("unbound"))
