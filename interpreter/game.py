@@ -683,18 +683,25 @@ class Game:
             c.zone = ""
             self.log("removed", cite, card=card, name=c.name)
 
-    def set_exhausted(self, card: int, flag: bool, cite) -> None:
-        c = self.cards[card]
-        if c.zone in self.engine.exhaustible:
-            c.exhausted = flag
+    # The primitives below take every card a statement names at once: recovery
+    # names every card in play.
 
-    def fatigue(self, card: int, flag: bool, cite) -> None:
-        c = self.cards[card]
-        if flag and c.zone not in self.engine.exhaustible:
-            return  # like exhaustion: only cards recovery acts on can be fatigued
-        c.fatigued = flag
-        if flag:
-            c.fatigued_turn = self.turn
+    def set_exhausted(self, cards: list, flag: bool, cite) -> None:
+        states, exhaustible = self.cards, self.engine.exhaustible
+        for card in cards:
+            c = states[card]
+            if c.zone in exhaustible:
+                c.exhausted = flag
+
+    def fatigue(self, cards: list, flag: bool, cite) -> None:
+        states, exhaustible = self.cards, self.engine.exhaustible
+        for card in cards:
+            c = states[card]
+            if flag and c.zone not in exhaustible:
+                continue  # like exhaustion: only cards recovery acts on can be fatigued
+            c.fatigued = flag
+            if flag:
+                c.fatigued_turn = self.turn
 
     def change(self, obj: Any, name: str, delta: int, until: str | None, cite) -> None:
         self.assign(obj, name, self._current(obj, name) + delta, until, cite, delta)
@@ -743,12 +750,16 @@ class Game:
             self.marked.add(obj)
         self.log("stat", cite, card=obj, stat=name, value=value)
 
-    def reset_stats(self, card: int, stats: tuple) -> None:
-        c = self.cards[card]
-        for s in stats:
-            if s in c.printed:
-                c.stats[s] = c.printed[s]
-                c.timed.pop(s, None)
+    def reset_stats(self, cards: list, stats: tuple) -> None:
+        states = self.cards
+        for card in cards:
+            c = states[card]
+            printed, timed = c.printed, c.timed
+            for s in stats:
+                if s in printed:
+                    c.stats[s] = printed[s]
+                    if timed:
+                        timed.pop(s, None)
 
     def expire(self, until: str) -> None:
         cards = self.cards

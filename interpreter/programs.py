@@ -344,8 +344,7 @@ class Programs:
         what, flag = self.expr(s.what), not s.unexhaust
 
         def exhaust(g, f):
-            for c in _as_list(what(g, f.env)):
-                g.set_exhausted(c, flag, cite)
+            g.set_exhausted(_as_list(what(g, f.env)), flag, cite)
             return NEXT
 
         return exhaust
@@ -354,8 +353,7 @@ class Programs:
         what = self.expr(s.what)
 
         def fatigue(g, f):
-            for c in _as_list(what(g, f.env)):
-                g.fatigue(c, True, cite)
+            g.fatigue(_as_list(what(g, f.env)), True, cite)
             return NEXT
 
         return fatigue
@@ -364,8 +362,7 @@ class Programs:
         what = self.expr(s.what)
 
         def unfatigue(g, f):
-            for c in _as_list(what(g, f.env)):
-                g.fatigue(c, False, cite)
+            g.fatigue(_as_list(what(g, f.env)), False, cite)
             return NEXT
 
         return unfatigue
@@ -882,8 +879,7 @@ class Programs:
         what, stats = self.expr(s.what), s.stats
 
         def reset(g, f):
-            for c in _as_list(what(g, f.env)):
-                g.reset_stats(c, stats)
+            g.reset_stats(_as_list(what(g, f.env)), stats)
             return NEXT
 
         return reset

@@ -106,6 +106,9 @@ class _Gen:
         self.opaque: set[str] = set()  # locals that hold neither a card id nor a seat
         self.seat_lists: set[str] = set()  # locals that hold `players`, a list of seats
         self.seats: set[str] = set()  # locals that hold a seat
+        # locals that hold the cards of some zones of every player, a new list: the
+        # zones (a card is in one zone list, so two such lists share no card)
+        self.zone_lists: dict[str, frozenset[str]] = {}
         # names already read from `env` on every path to the line being written:
         # name -> (local, depth); a line written less deep ends the entries below it
         self.read: dict[str, tuple[str, int]] = {}
@@ -233,7 +236,9 @@ class _Gen:
         general = f"g.attr({v}, {n}, env)"
         if v in self.seat_lists and name in self.p.zones:
             # every player has every zone: `players.hand` is all their hands, joined
-            return self.opaque_into(f"[x for s in {v} for x in g.players[s].zones[{n}]]")
+            t = self.opaque_into(f"[x for s in {v} for x in g.players[s].zones[{n}]]")
+            self.zone_lists[t] = frozenset([name])
+            return t
         if v in self.opaque:  # a context or a list of seats: neither case applies
             return self.into(general)
         # an element of a `where` whose card or player is at hand: no test of type
@@ -440,6 +445,12 @@ class _Gen:
         if op not in ("+", "-", "==", "!=", "*", "/", *_ORDER):
             return self.closure(e)
         a, b = self.value(e.left), self.value(e.right)
+        zones_a, zones_b = self.zone_lists.get(a), self.zone_lists.get(b)
+        if op == "+" and zones_a and zones_b and zones_a.isdisjoint(zones_b):
+            # no card of one is in the other: `_plus` would keep them all
+            t = self.opaque_into(f"{a} + {b}")
+            self.zone_lists[t] = zones_a | zones_b
+            return t
         if op == "+":
             return self.into(
                 f"{a} + {b} if type({a}) is int and type({b}) is int else _plus({a}, {b})"

@@ -188,6 +188,12 @@ def test_plus_and_minus_on_lists(table):
     assert ev(g, b("-", p("xs"), p("c")), env) == [small, big]
     fresh = g.engine.programs.expr(b("+", p("xs"), p("none")))(g, env)
     assert fresh is not env["xs"]  # a new list, never the bound one
+    # the cards of different zones share none: joined as they are
+    zones = b("+", p("players", field), p("players", "hand"))
+    assert ev(g, zones) == [small, big, theirs, held]
+    assert "_plus" not in g.engine.programs.expr(zones).source
+    same_zone = b("+", p("players", field), p("players", field))
+    assert ev(g, same_zone) == [small, big, theirs]  # `_plus` keeps each card once
 
 
 def test_in_a_list_and_in_a_single_value(table):
