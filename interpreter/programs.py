@@ -117,12 +117,14 @@ class Programs:
         self.counter_kinds = {c.name: c.counter_kind for c in ruleset.counters.values()}
         cost = ruleset.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None
-        for term in ruleset.terms.values():
-            if term.value is not None:
-                self.terms[term.name] = ((), None)  # placeholder for recursion
-        for term in ruleset.terms.values():
-            if term.value is not None:
-                self.terms[term.name] = (
+        # the terms written as expressions: what generated code may write in place
+        self.term_bodies = {
+            t.name: t for t in ruleset.terms.values() if t.value is not None
+        }
+        for term in self.term_bodies.values():
+            self.terms[term.name] = ((), None)  # placeholder for recursion
+        for term in self.term_bodies.values():
+            self.terms[term.name] = (
                     tuple(p.name for p in term.params),
                     self.expr(term.value),
                 )

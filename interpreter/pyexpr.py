@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import keyword
+import re
 from typing import Any
 
 from kotc_dsl import ast
@@ -112,6 +113,7 @@ class _Gen:
         # names already read from `env` on every path to the line being written:
         # name -> (local, depth); a line written less deep ends the entries below it
         self.read: dict[str, tuple[str, int]] = {}
+        self.inlining = 0  # how many terms deep the body being written is
         # in a `where` over card ids or the players: the element's name -> the
         # local holding it, and that local -> the local holding its card's state,
         # or its player (see `_e_Filtered`)
@@ -402,7 +404,12 @@ class _Gen:
 
     def term_call(self, e: ast.FuncCall) -> str:
         """A term: its own env holding `you` and its parameters, read when called
-        (a term may be compiled before the terms it uses)."""
+        (a term may be compiled before the terms it uses). Written in place when
+        its body reads nothing but those (see `inline_term`)."""
+        if self.inlining < _INLINE_DEPTH:
+            inlined = self.inline_term(e)
+            if inlined is not None:
+                return inlined
         params, body, inner = self.tmp(), self.tmp(), self.tmp()
         self.emit(f"{params}, {body} = {self.const(self.p.terms)}[{e.func!r}]")
         self.emit(f"{inner} = {{'you': env.get('you')}}")
@@ -414,6 +421,40 @@ class _Gen:
             self.emit(f"{inner}[{params}[{i}]] = {self.value(a)}")
         self.depth = depth
         return self.into(f"{body}(g, {inner})")
+
+    def inline_term(self, e: ast.FuncCall) -> str | None:
+        """The term's body written here, with `you` and its parameters in locals.
+        Where the body reads `env`, it gets the term's own: a dict made as the
+        call would make it, the body's `env` renamed to it. None for a term
+        that is not an expression (nothing written then)."""
+        term = self.p.term_bodies.get(e.func)
+        if term is None:
+            return None
+        you = self.tmp()
+        names = {"you": you}
+        for param, arg in zip(term.params, e.args, strict=False):
+            names[param.name] = self.value(arg)
+        start, depth, outer, read = len(self.lines), self.depth, self.bound, self.read
+        self.bound, self.read = names, {}
+        self.inlining += 1
+        try:
+            result = self.value(term.value)
+        finally:
+            self.inlining -= 1
+            self.bound, self.read = outer, read
+        body = self.lines[start:]
+        own = self.tmp()
+        uses_env = any(_ENV.search(line) for line in body)
+        if uses_env:
+            self.lines[start:] = [_ENV.sub(own, line) for line in body]
+        prefix = []
+        if uses_env or result == you or any(you in _words(line) for line in body):
+            prefix.append(f"{you} = env.get('you')")
+        if uses_env:
+            fields = ", ".join(f"{k!r}: {v}" for k, v in names.items())
+            prefix.append(f"{own} = {{{fields}}}")
+        self.lines[start:start] = ["    " * depth + line for line in prefix]
+        return result
 
     def _e_Unary(self, e: ast.Unary) -> str:
         t = self.into(f"not {self.value(e.operand)}")
@@ -563,6 +604,16 @@ class _Gen:
         self.emit(f"        env.pop({var}, None)")
         self.emit("    else:")
         self.emit(f"        env[{var}] = {saved}")
+
+
+_INLINE_DEPTH = 4  # terms written in place inside terms, at most (a term may recurse)
+
+_WORD = re.compile(r"\w+")
+_ENV = re.compile(r"(?<![\w'])env(?![\w'])")  # the name `env`, not the string
+
+
+def _words(line: str) -> set[str]:
+    return set(_WORD.findall(line))
 
 
 def _reads_name(line: str, var: str) -> bool:

@@ -368,6 +368,52 @@ def test_terms_see_only_you_and_their_parameters(table):
     assert echo(g, {"you": Seat(0)}) == 5
 
 
+def test_a_term_written_in_place_sees_only_you_and_its_parameters(table):
+    g, field, stat, small, big, theirs, held = table
+    programs = Programs(g.engine.rs)
+
+    def term(name: str, params: tuple[str, ...], value: ast.Expr) -> None:
+        programs.term_bodies[name] = ast.Term(
+            ident=name, params=tuple(ast.Param(x, "int") for x in params), value=value
+        )
+        programs.terms[name] = (params, None)  # known while its own body is compiled
+        programs.terms[name] = (params, Programs.closure(programs, value))
+
+    yours = call("yours", p("c"))
+    assert "yours" not in programs.expr(yours).source  # written in place
+    assert ev(g, yours, {"you": Seat(0), "c": small}, programs) is True
+    assert ev(g, yours, {"you": Seat(1), "c": small}, programs) is False
+    term("peek", ("x",), p("secret"))
+    peek = programs.expr(call("peek", n(1)))
+    assert "peek" not in peek.source
+    with pytest.raises(RuntimeError, match="'secret'"):
+        peek(g, {"you": Seat(0), "secret": 1})  # the caller's names are not the term's
+    read_first = programs.expr(b("and", p("secret"), call("peek", n(1))))
+    with pytest.raises(RuntimeError, match="'secret'"):
+        read_first(g, {"you": Seat(0), "secret": 1})  # nor what the caller read
+    term("leak", ("x",), p("card"))
+    leak = programs.expr(ast.Filtered(p("players", field), call("leak", n(1))))
+    with pytest.raises(RuntimeError, match="'card'"):
+        leak(g, {"you": Seat(0)})  # nor the element of a where it is called in
+    term("echo", ("x", "y"), b("+", p("x"), n(1)))
+    echo = programs.expr(call("echo", n(5)))
+    assert echo(g, {"you": Seat(0)}) == 6
+    term("second", ("x", "y"), p("y"))  # a parameter given no argument is not bound
+    with pytest.raises(RuntimeError, match="'y'"):
+        programs.expr(call("second", n(5)))(g, {"you": Seat(0), "y": 1})
+    # a term whose body needs its env gets its own: a name bound to a stat in the
+    # caller's env is not bound in the term's
+    term("tired", ("c",), p("c", "exhausted"))
+    tired = programs.expr(call("tired", p("d")))
+    assert tired(g, {"you": Seat(0), "d": big, "exhausted": stat}) is True
+    term("mine", ("c",), call("yours", p("c")))  # a term in a term
+    mine = programs.expr(ast.Filtered(p("players", field), call("mine", p("card"))))
+    assert mine(g, {"you": Seat(1)}) == [theirs]
+    term("loop", ("c",), call("loop", p("c")))  # recursion: written in place a few deep
+    programs.terms["loop"] = (("c",), lambda g, env: env["c"])
+    assert programs.expr(call("loop", n(7)))(g, {"you": Seat(0)}) == 7
+
+
 def test_counter_and_tag_names_may_be_written_bare(table):
     g, field, stat, small, big, *_ = table
     env = {"you": Seat(0), "c": small, "d": big}
