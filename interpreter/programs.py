@@ -125,9 +125,9 @@ class Programs:
             self.terms[term.name] = ((), None)  # placeholder for recursion
         for term in self.term_bodies.values():
             self.terms[term.name] = (
-                    tuple(p.name for p in term.params),
-                    self.expr(term.value),
-                )
+                tuple(p.name for p in term.params),
+                self.expr(term.value),
+            )
         for kw in ruleset.keywords.values():
             self.keyword_blocks[kw.name] = self.block(
                 kw.body, kw.cite, f"keyword {kw.name}"

@@ -13,6 +13,12 @@ steps on it need no test of its type; a card's state also answers `card in
 seat.zone` (a card is in one zone list: its controller's, of its zone). A form
 not written here is kept as its closure (a constant of the function's
 namespace), so anything the closures can evaluate, this can.
+
+What is known when the code is written is used: a name no card's stats can hold
+is read from the card alone; a name read from `env` on every path to a later
+read is read once; an element nothing could read from `env` is not bound there;
+a term's body is written in place; the cards of different zones are joined
+without a look for repeats.
 """
 
 from __future__ import annotations
@@ -404,8 +410,8 @@ class _Gen:
 
     def term_call(self, e: ast.FuncCall) -> str:
         """A term: its own env holding `you` and its parameters, read when called
-        (a term may be compiled before the terms it uses). Written in place when
-        its body reads nothing but those (see `inline_term`)."""
+        (a term may be compiled before the terms it uses). Written in place up to
+        a few terms deep (see `inline_term`)."""
         if self.inlining < _INLINE_DEPTH:
             inlined = self.inline_term(e)
             if inlined is not None:
