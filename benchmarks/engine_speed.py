@@ -13,7 +13,8 @@ dice and shuffles are drawn differently), so time per game is printed too.
 `--compiled` runs the same code compiled with Cython, the baseline included
 (`compiled.py`). Times are the process's CPU time, so time the machine gives to
 others does not count; `--work` adds Python calls and bytecodes per decision,
-which do not move with the machine's load at all. Figures only: nothing here
+which do not move with the machine's load at all. Last, the figures the
+engine's targets are about, beside the targets. Figures only: nothing here
 asserts.
 """
 
@@ -39,6 +40,11 @@ from interpreter.cli_play import _decks  # noqa: E402
 from interpreter.decks import vanilla_deck  # noqa: E402
 from interpreter.game import Engine, Game  # noqa: E402
 from kotc_dsl import edition_files, load_edition  # noqa: E402
+
+# the engine's speed targets: decisions per second on the newest edition's starter
+# decks, and the DSL engine's time per decision against the hand-written engine's
+# behind the same API
+TARGET_RATE, TARGET_RATIO = 50_000, 2.0
 
 
 def dsl_games(rs, decks, games: int, meter=None) -> tuple[int, float]:
@@ -164,17 +170,19 @@ def main() -> None:
     print(
         f"{'edition':<10}{'decks':<12}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}"
     )
-    tables = []
+    tables, rates = [], {}
     for name in edition_files():
         rs = load_edition(name)
         decks, names = _decks(rs, None)
         tables.append((name, decks))
         n, secs = best(args.repeat, dsl_games, rs, decks, args.games)
+        rates[name] = n / secs
         print(
             f"{name:<10}{'+'.join(names)[:11]:<12}{n:>10}{n / secs:>14,.0f}"
             f"{args.games / secs:>10.1f}"
         )
-    rs = load_edition("17th" if "17th" in edition_files() else list(edition_files())[-1])
+    newest = list(edition_files())[-1]
+    rs = load_edition("17th" if "17th" in edition_files() else newest)
     deck = vanilla_deck(rs)
     stats = [{s.stat: s.value for s in c.stats} for c in deck.cards]
     plain = [(s["level"], s["sp"], s["hp"]) for s in stats]
@@ -197,13 +205,19 @@ def main() -> None:
     print(f"{'engine':<26}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}")
     for label, n, secs in rows:
         print(f"{label:<26}{n:>10}{n / secs:>14,.0f}{args.games / secs:>10.1f}")
-    dsl = rows[0]
+    dsl, ratios = rows[0], {}
     for label, n, secs in rows[1:]:
-        per_decision = (dsl[2] / dsl[1]) / (secs / n)
+        per_decision = ratios[label] = (dsl[2] / dsl[1]) / (secs / n)
         print(
             f"DSL / {label}: {per_decision:.2f}x time per decision, "
             f"{dsl[2] / secs:.2f}x time per game"
         )
+    rate, ratio = rates[newest], ratios["hand-written, engine API"]
+    print("\ntargets")
+    print(f"{newest} starter decks: {rate:,.0f} decisions/s, target at least "
+          f"{TARGET_RATE:,} ({'met' if rate >= TARGET_RATE else 'not met'})")
+    print(f"DSL / hand-written, engine API: {ratio:.2f}x, target at most "
+          f"{TARGET_RATIO:.0f}x ({'met' if ratio <= TARGET_RATIO else 'not met'})")
     if args.work:  # last: once a tracer has run, what runs after it is slower
         print(f"\nwork per decision, {args.games} games each")
         print(f"{'games':<34}{'Python calls':>14}{'bytecodes':>12}")
