@@ -68,11 +68,15 @@ class Listing:
         out = []
         self._standard_memo = {} if self.standard_per_player else None
         self._resources_memo = {}
+        in_play = g.counters_in_play.keys()
         try:
             for name in names:
                 act = self.actions[name]
                 if name in self.unbindable:
                     continue
+                kinds = act.counter_kinds
+                if kinds is not None and in_play.isdisjoint(kinds):
+                    continue  # it takes a counter off a card: none it may is in play
                 if not act.params:  # no list of bindings to make
                     if self._bare_holds(g, act, {"you": seat_of(seat)}, False):
                         out.append(act.bare)
