@@ -117,7 +117,8 @@ class _Gen:
         # zones (a card is in one zone list, so two such lists share no card)
         self.zone_lists: dict[str, frozenset[str]] = {}
         # names already read from `env` on every path to the line being written:
-        # name -> (local, depth); a line written less deep ends the entries below it
+        # name -> (local, depth); an entry holds no deeper than where it was made,
+        # and a line written less deep (an `else:`, a branch's end) ends it
         self.read: dict[str, tuple[str, int]] = {}
         self.inlining = 0  # how many terms deep the body being written is
         # in a `where` over card ids or the players: the element's name -> the
@@ -226,7 +227,7 @@ class _Gen:
         if local is not None:
             return local
         known = self.read.get(name)
-        if known is not None:
+        if known is not None and known[1] <= self.depth:
             return known[0]
         t = self.tmp()
         self.emit("try:")

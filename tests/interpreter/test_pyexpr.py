@@ -324,6 +324,9 @@ def test_a_name_is_read_once_on_a_path_and_again_where_the_first_read_may_not_ru
     guarded = b("or", b("and", p("flag"), p("c", stat)), p("c", stat))
     assert g.engine.programs.expr(guarded).source.count("env['c']") == 2
     assert ev(g, guarded, {"flag": 0, "c": small}) is True
+    # nor where the branch that read it has just closed, with nothing written since
+    after = b("==", b("and", p("flag"), p("c", stat)), p("c", stat))
+    assert ev(g, after, {"flag": 0, "c": small}) is False
     # a where's element name means each element inside it, not what it meant outside
     same = b("==", p("card"), p("c"))
     outside = b("and", same, call("count", ast.Filtered(p("xs"), same)))
