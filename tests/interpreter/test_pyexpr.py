@@ -13,6 +13,8 @@ once with the closures, must match decision by decision.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interpreter import game as game_module
 from interpreter.agents import RandomAgent
@@ -481,6 +483,106 @@ def test_an_unknown_operator_fails_when_compiled_as_before(table):
         g.engine.programs.expr(b("%", n(1), n(2)))
     with pytest.raises(KeyError):
         closures(g).expr(b("%", n(1), n(2)))
+
+
+# Random expressions over a small table, written and as closures: the same value
+# (and type), the same error, the same names bound after. Names: `a` a number,
+# `f` zero, `c` and `d` cards, `xs` a list of them, `you` a seat, `none` None,
+# `ghost` unbound; `card` and `player` inside a `where`. Each expression reads a
+# few of them, so that it often reads one in two places.
+_NAMES = ["a", "f", "c", "d", "xs", "you", "none", "ghost", "card"]
+_FIELDS = ("exhausted", "controller", "owner", "fatigued", "zone")
+_SOURCES = [p("xs"), p("players", "battlefield"), p("you", "hand"), p("players"),
+            b("+", p("players", "battlefield"), p("players", "hand"))]
+
+
+def _leaves(stat: str, names: list[str], paths: bool):
+    name = st.sampled_from(names)
+    plain = [
+        st.integers(0, 2).map(ast.IntLit),
+        st.booleans().map(ast.BoolLit),
+        st.just(ast.NoneLit()),
+        name.map(lambda x: p(x)),
+    ]
+    if not paths:
+        return st.one_of(*plain)
+    return st.one_of(
+        *plain,
+        st.tuples(name, st.sampled_from((stat, *_FIELDS))).map(lambda t: p(*t)),
+        st.tuples(st.sampled_from(["you", "players", "player"]),
+                  st.sampled_from(("battlefield", "hand"))).map(lambda t: p(*t)),
+        st.sampled_from([p("c", "controller", "battlefield"),
+                         p("card", "controller", "battlefield"), p("players")]),
+    )
+
+
+@st.composite
+def _expression(draw, leaves, forms: list[str], ops: list[str], depth: int = 4):
+    """A tree a few levels deep: branches inside branches, as the generator's
+    bookkeeping of what was read where needs."""
+    if depth == 0 or draw(st.integers(0, 3)) == 0:
+        return draw(leaves)
+    form = draw(st.sampled_from(forms))
+
+    def inner():
+        return draw(_expression(leaves, forms, ops, depth - 1))
+
+    if form == "binary":
+        return b(draw(st.sampled_from(ops)), inner(), inner())
+    if form == "not":
+        return ast.Unary("not", inner())
+    if form == "where":
+        return ast.Filtered(draw(st.sampled_from(_SOURCES)), inner())
+    return call(draw(st.sampled_from(["count", "is_empty", "yours"])), inner())
+
+
+def _outcome(fn, g, env):
+    try:
+        return ("value", fn(g, env), env)
+    except Exception as error:  # the same failure, or the same value
+        return ("error", type(error), env)
+
+
+def _same_as_closures(g, e: ast.Expr, env: dict) -> None:
+    written = g.engine.programs.expr(e)
+    got = _outcome(written, g, dict(env))
+    want = _outcome(closures(g).expr(e), g, dict(env))
+    assert got[0] == want[0], written.source
+    assert got[1] == want[1] and type(got[1]) is type(want[1]), written.source
+    assert got[2] == want[2], written.source  # names bound after: as before
+
+
+def _env(table, data) -> dict:
+    g, field, stat, small, big, theirs, held = table
+    env = {"a": 2, "f": 0, "c": small, "d": theirs, "xs": [small, big, held],
+           "you": Seat(data.draw(st.integers(0, 1))), "none": None}
+    if data.draw(st.booleans()):
+        env["card"] = big  # an element name bound before a `where`
+    return env
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_random_branching_expressions_evaluate_as_their_closures(table, data):
+    # `and`, `or`, `not` and comparisons over a name or two and falsy literals
+    names = data.draw(st.lists(st.sampled_from(["a", "f", "none", "c"]), min_size=1,
+                               max_size=2))
+    leaves = _leaves(table[2], names, paths=False)
+    ops = ["and", "or", "==", "in", "<"]
+    e = data.draw(_expression(leaves, ["binary"] * 3 + ["not"], ops))
+    _same_as_closures(table[0], e, _env(table, data))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_random_expressions_evaluate_as_their_closures(table, data):
+    # every form the generator writes: paths, `where`, terms, builtins
+    names = data.draw(st.lists(st.sampled_from(_NAMES), min_size=1, max_size=3))
+    leaves = _leaves(table[2], names, paths=True)
+    ops = ["and", "or", "==", "!=", "<", ">=", "+", "-", "in"]
+    forms = ["binary"] * 4 + ["not", "where", "call"]
+    e = data.draw(_expression(leaves, forms, ops))
+    _same_as_closures(table[0], e, _env(table, data))
 
 
 @pytest.mark.parametrize("edition", ["11th", "12th", "13th", "17th"])
