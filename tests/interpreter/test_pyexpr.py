@@ -6,6 +6,7 @@ Each test evaluates expressions, generated, against the values the rules mean,
 including the corners: nothing in an order comparison, `in` a single value, `+`
 and `-` on lists, `where` binding and restoring its element name, terms with
 their own names, bare counter and tag names, the forms of `is`, unbound names.
+Random expressions a few levels deep must evaluate as the closures do (hypothesis).
 Then whole seeded games under each edition, played once with generated code and
 once with the closures, must match decision by decision.
 """
