@@ -106,7 +106,11 @@ class _Gen:
     def __init__(self, programs):
         self.p = programs
         self.lines: list[str] = []
-        self.depth = 1
+        # names already read from `env` on every path to the line being written:
+        # name -> (local, depth); leaving the block an entry was made in (writing
+        # less deep: a branch's end, before an `else:`) ends it (see `depth`)
+        self.read: dict[str, tuple[str, int]] = {}
+        self._depth = 1
         self.consts: dict[str, Any] = {}
         self.count = 0
         self.bools: set[str] = set()  # locals that hold a bool
@@ -116,10 +120,6 @@ class _Gen:
         # locals that hold the cards of some zones of every player, a new list: the
         # zones (a card is in one zone list, so two such lists share no card)
         self.zone_lists: dict[str, frozenset[str]] = {}
-        # names already read from `env` on every path to the line being written:
-        # name -> (local, depth); an entry holds no deeper than where it was made,
-        # and a line written less deep (an `else:`, a branch's end) ends it
-        self.read: dict[str, tuple[str, int]] = {}
         self.inlining = 0  # how many terms deep the body being written is
         # in a `where` over card ids or the players: the element's name -> the
         # local holding it, and that local -> the local holding its card's state,
@@ -141,11 +141,19 @@ class _Gen:
 
     # --- writing ---------------------------------------------------------------------
 
-    def emit(self, line: str) -> None:
-        depth = self.depth
-        if self.read:
+    @property
+    def depth(self) -> int:
+        """How deep in blocks the next line is written."""
+        return self._depth
+
+    @depth.setter
+    def depth(self, depth: int) -> None:
+        if depth < self._depth and self.read:  # blocks left: what they read ends
             self.read = {k: v for k, v in self.read.items() if v[1] <= depth}
-        self.lines.append("    " * depth + line)
+        self._depth = depth
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self._depth + line)
 
     def tmp(self) -> str:
         self.count += 1
@@ -227,7 +235,7 @@ class _Gen:
         if local is not None:
             return local
         known = self.read.get(name)
-        if known is not None and known[1] <= self.depth:
+        if known is not None:
             return known[0]
         t = self.tmp()
         self.emit("try:")
