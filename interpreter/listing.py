@@ -1,9 +1,9 @@
 """Listing the legal actions: every way a player may fill an action's parameters now.
 
 A part of the referee (`Referee` inherits it), kept apart for what it does: it
-reads the referee's compiled actions and settings (`actions`, `unbindable`,
-`card_types`, `hidden_zones`, `modifiers`, `zone_names`, `standard`,
-`standard_per_player`, `_first_own`) and never changes the game.
+reads the referee's compiled actions and settings (`actions`, `card_types`,
+`hidden_zones`, `modifiers`, `zone_names`, `standard`, `standard_per_player`,
+`_first_own`) and never changes the game.
 
 `bindings` is the way in. `_bind` and `_candidates` bind any shape of
 parameters, one parameter after another; the common shapes have binders of
@@ -70,10 +70,8 @@ class Listing:
         self._resources_memo = {}
         in_play = g.counters_in_play.keys()
         try:
-            for name in names:
+            for name in names:  # only those this game's cards may bind (`_bindable`)
                 act = self.actions[name]
-                if name in self.unbindable:
-                    continue
                 kinds = act.counter_kinds
                 if kinds is not None and in_play.isdisjoint(kinds):
                     continue  # it takes a counter off a card: none it may is in play

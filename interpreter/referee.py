@@ -34,8 +34,12 @@ class CompiledPhase(NamedTuple):
     run: Block
     node: str  # its name in the flow graph
     end: Action  # the answer that ends its window
-    offers: tuple  # the actions its window offers: those it opens, those open any time
+    # the actions its window offers (those it opens, those open any time) that this
+    # game's cards may bind; `window`: whether it offers any as written (it then
+    # asks, if only to end it)
+    offers: tuple
     name: str
+    window: bool
 
 
 @dataclass
@@ -79,6 +83,7 @@ class Referee(Listing):
                     Action("end", None, f"end the {ph.label}"),
                     tuple(ph.opens) + self.anytime,
                     ph.name,
+                    bool(ph.opens or self.anytime),
                 )
             )
         chaining = rs.setting("chain", "chaining")
@@ -155,17 +160,6 @@ class Referee(Listing):
             z.name for z in rs.zones.values() if z.knowledge == "restricted"
         }
         self.concessions = self._concessions(rs)
-        # what players other than the active one may take at a phase's end: the
-        # actions open at any time, but for giving the game up (see `_others_window`)
-        self.others_offer = tuple(a for a in self.anytime if a not in self.concessions)
-        self.anytime_cite = anytime.cite if anytime else None
-        self.others_gate = self._counter_gate(self.others_offer)
-        # what the windows between battle steps offer: the chaining actions where
-        # the battle section opens such windows, and what is open at any time
-        chaining = self.chaining if self.step_windows is not None else ()
-        self.step_offer = tuple(dict.fromkeys(chaining + self.others_offer))
-        self.step_cite = self.step_windows.cite if chaining else self.anytime_cite
-        self.step_gate = self._counter_gate(self.step_offer)
         # Card types no card of this game can have (no design of that type, and
         # pawns are minions): an action with a parameter of such a type is never
         # offered, and listing options need not look for one. Nor is one that takes
@@ -177,6 +171,22 @@ class Referee(Listing):
             if any(p.type in self.card_types and p.type not in types for p in a.params)
             or (not engine.able and any(p.type == "ability" for p in a.params))
         )
+        # the windows offer only what may be bound
+        self.phases = [p._replace(offers=self._bindable(p.offers)) for p in self.phases]
+        # what players other than the active one may take at a phase's end: the
+        # actions open at any time, but for giving the game up (see `_others_window`)
+        self.others_offer = self._bindable(
+            a for a in self.anytime if a not in self.concessions
+        )
+        self.anytime_cite = anytime.cite if anytime else None
+        self.others_gate = self._counter_gate(self.others_offer)
+        # what the windows between battle steps offer: the chaining actions where
+        # the battle section opens such windows, and what is open at any time
+        chaining = self.chaining if self.step_windows is not None else ()
+        self.step_offer = self._bindable(dict.fromkeys(chaining + self.others_offer))
+        self.step_cite = self.step_windows.cite if chaining else self.anytime_cite
+        self.step_gate = self._counter_gate(self.step_offer)
+        self.chain_offer = self._bindable(self.chaining)
         # what takes the flow one step, by the kind of the task on top of the game's
         # stack (`["phase", i, stage]` runs `_task_phase`)
         self.steps = {
@@ -186,6 +196,10 @@ class Referee(Listing):
             name[8:]: getattr(self, name) for name in dir(self) if name[:8] == "_answer_"
         }
         self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
+
+    def _bindable(self, names) -> tuple:
+        """The actions named that this game's cards may ever bind, in order."""
+        return tuple(a for a in names if a not in self.unbindable)
 
     def _concessions(self, rs) -> set[str]:
         """Actions by which a player gives the game up: they emit an event an end or
@@ -383,7 +397,7 @@ class Referee(Listing):
         if i >= len(self.phases):
             g.tasks[-1] = ["turn"]
             return
-        ph, skips, variants, run_block, node, end, offers, name = self.phases[i]
+        ph, skips, variants, run_block, node, end, offers, name, window = self.phases[i]
         g.phase, g.step, g.node = name, "", node
         if task[2] == "begin":
             g.victims = []
@@ -407,11 +421,10 @@ class Referee(Listing):
         if task[2] == "others":
             self._others_window(g, task, ph)
             return
-        names = offers
-        if not names:
+        if not window:
             task[1], task[2] = i + 1, "begin"
             return
-        options = self.options(g, g.active, names)
+        options = self.options(g, g.active, offers)
         options.append(end)
         g.ask(g.active, ph.label, options, resume="phase", cite=ph.opens_cite or ph.cite)
 
@@ -598,7 +611,7 @@ class Referee(Listing):
             g.after = []
             return
         g.node = "chain:respond"
-        options = self.options(g, ch.asking, self.chaining)
+        options = self.options(g, ch.asking, self.chain_offer)
         options.append(_PASS)
         g.ask(ch.asking, "respond to the chain", options, resume="chain")
 
