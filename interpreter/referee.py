@@ -126,7 +126,10 @@ class Referee(Listing):
             if a.trigger
             for e in a.trigger.events
         }
-        self.battle_steps = [(s.name, s.ops, s.cite) for s in rs.battle_steps]
+        # each step: its name, operations, citation and node in the flow graph
+        self.battle_steps = [
+            (s.name, s.ops, s.cite, f"battle:{s.name}") for s in rs.battle_steps
+        ]
         self._battle_settings(rs)
         self.end_conditions = [
             (c.name, P.expr(c.cond) if c.cond else None, c.event, c.cite)
@@ -417,8 +420,11 @@ class Referee(Listing):
             task[2] = "window"
             if block.stmts:
                 g.frames.append(Frame(block, env))
-            return
-        if task[2] == "others":
+                return
+            if g.dirty:  # the end is looked for before the window opens
+                return
+            g.node = node  # the window, as a traced game records it
+        elif task[2] == "others":
             self._others_window(g, task, ph)
             return
         if not window:
@@ -856,46 +862,54 @@ class Referee(Listing):
             g.log("enlist", cite, card=card)
 
     def _task_battle(self, g, task: list) -> None:
+        """The battle's steps, stage by stage, until something else must happen
+        first: a frame to run, a decision, a look at the end, another task."""
         b = g.battle
-        i = task[1]
-        if i >= len(self.battle_steps) or b.cancelled:
-            if b.victim is not None and not b.cancelled:
-                g.victims.append(b.victim)
-            g.battle = None
-            g.step = ""
-            g.tasks.pop()
-            g.log("battle_end", self.battle_cite)
-            return
-        name, ops, cite = self.battle_steps[i]
-        g.step, g.node = name, f"battle:{name}"
-        if task[2] == "begin":
-            if name in b.skipped:
-                g.log("skip", cite, step=name)
-                task[1] += 1
+        steps = self.battle_steps
+        while True:
+            i = task[1]
+            if i >= len(steps) or b.cancelled:
+                if b.victim is not None and not b.cancelled:
+                    g.victims.append(b.victim)
+                g.battle = None
+                g.step = ""
+                g.tasks.pop()
+                g.log("battle_end", self.battle_cite)
                 return
-            task[2] = "ops"
-            b.op = 0
-            self.fire_step(g, "before", name)
-            return
-        if task[2] == "ops":
-            if b.op >= len(ops):
-                task[2] = "after"
-                self.fire_step(g, "after", name)
+            name, ops, cite, node = steps[i]
+            g.step, g.node = name, node
+            stage = task[2]
+            if stage == "begin":
+                if name in b.skipped:
+                    g.log("skip", cite, step=name)
+                    task[1] += 1
+                else:
+                    task[2] = "ops"
+                    b.op = 0
+                    self.fire_step(g, "before", name)
+            elif stage == "ops":
+                if b.op >= len(ops):
+                    task[2] = "after"
+                    self.fire_step(g, "after", name)
+                elif self._ops[ops[b.op]](g, b, cite):
+                    b.op += 1
+                    b.stage = 0
+            elif stage == "after" and self.step_offer and (
+                self.step_gate is None
+                or not g.counters_in_play.keys().isdisjoint(self.step_gate)
+            ):
+                task[2] = "window"
+                b.asking, b.passes = b.attacker, 0
+            elif stage != "window" or self._step_window(g, b):
+                task[1], task[2] = i + 1, "begin"
+            if (
+                g.frames
+                or g.decision is not None
+                or g.dirty
+                or g.over
+                or g.tasks[-1] is not task
+            ):
                 return
-            if self._ops[ops[b.op]](g, b, cite):
-                b.op += 1
-                b.stage = 0
-            return
-        if task[2] == "after" and self.step_offer and (
-            self.step_gate is None
-            or not g.counters_in_play.keys().isdisjoint(self.step_gate)
-        ):
-            task[2] = "window"
-            b.asking, b.passes = b.attacker, 0
-            return
-        if task[2] == "window" and not self._step_window(g, b):
-            return
-        task[1], task[2] = i + 1, "begin"
 
     def _step_window(self, g, b) -> bool:
         """After a battle step, each player in turn from the attacker may take a
