@@ -68,12 +68,14 @@ class Listing:
         out = []
         self._standard_memo = {} if self.standard_per_player else None
         self._resources_memo = {}
-        in_play = g.counters_in_play.keys()
+        in_play = g.counters_in_play
         try:
             for name in names:  # only those this game's cards may bind (`_bindable`)
                 act = self.actions[name]
                 kinds = act.counter_kinds
-                if kinds is not None and in_play.isdisjoint(kinds):
+                if kinds is not None and (
+                    not in_play or in_play.keys().isdisjoint(kinds)
+                ):
                     continue  # it takes a counter off a card: none it may is in play
                 if not act.params:  # no list of bindings to make
                     if self._bare_holds(g, act, {"you": seat_of(seat)}, False):

@@ -147,6 +147,13 @@ class Programs:
 
         return compile_expr(self, e)
 
+    def items(self, e: ast.Expr) -> Eval:
+        """`expr`, for a statement that acts on each item of the value: a list or a
+        tuple (none for None, one for a single value), made in the same function."""
+        from .pyexpr import compile_expr
+
+        return compile_expr(self, e, items=True)
+
     def closure(self, e: ast.Expr) -> Eval:
         """The expression as closures, one per node: the semantics `pyexpr` follows,
         and what it keeps for a form it does not write out."""
@@ -331,40 +338,40 @@ class Programs:
         return self.expr(ast.Path(dest.parts[:-1], origin=dest.origin)), dest.parts[-1]
 
     def _s_Move(self, s: ast.Move, cite, where):
-        what, mods = self.expr(s.what), s.mods
+        what, mods = self.items(s.what), s.mods
         owner, zone = self._zone_target(s.dest)
 
         def move(g, f):
             seat = owner(g, f.env)
-            for c in list(_as_list(what(g, f.env))):
+            for c in list(what(g, f.env)):
                 g.move(c, seat, zone, mods, cite)
             return NEXT
 
         return move
 
     def _s_Exhaust(self, s: ast.Exhaust, cite, where):
-        what, flag = self.expr(s.what), not s.unexhaust
+        what, flag = self.items(s.what), not s.unexhaust
 
         def exhaust(g, f):
-            g.set_exhausted(_as_list(what(g, f.env)), flag, cite)
+            g.set_exhausted(what(g, f.env), flag, cite)
             return NEXT
 
         return exhaust
 
     def _s_Fatigue(self, s, cite, where):
-        what = self.expr(s.what)
+        what = self.items(s.what)
 
         def fatigue(g, f):
-            g.fatigue(_as_list(what(g, f.env)), True, cite)
+            g.fatigue(what(g, f.env), True, cite)
             return NEXT
 
         return fatigue
 
     def _s_Unfatigue(self, s, cite, where):
-        what = self.expr(s.what)
+        what = self.items(s.what)
 
         def unfatigue(g, f):
-            g.fatigue(_as_list(what(g, f.env)), False, cite)
+            g.fatigue(what(g, f.env), False, cite)
             return NEXT
 
         return unfatigue
@@ -505,7 +512,7 @@ class Programs:
         return see
 
     def _s_Choose(self, s: ast.Choose, cite, where):
-        what = self.expr(s.what)
+        what = self.items(s.what)
         lo = self.expr(s.count.lo) if s.count.lo is not None else None
         hi = self.expr(s.count.hi) if s.count.hi is not None else None
         n = self.expr(s.count.n) if s.count.n is not None else None
@@ -517,7 +524,7 @@ class Programs:
             env = f.env
             st = f.scratch
             if st is None:
-                items = list(dict.fromkeys(_as_list(what(g, env))))
+                items = list(dict.fromkeys(what(g, env)))
                 if n is not None:
                     least = most = n(g, env)
                 elif any_:
@@ -577,7 +584,7 @@ class Programs:
         return either
 
     def _s_ForEach(self, s: ast.ForEach, cite, where):
-        what, body = self.expr(s.what), self.block(s.body, cite, where)
+        what, body = self.items(s.what), self.block(s.body, cite, where)
         chooser = self.expr(s.chooser) if s.chooser else None
         var = s.name
 
@@ -599,7 +606,7 @@ class Programs:
         def for_each(g, f):
             st = f.scratch
             if st is None:
-                items = list(_as_list(what(g, f.env)))
+                items = list(what(g, f.env))
                 if not items:
                     return NEXT
                 if chooser is None or len(items) < 2:
@@ -878,10 +885,10 @@ class Programs:
         return end
 
     def _s_Reset(self, s: ast.Reset, cite, where):
-        what, stats = self.expr(s.what), s.stats
+        what, stats = self.items(s.what), s.stats
 
         def reset(g, f):
-            g.reset_stats(_as_list(what(g, f.env)), stats)
+            g.reset_stats(what(g, f.env), stats)
             return NEXT
 
         return reset

@@ -40,10 +40,13 @@ _MISSING = object()  # an env name with no saved binding (`where` restores it)
 _CODE: dict[str, Any] = {}
 
 
-def compile_expr(programs, e: ast.Expr):
-    """The function `(g, env) -> value` that evaluates `e` as `programs.closure` does."""
+def compile_expr(programs, e: ast.Expr, items: bool = False):
+    """The function `(g, env) -> value` that evaluates `e` as `programs.closure` does;
+    with `items`, the value as `_as_list` makes it a list or tuple of items."""
     gen = _Gen(programs)
     result = gen.value(e)
+    if items:
+        result = f"{result} if type({result}) is list else _as_list({result})"
     body = "\n".join(gen.lines)
     source = f"def _expr(g, env):\n{body}\n    return {result}\n"
     code = _CODE.get(source)

@@ -467,7 +467,9 @@ class Referee(Listing):
         if not self.others_offer or len(g.players) < 2:
             return False
         gate = self.others_gate
-        return gate is None or not g.counters_in_play.keys().isdisjoint(gate)
+        return gate is None or (
+            bool(g.counters_in_play) and not g.counters_in_play.keys().isdisjoint(gate)
+        )
 
     def _answer_phase(self, g, task: list, action: Action) -> None:
         if task[2] == "others":
@@ -755,8 +757,11 @@ class Referee(Listing):
     def _watching(self, g, key: tuple) -> bool:
         """Whether a counter in play may react to this event (a cheap first look:
         one of the kinds that react to it is in play)."""
+        in_play = g.counters_in_play
+        if not in_play:
+            return False
         kinds = self.reaction_kinds.get(key)
-        return kinds is not None and not g.counters_in_play.keys().isdisjoint(kinds)
+        return kinds is not None and not in_play.keys().isdisjoint(kinds)
 
     def reactive_candidates(self, g, timing, event: dict) -> list:
         specs = self.reactions.get((timing, event["__name"]))
@@ -896,7 +901,8 @@ class Referee(Listing):
                     b.stage = 0
             elif stage == "after" and self.step_offer and (
                 self.step_gate is None
-                or not g.counters_in_play.keys().isdisjoint(self.step_gate)
+                or g.counters_in_play
+                and not g.counters_in_play.keys().isdisjoint(self.step_gate)
             ):
                 task[2] = "window"
                 b.asking, b.passes = b.attacker, 0

@@ -21,7 +21,7 @@ from interpreter import game as game_module
 from interpreter.agents import RandomAgent
 from interpreter.cli_play import _decks
 from interpreter.game import Engine, Game
-from interpreter.programs import Programs
+from interpreter.programs import Programs, as_list
 from interpreter.values import AbilityRef, DieRef, Seat
 from kotc_dsl import ast, load_edition
 from kotc_dsl.ast import Origin
@@ -51,6 +51,10 @@ class ClosurePrograms(Programs):
     """The reference: every expression as nested closures."""
 
     expr = Programs.closure
+
+    def items(self, e):
+        value = self.closure(e)
+        return lambda g, env: as_list(value(g, env))
 
 
 _CLOSURES: dict[int, ClosurePrograms] = {}
@@ -545,12 +549,14 @@ def _outcome(fn, g, env):
 
 
 def _same_as_closures(g, e: ast.Expr, env: dict) -> None:
-    written = g.engine.programs.expr(e)
-    got = _outcome(written, g, dict(env))
-    want = _outcome(closures(g).expr(e), g, dict(env))
-    assert got[0] == want[0], written.source
-    assert got[1] == want[1] and type(got[1]) is type(want[1]), written.source
-    assert got[2] == want[2], written.source  # names bound after: as before
+    # the value, and the value as the items a statement acts on
+    for how in ("expr", "items"):
+        written = getattr(g.engine.programs, how)(e)
+        got = _outcome(written, g, dict(env))
+        want = _outcome(getattr(closures(g), how)(e), g, dict(env))
+        assert got[0] == want[0], written.source
+        assert got[1] == want[1] and type(got[1]) is type(want[1]), written.source
+        assert got[2] == want[2], written.source  # names bound after: as before
 
 
 def _env(table, data) -> dict:
