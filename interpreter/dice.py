@@ -20,7 +20,13 @@ class Dice:
     def roll(self) -> int:
         if self.script:
             return self.script.pop(0)
-        return self.random.randint(1, 6)
+        # `randint(1, 6)` as `random` makes it, with no calls in between: three
+        # random bits, drawn again while they make 6 or 7
+        getrandbits = self.random.getrandbits
+        r = getrandbits(3)
+        while r >= 6:
+            r = getrandbits(3)
+        return r + 1
 
     def shuffle(self, items: list) -> None:
         self.random.shuffle(items)

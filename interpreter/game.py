@@ -220,7 +220,7 @@ class Game:
         self.events: list[Event] = []
         self.flags: dict[str, Any] = {}
         self.max_turns = max_turns
-        self.over = False
+        self.is_over = False  # whether the game has ended (read often: a plain field)
         self.outcome: dict | None = None
         self.applied = 0
         self.node = "start"
@@ -259,11 +259,12 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """The actions the deciding player may take now (empty when the game is over)."""
-        return [] if self.over or self.decision is None else list(self.decision.options)
+        d = self.decision
+        return [] if self.is_over or d is None else list(d.options)
 
     @property
     def current_player(self) -> int | None:
-        return None if self.over or self.decision is None else self.decision.player
+        return None if self.is_over or self.decision is None else self.decision.player
 
     def apply(self, action: Action | int) -> list[Event]:
         """Take a legal action; returns the events it caused.
@@ -272,7 +273,7 @@ class Game:
             IllegalAction: the action is not legal now; the message says why and cites
                 the rule that asked for the decision.
         """
-        if self.over:
+        if self.is_over:
             raise IllegalAction("the game is over")
         d = self.decision
         if isinstance(action, int):
@@ -294,7 +295,11 @@ class Game:
         self.applied += 1
         self.decision = None
         self.log(
-            "decide", d.cite, player=d.player, action=str(chosen), choice=chosen.kind
+            "decide",
+            d.cite,
+            player=d.player,
+            action=chosen._label or str(chosen),  # the label, once made, is the text
+            choice=chosen.kind,
         )
         if d.resume == "vm":
             self.answer = chosen
@@ -306,10 +311,6 @@ class Game:
             )
         self._advance()
         return self.events[start:]
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
 
     @property
     def result(self) -> dict | None:
@@ -373,7 +374,7 @@ class Game:
             "recent": encode(self.recent),
             "flags": encode(self.flags),
             "max_turns": self.max_turns,
-            "over": self.over,
+            "over": self.is_over,
             "outcome": encode(self.outcome),
             "applied": self.applied,
             "node": self.node,
@@ -403,12 +404,12 @@ class Game:
             "phase",
             "step",
             "max_turns",
-            "over",
             "applied",
             "node",
             "dirty",
         ):
             setattr(g, k, data[k])
+        g.is_over = data["over"]
         blocks = engine.programs.blocks
         g.frames = [_frame_from_json(f, blocks) for f in data["frames"]]
         g.tasks = decode(data["tasks"])
@@ -446,7 +447,7 @@ class Game:
 
     def _advance(self) -> None:
         referee = self.engine.referee
-        while not self.over:
+        while not self.is_over:
             if self.decision is not None:
                 return
             # the end is looked for only after something it reads changed (`dirty`)

@@ -912,7 +912,7 @@ class Referee(Listing):
                 g.frames
                 or g.decision is not None
                 or g.dirty
-                or g.over
+                or g.is_over
                 or g.tasks[-1] is not task
             ):
                 return
@@ -1144,7 +1144,7 @@ class Referee(Listing):
             g.dirty = True
 
     def check_end(self, g) -> None:
-        if not getattr(g, "dirty", True) or g.over:
+        if not getattr(g, "dirty", True) or g.is_over:
             return
         g.dirty = False
         for name, cond, _event, cite in self.lose_conditions:
@@ -1159,7 +1159,7 @@ class Referee(Listing):
                 return
 
     def finish(self, g, why: str, cite) -> None:
-        if g.over:
+        if g.is_over:
             return
         remaining = [seat_of(p.seat) for p in g.players]
         decided = None
@@ -1175,7 +1175,7 @@ class Referee(Listing):
             if len(remaining) == 1:
                 decided = name
                 break
-        g.over = True
+        g.is_over = True
         g.decision = None
         g.node = "game_over"
         g.outcome = {
