@@ -486,7 +486,7 @@ class Game:
         return a
 
     def pick_action(self, x: Any) -> Action:
-        if isinstance(x, DieRef):  # a die's value may change: its label is made now
+        if type(x) is DieRef:  # a die's value may change: its label is made now
             return Action("pick", x, f"die {self.dice[x][0]}")
         return Action("pick", x, None, self)
 

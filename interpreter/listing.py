@@ -81,7 +81,12 @@ class Listing:
                     if self._bare_holds(g, act, {"you": seat_of(seat)}, False):
                         out.append(act.bare)
                     continue
-                found = self.bindings(g, act, seat, ())
+                binder = act.binder
+                if binder is None:
+                    found = self.bindings(g, act, seat, ())
+                else:  # as `bindings` would, its look at the counters made above
+                    found = []
+                    binder(g, act, {"you": seat_of(seat)}, found, False, False)
                 if found:
                     out += [Action("act", (name, args), None, g) for args in found]
         finally:
@@ -90,6 +95,8 @@ class Listing:
 
     def label(self, g, value: Any) -> str:
         """How an option names what it takes: a card, a player, an ability."""
+        if type(value) is int:  # a card (a seat is an int of a type of its own)
+            return f"{g.cards[value].name}#{value}"
         if isinstance(value, AbilityRef):
             ab = g.ability(value)
             return ab.name or f"ability {value.index + 1}"
