@@ -7,7 +7,10 @@ needs a player's choice sets the game's decision and returns `WAIT`; the machine
 stops, and picks up at the same statement once the answer arrives.
 
 Statements return: `NEXT` (go on), `PUSHED` (a frame was pushed and this one has
-already moved on), `WAIT` (a decision is pending, stay here).
+already moved on), `WAIT` (a decision is pending, stay here). A statement that
+never waits (`tail`) may be run by another in its place, with its frame: an
+`if` runs a branch of simple statements ending in one such itself, no frame
+pushed for the branch.
 """
 
 from __future__ import annotations
@@ -329,6 +332,8 @@ class Programs:
         step = getattr(self, f"_s_{type(s).__name__}")(s, cite, where)
         if type(s).__name__ in _SIMPLE:
             step.simple = True
+        if type(s).__name__ in _TAIL or getattr(step, "simple", False):
+            step.tail = True
         return step
 
     def _zone_target(self, dest: ast.Expr) -> tuple[Eval, str]:
@@ -630,31 +635,32 @@ class Programs:
         cond = self.expr(s.cond)
         then = self.block(s.then, cite, where)
         other = self.block(s.otherwise, cite, where) if s.otherwise else None
-
-        inline_then = then.stmts if then.simple else None
-        inline_other = other.stmts if other is not None and other.simple else None
+        # a branch of simple statements, the last of which may be a tail, runs here
+        # (no frame): the statements before the last, and the last, if a tail
+        then_head, then_last = _inline(then)
+        other_head, other_last = _inline(other) if other is not None else ((), None)
 
         def if_(g, f):
             env = f.env
             if cond(g, env):
-                if inline_then is not None:  # straight-line: run it here, no frame
-                    for st in inline_then:
+                if then_head is not None:
+                    for st in then_head:
                         st(g, f)
-                    return NEXT
+                    return NEXT if then_last is None else then_last(g, f)
                 f.pc += 1
                 g.frames.append(Frame(then, env))
                 return PUSHED
             if other is None:
                 return NEXT
-            if inline_other is not None:
-                for st in inline_other:
+            if other_head is not None:
+                for st in other_head:
                     st(g, f)
-                return NEXT
+                return NEXT if other_last is None else other_last(g, f)
             f.pc += 1
             g.frames.append(Frame(other, env))
             return PUSHED
 
-        if inline_then is not None and (other is None or inline_other is not None):
+        if then.simple and (other is None or other.simple):
             if_.simple = True
         return if_
 
@@ -992,6 +998,24 @@ class Programs:
 
         return call
 
+
+def _inline(block: Block) -> tuple[list | None, Step | None]:
+    """How a branch runs in its `if`'s place: (the simple statements to run, then
+    the tail to run last or None); (None, None) when it needs a frame of its own."""
+    stmts = block.stmts
+    if block.simple:
+        return stmts, None
+    if getattr(stmts[-1], "tail", False) and all(
+        getattr(st, "simple", False) for st in stmts[:-1]
+    ):
+        return stmts[:-1], stmts[-1]
+    return None, None
+
+
+# Statements that never wait for a choice and, if they push a frame, move their
+# own on first (`f.pc += 1`): one may end a branch an `if` runs in its place.
+# Simple statements are tails too.
+_TAIL = frozenset({"Call", "Emit", "Resolve", "Roll", "Pop", "If", "Repeat"})
 
 # Statements that never wait for a choice nor push a frame; blocks made only of
 # these run inline, without a frame of their own.

@@ -124,3 +124,39 @@ def test_the_flow_node_is_a_node_of_the_flow_graph(table):
         g.apply(rng.choice(g.legal_actions()))
     seen.add(g.node)
     assert seen <= set(graph.graph.nodes), seen - set(graph.graph.nodes)
+
+
+def test_an_if_running_its_branch_in_place_plays_as_with_a_frame(table, monkeypatch):
+    # A branch ending in a statement that never waits (a keyword call, an event)
+    # runs in its `if`'s place; with no such tails, every such branch gets a frame
+    # of its own. The games are the same; in place, fewer frames are made.
+    from interpreter import programs
+
+    rs, decks, _ = table
+    designs = [d for deck in decks for d in deck.cards + deck.reserves]
+    made = {"frames": 0}
+
+    class Counted(programs.Frame):
+        __slots__ = ()
+
+        def __init__(self, *args, **kwargs):
+            made["frames"] += 1
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(programs, "Frame", Counted)
+
+    def transcript() -> tuple[list, int]:
+        made["frames"] = 0
+        engine = Engine(rs, designs)
+        logs = []
+        for seed in range(4):
+            g = Game.new(rs, decks, seed=seed, players=2, engine=engine)
+            play(g, [RandomAgent(seed), RandomAgent(seed + 1)])
+            logs.append([e.to_json() for e in g.events])
+        return logs, made["frames"]
+
+    in_place, fewer = transcript()
+    monkeypatch.setattr(programs, "_TAIL", frozenset())
+    with_frames, more = transcript()
+    assert in_place == with_frames
+    assert fewer < more
