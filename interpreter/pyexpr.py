@@ -140,6 +140,7 @@ class _Gen:
             "_element_name": _element_name,
             "_plus": _plus,
             "_minus": _minus,
+            "_unbound": _unbound,
         }
 
     # --- writing ---------------------------------------------------------------------
@@ -568,7 +569,8 @@ class _Gen:
         self.emit(f"    {out} = []")
         self.emit(f"elif set(map(type, {items})) == {{int}}:")
         self.depth += 1
-        self.filter_loop(e.cond, items, out, "'card'", kind="card")
+        if not self.filter_comprehension(e.cond, items, out):
+            self.filter_loop(e.cond, items, out, "'card'", kind="card")
         self.depth -= 1
         self.emit("else:")
         self.depth += 1
@@ -576,6 +578,26 @@ class _Gen:
         self.filter_loop(e.cond, items, out, var, kind=None)
         self.depth -= 1
         return out
+
+    def filter_comprehension(self, cond, items: str, out: str) -> bool:
+        """The loop of a `where` over card ids as one list comprehension, when its
+        condition is made only of what `_Test` writes as a Python expression;
+        False (nothing written) otherwise. What the condition reads of `env` or
+        of the game apart from the cards is read before the loop: none of it
+        can change while the condition is read, nor fail to be read."""
+        x, state = self.tmp(), self.tmp()
+        test = _Test(self, x, state)
+        written = test.truth(cond)
+        if written is None:
+            return False
+        for line in test.before:
+            self.emit(line)
+        cards = self.into("g.cards")
+        self.emit(
+            f"{out} = [{x} for {x} in {items} for {state} in [{cards}[{x}]] "
+            f"if {written}]"
+        )
+        return True
 
     def filter_loop(self, cond, items: str, out: str, var: str, kind) -> None:
         """The loop of a `where`: the element bound to the name `var` holds. With
@@ -622,6 +644,152 @@ class _Gen:
         self.emit(f"        env.pop({var}, None)")
         self.emit("    else:")
         self.emit(f"        env[{var}] = {saved}")
+
+
+class _Test:
+    """A `where` condition over a card as one Python expression, for a list
+    comprehension (see `_Gen.filter_comprehension`): `card` is the element `x`,
+    its state `state`; a stat, field or controller of it reads as `_Gen.card_read`
+    does; other names and `game` reads are read before the loop into locals
+    (`before`). A form it does not write gives None. Where only its truth is
+    asked (`truth`), `and`, `or` and `not` keep Python's own meaning; the value
+    of a comparison is a bool, as the closures make it."""
+
+    def __init__(self, gen: _Gen, x: str, state: str):
+        self.gen, self.x, self.state = gen, x, state
+        self.before: list[str] = []
+        self.safe = True  # whether what was last written cannot fail when read
+
+    def local(self, expr: str) -> str:
+        t = self.gen.tmp()
+        self.before.append(f"{t} = {expr}")
+        return t
+
+    def truth(self, e: ast.Expr) -> str | None:
+        if isinstance(e, ast.Unary) and e.op == "not":
+            inner = self.truth(e.operand)
+            return None if inner is None else f"(not {inner})"
+        if isinstance(e, ast.Binary) and e.op in ("and", "or"):
+            left, right = self.truth(e.left), self.truth(e.right)
+            if left is None or right is None:
+                return None
+            return f"({left} {e.op} {right})"
+        return self.value(e)
+
+    def value(self, e: ast.Expr) -> str | None:
+        self.safe = True
+        if isinstance(e, (ast.IntLit, ast.BoolLit)):
+            return repr(e.value) if type(e.value) in (int, bool) else None
+        if isinstance(e, ast.NoneLit):
+            return "None"
+        if isinstance(e, ast.Path):
+            return self.path(e.parts)
+        if not isinstance(e, ast.Binary):
+            return None
+        if e.op == "in":
+            return self.in_zone(e)
+        if e.op == "is":
+            return self.is_type(e)
+        if e.op not in ("==", "!=", *_ORDER):
+            return None
+        a, safe_a = self.value(e.left), self.safe
+        b, safe_b = self.value(e.right), self.safe
+        if a is None or b is None:
+            return None
+        self.safe = safe_a and safe_b
+        if e.op in ("==", "!="):
+            return f"({a} {e.op} {b})"
+        # An order comparison reads both sides, then holds only if neither is None.
+        # Written with its tests of None first, it may skip a side: only one that
+        # cannot fail may be skipped.
+        if a == "None" or b == "None":
+            return "False" if (safe_b if a == "None" else safe_a) else None
+        if not safe_b and not _is_literal(a):
+            return None
+        checks = [f"{v} is not None" for v in (a, b) if not _is_literal(v)]
+        return f"({' and '.join([*checks, f'{a} {e.op} {b}'])})"
+
+    def path(self, parts: tuple) -> str | None:
+        head, *rest = parts
+        read = _CONTEXT_READS.get((head, rest[0])) if len(rest) == 1 else None
+        if read is not None:  # `game.turn`: the same all through the loop
+            return self.local(read)
+        if head == "card":
+            if not rest:
+                return self.x
+            return self.card_field(rest[0]) if len(rest) == 1 else None
+        if rest or head in ("active", "players", "game", "chain", "battle"):
+            return None
+        gen = self.gen
+        local = gen.bound.get(head)
+        if local is None:
+            known = gen.read.get(head)
+            local = known[0] if known is not None else None
+        if local is not None:
+            return local
+        # read once, before the loop; unbound, it fails only where it is read
+        v = self.local(f"env.get({head!r}, _MISSING)")
+        self.safe = False
+        return f"({v} if {v} is not _MISSING else _unbound({head!r}))"
+
+    def card_field(self, name: str) -> str | None:
+        """`card.name`, as `_Gen.card_read` reads it."""
+        gen, state, n = self.gen, self.state, repr(name)
+        if name in ("controller", "owner"):
+            last = f"seat_of({state}.{name})"
+        elif name in _CARD_FIELDS and name not in gen.p.stats and name.isidentifier():
+            if name == "card":
+                return None
+            named = self.local(f"env.get({n})")  # a name bound to a stat names it
+            is_str = self.local(f"isinstance({named}, str)")
+            last = (
+                f"({state}.stats[{named}] if {is_str} and {named} in {state}.stats "
+                f"else {state}.{name})"
+            )
+        elif name in gen.p.card_keys and name != "card":
+            # a stat the card lacks: as `Game.attr` finds it (it may fail)
+            attr, env = self.local("g.attr"), self.local("env")
+            last = f"{attr}({self.x}, {n}, {env})"
+            self.safe = False
+        else:
+            return None
+        if name in gen.p.card_keys:
+            return f"({state}.stats[{n}] if {n} in {state}.stats else {last})"
+        return last
+
+    def in_zone(self, e: ast.Binary) -> str | None:
+        """`card in card.controller.zone`: the card's own zone (see `_Gen.in_zone`)."""
+        left, right = e.left, e.right
+        if (
+            isinstance(left, ast.Path)
+            and left.parts == ("card",)
+            and isinstance(right, ast.Path)
+            and len(right.parts) == 3
+            and right.parts[:2] == ("card", "controller")
+            and right.parts[2] in self.gen.p.zones
+            and "controller" not in self.gen.p.card_keys
+        ):
+            self.safe = True
+            return f"({self.state}.zone == {right.parts[2]!r})"
+        return None
+
+    def is_type(self, e: ast.Binary) -> str | None:
+        """`card is minion`: its type, as `Game.card_is_type` reads a card's."""
+        name = e.right.parts[0]
+        if isinstance(e.left, ast.Path) and e.left.parts == ("card",) and (
+            name in self.gen.p.card_types
+        ):
+            self.safe = True
+            return f"({self.state}.type == {name!r})"
+        return None
+
+
+def _is_literal(v: str) -> bool:
+    return v in ("True", "False") or v.lstrip("-").isdigit()
+
+
+def _unbound(name: str):
+    raise RuntimeError(f"'{name}' is not bound here")
 
 
 _INLINE_DEPTH = 4  # terms written in place inside terms, at most (a term may recurse)

@@ -299,6 +299,42 @@ def test_a_where_over_cards_or_players_reads_them_as_the_closures_do(table):
     assert ev(g, alive, env) == [Seat(0), Seat(1)] and env["player"] == "before"
 
 
+def test_a_where_over_cards_written_as_one_comprehension(table):
+    # a condition of card reads, comparisons and `and`/`or`/`not` is written as one
+    # list comprehension (see `filter_comprehension`), with the same values and
+    # the same failures as the closures
+    g, field, stat, small, big, theirs, held = table
+    everything = b("+", p("players", field), p("you", "hand"))
+
+    def where(cond, env=None):
+        e = ast.Filtered(everything, cond)
+        assert " in [" in g.engine.programs.expr(e).source  # a comprehension
+        return ev(g, e, env)
+
+    assert where(b("and", p("card", "exhausted"), b("==", p("card", "controller"),
+                                                     p("you")))) == [big]
+    assert where(b(">", p("card", stat), n(1))) == [big, theirs]
+    assert where(ast.Unary("not", b("is", p("card"), p(g.cards[small].type)))) == []
+    assert where(b("in", p("card"), p("card", "controller", field))) == [
+        small, big, theirs]
+    # a name read only where the condition gets to it: unbound, it fails there only
+    assert where(b("or", ast.BoolLit(True), p("ghost"))) == [small, big, theirs, held]
+    with pytest.raises(RuntimeError, match="'ghost' is not bound"):
+        g.engine.programs.expr(ast.Filtered(everything, b("==", p("ghost"), n(1))))(
+            g, {"you": Seat(0)})
+    # an order comparison reads both its sides, even when the first is nothing:
+    # one that might fail is left to the loop, which does
+    for cond in (
+        b("<", p("none"), p("ghost")),
+        b("<", ast.NoneLit(), p("ghost")),
+        b("<", p("none"), b("==", p("ghost"), n(1))),
+    ):
+        late = ast.Filtered(everything, cond)
+        assert " in [" not in g.engine.programs.expr(late).source
+        with pytest.raises(RuntimeError, match="'ghost' is not bound"):
+            g.engine.programs.expr(late)(g, {"you": Seat(0), "none": None})
+
+
 def test_a_where_binds_its_element_in_env_only_when_something_may_read_it(table):
     g, field, stat, small, big, theirs, held = table
     everything = b("+", p("players", field), p("you", "hand"))
