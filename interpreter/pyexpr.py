@@ -299,19 +299,18 @@ class _Gen:
         return t
 
     def seat_read(self, v: str, player: str, name: str, t: str) -> None:
-        """Emit `t = v.name` for seat `v` whose player is `player`: a zone, then
-        as `Game.attr` reads a seat."""
-        n, s = repr(name), self.tmp()
-        self.emit(f"{s} = {player}.zones")
-        self.emit(f"if {n} in {s}:")
-        self.emit(f"    {t} = {s}[{n}]")
-        self.emit("else:")
-        if name == "left":
-            self.emit(f"    {t} = g.left_of({v})")
+        """Emit `t = v.name` for seat `v` whose player is `player`, as `Game.attr`
+        reads a seat: a zone (every player has each of the edition's zones, and
+        no other), else the player's field."""
+        n = repr(name)
+        if name in self.p.zones:
+            self.emit(f"{t} = {player}.zones[{n}]")
+        elif name == "left":
+            self.emit(f"{t} = g.left_of({v})")
         elif name.isidentifier() and not keyword.iskeyword(name):
-            self.emit(f"    {t} = {player}.{name}")
+            self.emit(f"{t} = {player}.{name}")
         else:
-            self.emit(f"    {t} = getattr({player}, {n})")
+            self.emit(f"{t} = getattr({player}, {n})")
 
     def card_read(self, v: str, state: str, name: str, t: str) -> None:
         """Emit `t = v.name` for card id `v` whose card is `state`: a stat, then
