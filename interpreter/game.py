@@ -82,6 +82,10 @@ class Engine:
     def _tables(self, rs: Ruleset) -> None:
         """Lookups the hot paths need, read once from the ruleset."""
         self.zones = rs.zones
+        zones = rs.zones.values()
+        # where a deck's cards start, and its reserves (there, if no zone of their own)
+        self.start_zone = next((z.name for z in zones if "starting" in z.flags), None)
+        self.reserve_zone = next((z.name for z in zones if "reserve" in z.flags), None)
         self.face_up = {z.name: z.face == "face_up" for z in rs.zones.values()}
         self.exhaustible = {z.name for z in rs.zones.values() if "exhaustible" in z.flags}
         self.floors = {s.name: s.floor for s in rs.stats.values()}
@@ -133,9 +137,10 @@ class Game:
             raise ValueError(
                 f"the {rs.name} edition is played by {allowed.count} players, not {n}"
             )
-        designs = [d for deck in decks for d in deck.cards + deck.reserves]
         g = cls.__new__(cls)
-        g.engine = engine or Engine(rs, designs)
+        g.engine = engine or Engine(
+            rs, [d for deck in decks for d in deck.cards + deck.reserves]
+        )
         g._init_state(n, seed, dice, max_turns)
         for seat in range(n):
             deck = decks[seat % len(decks)]
@@ -235,18 +240,20 @@ class Game:
         self.usage: dict[str, int] = {}  # keyword, counter and chain-length tallies
 
     def _deal(self, seat: Seat, deck: Deck) -> None:
-        rs = self.engine.rs
-        start = next((z.name for z in rs.zones.values() if "starting" in z.flags), None)
-        reserve = next((z.name for z in rs.zones.values() if "reserve" in z.flags), None)
+        start, reserve = self.engine.start_zone, self.engine.reserve_zone
         for design in deck.cards:
             self._new_card(design, seat, start)
         for design in deck.reserves:
             self._new_card(design, seat, reserve or start)
 
     def _new_card(self, design: CardDesign, seat: int, zone: str | None) -> int:
-        printed = {s.stat: s.value for s in design.stats}
         c = CardState(
-            len(self.cards), design.name, design.type, int(seat), printed, design.name
+            len(self.cards),
+            design.name,
+            design.type,
+            int(seat),
+            design.printed,
+            design.name,
         )
         self.cards.append(c)
         if zone is not None:
@@ -798,11 +805,14 @@ class Game:
             return
         c = self.cards[cards[0]]
         zone = self.players[c.controller].zones[c.zone]
-        positions = sorted(zone.index(x) for x in cards if x in zone)
-        chosen = [zone[i] for i in positions]
-        self.rng.shuffle(chosen)
-        for i, x in zip(positions, chosen, strict=True):
-            zone[i] = x
+        if cards == zone:  # the whole zone, as it lies (`shuffle you.deck`)
+            self.rng.shuffle(zone)
+        else:
+            positions = sorted(zone.index(x) for x in cards if x in zone)
+            chosen = [zone[i] for i in positions]
+            self.rng.shuffle(chosen)
+            for i, x in zip(positions, chosen, strict=True):
+                zone[i] = x
         self.log("shuffle", cite, player=c.controller, zone=c.zone)
 
     def place_counters(self, card: int, kind: str, n: int, placer: int, cite) -> None:

@@ -8,6 +8,7 @@ an edition's phrases. Nothing here depends on an edition: that is `legality.py`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from textx import TextXError, get_location
@@ -68,6 +69,11 @@ class CardDesign:
 
     def stat(self, name: str) -> int | None:
         return next((s.value for s in self.stats if s.stat == name), None)
+
+    @cached_property
+    def printed(self) -> dict[str, int]:
+        """The printed stats by name, made once: each card of the design copies it."""
+        return {s.stat: s.value for s in self.stats}
 
     @property
     def text(self) -> str:
