@@ -650,7 +650,8 @@ class Game:
         ):
             self.dirty = True
         self.log("move", cite, card=card, name=c.name, to=zone, player=seat)
-        self._after_event("moved", {"target": card})
+        if "moved" in engine.referee.listened:
+            engine.referee.note(self, "moved", {"target": card})
 
     def _leave(self, c: CardState) -> None:
         """A card leaving its zone: counters, marks and battle places go with it."""
@@ -929,9 +930,6 @@ class Game:
 
     def fire(self, name: str, fields: dict, env: dict, cite) -> None:
         self.engine.referee.fire(self, name, fields, env, cite)
-
-    def _after_event(self, name: str, fields: dict) -> None:
-        self.engine.referee.note(self, name, fields)
 
     def call_keyword(
         self, name: str, fields: dict, env: dict, as_cost: bool, cite

@@ -792,8 +792,9 @@ class Referee(Listing):
         g.frames.append(Frame(self.fire_block, {"you": env.get("you")}, event=event))
 
     def note(self, g, name: str, fields: dict) -> None:
-        if name in self.listened:
-            g.recent.append([name, dict(fields)])
+        """Keep an event some ability is triggered by (`listened`: callers look
+        first, and make nothing for one none is) as a recent event."""
+        g.recent.append([name, fields])
 
     def fire_step(self, g, timing: str, step: str) -> None:
         if self._watching(g, (timing, step)):
@@ -863,7 +864,8 @@ class Referee(Listing):
         )
         if team is not None and card not in team:
             team.append(card)
-            self.note(g, "enlisted", {"target": card})
+            if "enlisted" in self.listened:
+                self.note(g, "enlisted", {"target": card})
             g.log("enlist", cite, card=card)
 
     def _task_battle(self, g, task: list) -> None:
@@ -953,13 +955,12 @@ class Referee(Listing):
         self.take(g, seat, action)
 
     def _unexhausted(self, g, seat: int, exclude: list) -> list[int]:
-        zone = g.players[seat].zones.get(self.team_zone, [])
+        zone, cards = g.players[seat].zones.get(self.team_zone, []), g.cards
         return [
             c
             for c in zone
-            if not g.cards[c].exhausted
-            and c not in exclude
-            and "petrified" not in g.cards[c].tags
+            for card in [cards[c]]
+            if not card.exhausted and c not in exclude and "petrified" not in card.tags
         ]
 
     def _enlist_step(self, g, b, seat: int, team: list, minimum: int, cite) -> bool:
@@ -969,7 +970,8 @@ class Referee(Listing):
             if answer.kind == "done":
                 return True
             team.append(answer.value)
-            self.note(g, "enlisted", {"target": answer.value})
+            if "enlisted" in self.listened:
+                self.note(g, "enlisted", {"target": answer.value})
         candidates = self._unexhausted(g, seat, team)
         if not candidates:
             return True
