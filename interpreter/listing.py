@@ -515,7 +515,7 @@ class Listing:
                     for z, entries in self._abilities_by_zone(g, act, i)
                 )
             return found
-        recent = frozenset([name for name, _ in g.recent])
+        recent = frozenset([name for name, _ in g.recent]) if g.recent else _NONE
         found = act.by_zone.get((i, narrow, recent))
         if found is None:
             table = act.by_zone.get((i, narrow))
@@ -600,6 +600,8 @@ class Listing:
 
 
 _KIND = itemgetter(0)  # of a counter entry, [kind, placer]
+
+_NONE: frozenset = frozenset()  # no recent events
 
 _ability_ref = tuple.__new__  # `_ability_ref(AbilityRef, (card, index))`, made in C
 
