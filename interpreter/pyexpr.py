@@ -45,6 +45,8 @@ def compile_expr(programs, e: ast.Expr, items: bool = False):
     with `items`, the value as `_as_list` makes it a list or tuple of items."""
     gen = _Gen(programs)
     result = gen.value(e)
+    if result in gen.seat_lists:  # `players` as it is: a list of the caller's own
+        result = f"list({result})"
     if items:
         result = f"{result} if type({result}) is list else _as_list({result})"
     body = "\n".join(gen.lines)
@@ -229,8 +231,8 @@ class _Gen:
     def head(self, name: str) -> str:
         if name == "active":
             return self.into("env['active'] if 'active' in env else seat_of(g.active)")
-        if name == "players":
-            t = self.opaque_into("g.seats_in_game()")
+        if name == "players":  # the game's own list: only read here (see `result`)
+            t = self.opaque_into("g.in_game")
             self.seat_lists.add(t)
             return t
         if name in ("game", "chain", "battle"):

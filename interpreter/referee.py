@@ -627,7 +627,7 @@ class Referee(Listing):
         ch = g.chain
         if action.kind == "pass":
             ch.passes += 1
-            if ch.passes >= len(g.seats_in_game()):
+            if ch.passes >= len(g.in_game):
                 ch.resolving = True
             else:
                 ch.asking = int(g.left_of(ch.asking))
@@ -924,7 +924,7 @@ class Referee(Listing):
         chaining action (where the battle section opens windows) or one open at any
         time; True once all have passed in a row. A player with nothing to take
         passes without being asked."""
-        players = len(g.seats_in_game())
+        players = len(g.in_game)
         while b.passes < players:
             options = self.options(g, b.asking, self.step_offer)
             if options:

@@ -113,6 +113,9 @@ def test_literals_and_names(table):
     assert ev(g, p("active")) == Seat(g.active)
     assert ev(g, p("active"), {"active": Seat(1)}) == Seat(1)
     assert ev(g, p("players")) == [Seat(0), Seat(1)]
+    # the players as a value are a list of the caller's own, not the game's
+    g.engine.programs.expr(p("players"))(g, {}).clear()
+    assert g.seats_in_game() == [Seat(0), Seat(1)]
 
 
 def test_an_unbound_name_is_a_runtime_error(table):
