@@ -524,6 +524,7 @@ class Programs:
         chooser = self.expr(s.chooser) if s.chooser else None
         single = isinstance(s.count.n, ast.IntLit) and s.count.n.value == 1
         name, random, any_ = s.name, s.random, s.count.any
+        prompt = f"choose for '{name}'"
 
         def choose(g, f):
             env = f.env
@@ -564,7 +565,7 @@ class Programs:
             options = [g.pick_action(x) for x in items]
             if len(picked) >= least:
                 options.append(g.done_action())
-            return g.ask(who, f"choose for '{name}'", options, cite=cite)
+            return g.ask(who, prompt, options, cite=cite)
 
         return choose
 
@@ -1087,6 +1088,11 @@ def _count(g, xs) -> int:
     return len(_as_list(xs))
 
 
+def _as_items(xs) -> list:
+    """A list to slice: a list as it is (a slice copies only what it takes)."""
+    return xs if type(xs) is list else list(xs)
+
+
 def _total(g, xs) -> int:
     return sum(g.value_of(x) for x in _as_list(xs))
 
@@ -1094,8 +1100,8 @@ def _total(g, xs) -> int:
 BUILTINS: dict[str, Callable] = {
     "count": _count,
     "total": _total,
-    "top": lambda g, n, xs: list(reversed(list(xs)[-n:])) if n > 0 else [],
-    "bottom": lambda g, n, xs: list(xs)[:n] if n > 0 else [],
+    "top": lambda g, n, xs: _as_items(xs)[-n:][::-1] if n > 0 else [],
+    "bottom": lambda g, n, xs: _as_items(xs)[:n] if n > 0 else [],
     "max": lambda g, a, b: max(a, b),
     "min": lambda g, a, b: min(a, b),
     "half_up": lambda g, a: -(-a // 2),
