@@ -488,6 +488,13 @@ def test_builtins(table):
     assert ev(g, call("is_empty", p("none")), env) is True
     assert ev(g, call("is_empty", p("a")), env) is False
     assert ev(g, call("top", n(1), p("xs")), env) == [big]
+    # the top of a pile is its end, taken first; more than there are takes all
+    assert ev(g, call("top", n(5), p("xs")), env) == [big, small]
+    assert ev(g, call("bottom", n(1), p("xs")), env) == [small]
+    assert ev(g, call("top", n(0), p("xs")), env) == []
+    taken = ev(g, call("bottom", n(5), p("xs")), env)
+    taken.clear()  # a list of its own
+    assert env["xs"] == [small, big]
     assert ev(g, call("max", n(2), n(7)), env) == 7
     assert ev(g, call("enemies", p("you")), env) == [Seat(1)]
     assert ev(g, call("total", p("you", field, stat)), env) == 5
