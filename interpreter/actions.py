@@ -8,8 +8,7 @@ JSON-friendly data, so scripted agents and scenario files can name actions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kotc_dsl import ast
 
@@ -86,12 +85,12 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-@dataclass(slots=True)
-class Decision:
+class Decision(NamedTuple):
     """Who must choose now, what kind of choice it is, and the legal actions.
 
     `resume` names who continues once the choice is made: the program machine
-    ("vm") or a flow task. `cite` is the rule that asks for the choice.
+    ("vm") or a flow task. `cite` is the rule that asks for the choice. (A
+    tuple: the engine makes one at every decision, with `tuple.__new__`.)
     """
 
     player: int

@@ -58,7 +58,9 @@ class Event(NamedTuple):
         return f"{self.kind}({data}){cite}"
 
 
-_event = tuple.__new__  # `_event(Event, (kind, data, cite))`: an Event, made in C
+# `_new_tuple(Event, (kind, data, cite))`: a named tuple made in C, with no call of
+# its own `__new__` (events and decisions are made at every step)
+_new_tuple = tuple.__new__
 
 
 class Engine:
@@ -485,7 +487,9 @@ class Game:
         resume: str = "vm",
         cite: ast.Citation | None = None,
     ) -> int:
-        self.decision = Decision(int(player), prompt, options, resume, cite)
+        self.decision = _new_tuple(
+            Decision, (int(player), prompt, options, resume, cite)
+        )
         return WAIT
 
     def take_answer(self) -> Action | None:
@@ -512,7 +516,7 @@ class Game:
 
     def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
         self.events.append(
-            _event(Event, (kind, data, None if cite is None else cite.text))
+            _new_tuple(Event, (kind, data, None if cite is None else cite.text))
         )
 
     @property
