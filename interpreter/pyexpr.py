@@ -111,10 +111,11 @@ class _Gen:
     def __init__(self, programs):
         self.p = programs
         self.lines: list[str] = []
-        # names already read from `env` on every path to the line being written:
-        # name -> (local, depth); leaving the block an entry was made in (writing
-        # less deep: a branch's end, before an `else:`) ends it (see `depth`)
-        self.read: dict[str, tuple[str, int]] = {}
+        # names already read from `env` on every path to the line being written
+        # (and an ability's modifiers, by ("modifiers", its local)): name ->
+        # (local, depth); leaving the block an entry was made in (writing less
+        # deep: a branch's end, before an `else:`) ends it (see `depth`)
+        self.read: dict[str | tuple, tuple[str, int]] = {}
         self._depth = 1
         self.consts: dict[str, Any] = {}
         self.count = 0
@@ -548,9 +549,17 @@ class _Gen:
         if name == "player":
             return self.test_into(f"isinstance({x}, Seat)")
         if name in p.modifiers:  # as `Game.ability_has` reads an ability's modifiers
-            return self.test_into(
-                f"{n} in g.engine.abilities[g.cards[{x}[0]].design][{x}[1]].modifiers"
-            )
+            # read once for the ability where a later test may use them (see `read`)
+            key = ("modifiers", x)
+            known = self.read.get(key)
+            if known is None:
+                mods = self.into(
+                    f"g.engine.abilities[g.cards[{x}[0]].design][{x}[1]].modifiers"
+                )
+                self.read[key] = (mods, self.depth)
+            else:
+                mods = known[0]
+            return self.test_into(f"{n} in {mods}")
         if name in ("proactive", "reactive", "inert"):
             return self.test_into(f"{self.const(p.counter_kinds)}.get({x}) == {n}")
         return self.test_into(f"{x} == {n}")

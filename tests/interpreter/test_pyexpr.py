@@ -521,6 +521,26 @@ def test_is_forms(table):
     assert ev(g, b("is", p("k"), p("sword")), env) is False
 
 
+def test_an_abilitys_modifiers_are_read_once_where_a_later_test_may_use_them():
+    rs = load_edition(EDITION)
+    decks, _ = _decks(rs, None)
+    designs = [d for deck in decks for d in deck.cards + deck.reserves]
+    g = Game.position(rs, designs)
+    able = next(d.name for d in designs if g.engine.abilities[d.name])
+    card = g.put(able, 0, rs.setting("battle", "team").zone)
+    mods = sorted(g.engine.abilities[able][0].modifiers) or ["ghost_play"]
+    other = next(m for m in sorted(rs.modifiers) if m not in mods)
+    env = {"you": Seat(0), "ability": AbilityRef(card, 0), "no": False}
+    both = b("or", b("is", p("ability"), p(other)), b("is", p("ability"), p(mods[0])))
+    assert ev(g, both, env) is (mods[0] in g.engine.abilities[able][0].modifiers)
+    assert g.engine.programs.expr(both).source.count(".modifiers") == 1
+    # read inside a branch that may not run: read again after it
+    branch = b("or", b("and", p("no"), b("is", p("ability"), p(other))),
+               b("is", p("ability"), p(mods[0])))
+    assert ev(g, branch, env) is ev(g, both, env)
+    assert g.engine.programs.expr(branch).source.count(".modifiers") == 2
+
+
 def test_one_function_per_expression(table):
     g, field, stat, *_ = table
     e = ast.Filtered(p("you", field), b("and", p("card", stat), ast.Unary("not", n(0))))
