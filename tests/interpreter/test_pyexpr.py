@@ -534,8 +534,10 @@ def test_an_abilitys_modifiers_are_read_once_where_a_later_test_may_use_them():
     both = b("or", b("is", p("ability"), p(other)), b("is", p("ability"), p(mods[0])))
     assert ev(g, both, env) is (mods[0] in g.engine.abilities[able][0].modifiers)
     assert g.engine.programs.expr(both).source.count(".modifiers") == 1
-    # read inside a branch that may not run: read again after it
-    branch = b("or", b("and", p("no"), b("is", p("ability"), p(other))),
+    # the ability read first, its modifiers inside a branch that may not run: read
+    # again after it
+    branch = b("or", b("and", b("==", p("ability"), p("no")),
+                       b("is", p("ability"), p(other))),
                b("is", p("ability"), p(mods[0])))
     assert ev(g, branch, env) is ev(g, both, env)
     assert g.engine.programs.expr(branch).source.count(".modifiers") == 2
