@@ -285,13 +285,15 @@ class Game:
         if self.is_over:
             raise IllegalAction("the game is over")
         d = self.decision
-        if isinstance(action, int):
-            action = d.options[action]
-        for chosen in d.options:
+        options = d.options
+        for chosen in options:  # most often, one of the very options listed
             if chosen is action:
                 break
         else:
-            chosen = d.options[d.options.index(action)] if action in d.options else None
+            if isinstance(action, int):  # an index into them
+                chosen = options[action] if 0 <= action < len(options) else None
+            else:  # an equal action
+                chosen = options[options.index(action)] if action in options else None
         if chosen is None:
             why = f" [{d.cite}]" if d.cite else ""
             raise IllegalAction(

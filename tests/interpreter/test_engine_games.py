@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from interpreter.actions import IllegalAction
+from interpreter.actions import Action, IllegalAction
 from interpreter.agents import RandomAgent, play
 from interpreter.cli_play import _decks
 from interpreter.game import Engine, Game
@@ -109,6 +109,21 @@ def test_an_illegal_action_is_refused_with_the_rule(table):
     message = str(err.value)
     assert "not a legal answer" in message and "§" in message
     assert g.legal_actions() == legal  # nothing changed
+
+
+def test_an_action_is_taken_as_listed_by_index_or_as_an_equal_action(table):
+    def after(action) -> str:
+        g = new_game(table, 6)
+        g.apply(action(g))
+        return g.to_json()
+
+    taken = after(lambda g: g.legal_actions()[-1])
+    assert after(lambda g: len(g.legal_actions()) - 1) == taken
+    assert after(lambda g: Action.from_json(g.legal_actions()[-1].to_json())) == taken
+    g = new_game(table, 6)
+    for index in (len(g.legal_actions()), -1):
+        with pytest.raises(IllegalAction, match="not a legal answer"):
+            g.apply(index)
 
 
 def test_the_flow_node_is_a_node_of_the_flow_graph(table):
