@@ -10,15 +10,19 @@ field of a seat), following the first lines of `Game.attr`, and call it for
 everything else. A `where` over card ids or the players binds each element in a
 local too, with its card's state or its player read once, so the condition's
 steps on it need no test of its type; a card's state also answers `card in
-seat.zone` (a card is in one zone list: its controller's, of its zone). A form
-not written here is kept as its closure (a constant of the function's
-namespace), so anything the closures can evaluate, this can.
+seat.zone` (a card is in one zone list: its controller's, of its zone). Where
+such a condition is only reads of the card, names and comparisons (`_Test`),
+the whole `where` is one list comprehension. A form not written here is kept
+as its closure (a constant of the function's namespace), so anything the
+closures can evaluate, this can.
 
 What is known when the code is written is used: a name no card's stats can hold
-is read from the card alone; a name read from `env` on every path to a later
-read is read once; an element nothing could read from `env` is not bound there;
-a term's body is written in place; the cards of different zones are joined
-without a look for repeats.
+is read from the card alone; a seat's zone or field is known by its name; a
+name read from `env` on every path to a later read is read once (as are an
+ability's modifiers); an element nothing could read from `env` is not bound
+there; a term's body is written in place; the cards of different zones are
+joined without a look for repeats; the players are read in the game's own list
+where they are only read.
 """
 
 from __future__ import annotations
