@@ -124,8 +124,8 @@ class Listing:
                 found.append(())
             return found
         if not given:
-            kinds = act.counter_kinds
-            if kinds is not None and g.counters_in_play.keys().isdisjoint(kinds):
+            kinds, in_play = act.counter_kinds, g.counters_in_play
+            if kinds is not None and (not in_play or in_play.keys().isdisjoint(kinds)):
                 return found  # it takes a counter off a card, and none it may is in play
             if act.binder is not None:
                 act.binder(g, act, env, found, ignore_condition, free)

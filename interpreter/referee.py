@@ -466,10 +466,14 @@ class Referee(Listing):
         counters in play rules out the actions that take one)."""
         if not self.others_offer or len(g.players) < 2:
             return False
-        gate = self.others_gate
-        return gate is None or (
-            bool(g.counters_in_play) and not g.counters_in_play.keys().isdisjoint(gate)
-        )
+        return self._gate_open(g, self.others_gate)
+
+    @staticmethod
+    def _gate_open(g, gate: frozenset | None) -> bool:
+        """Whether a window gated on these kinds of counters (`_counter_gate`) may
+        offer anything: some counter of them is in play (None: no gate)."""
+        in_play = g.counters_in_play
+        return gate is None or bool(in_play) and not in_play.keys().isdisjoint(gate)
 
     def _answer_phase(self, g, task: list, action: Action) -> None:
         if task[2] == "others":
@@ -901,10 +905,10 @@ class Referee(Listing):
                 elif self._ops[ops[b.op]](g, b, cite):
                     b.op += 1
                     b.stage = 0
-            elif stage == "after" and self.step_offer and (
-                self.step_gate is None
-                or g.counters_in_play
-                and not g.counters_in_play.keys().isdisjoint(self.step_gate)
+            elif (
+                stage == "after"
+                and self.step_offer
+                and self._gate_open(g, self.step_gate)
             ):
                 task[2] = "window"
                 b.asking, b.passes = b.attacker, 0
