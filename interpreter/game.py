@@ -302,15 +302,25 @@ class Game:
                 f"{', '.join(map(str, d.options[:8]))}"
                 f"{'...' if len(d.options) > 8 else ''}"
             )
-        start = len(self.events)
+        events = self.events
+        start = len(events)
         self.applied += 1
         self.decision = None
-        self.log(
-            "decide",
-            d.cite,
-            player=d.player,
-            action=chosen._label or str(chosen),  # the label, once made, is the text
-            choice=chosen.kind,
+        cite = d.cite
+        events.append(  # as `log` writes it
+            _new_tuple(
+                Event,
+                (
+                    "decide",
+                    {
+                        "player": d.player,
+                        # the label, once made, is the text
+                        "action": chosen._label or str(chosen),
+                        "choice": chosen.kind,
+                    },
+                    None if cite is None else cite.text,
+                ),
+            )
         )
         if d.resume == "vm":
             self.answer = chosen
@@ -321,7 +331,7 @@ class Game:
                 self, "decision limit", self.engine.referee.turn_limit_cite
             )
         self._advance()
-        return self.events[start:]
+        return events[start:]
 
     @property
     def result(self) -> dict | None:

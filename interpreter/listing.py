@@ -68,17 +68,17 @@ class Listing:
         out = []
         self._standard_memo = {} if self.standard_per_player else None
         self._resources_memo = {}
-        in_play = g.counters_in_play
+        in_play, actions, you = g.counters_in_play, self.actions, seat_of(seat)
         try:
             for name in names:  # only those this game's cards may bind (`_bindable`)
-                act = self.actions[name]
+                act = actions[name]
                 kinds = act.counter_kinds
                 if kinds is not None and (
                     not in_play or in_play.keys().isdisjoint(kinds)
                 ):
                     continue  # it takes a counter off a card: none it may is in play
                 if not act.params:  # no list of bindings to make
-                    if self._bare_holds(g, act, {"you": seat_of(seat)}, False):
+                    if self._bare_holds(g, act, {"you": you}, False):
                         out.append(act.bare)
                     continue
                 binder = act.binder
@@ -86,7 +86,7 @@ class Listing:
                     found = self.bindings(g, act, seat, ())
                 else:  # as `bindings` would, its look at the counters made above
                     found = []
-                    binder(g, act, {"you": seat_of(seat)}, found, False, False)
+                    binder(g, act, {"you": you}, found, False, False)
                 if found:
                     out += [Action("act", (name, args), None, g) for args in found]
         finally:
@@ -266,16 +266,18 @@ class Listing:
         """A card of the player's with no `in`, then one of its abilities (how an
         ability is activated)."""
         you = env["you"]
-        card_param, ability_param = act.params
-        name, ability_name = card_param.name, ability_param.name
-        kind = card_param.type if card_param.type in self.card_types else None
         narrow = self._narrowing(g, act, 1, you, ignore)
-        own = narrow == "own"
         cards, zones = g.cards, g.players[you].zones
         pool = []
         for z, designs in self._sources_by_zone(g, act, 1, narrow):
             pool += [c for c in zones[z] if cards[c].design in designs]
+        if not pool:  # most often, outside the player's own window
+            return
         pool.sort()
+        own = narrow == "own"
+        card_param, ability_param = act.params
+        name, ability_name = card_param.name, ability_param.name
+        kind = card_param.type if card_param.type in self.card_types else None
         check, ability_check = act.checks
         costly = act.costs and not free
         resolves = None if ignore else act.resolves
