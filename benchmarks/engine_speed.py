@@ -13,7 +13,8 @@ dice and shuffles are drawn differently), so time per game is printed too.
 `--compiled` runs the same code compiled with Cython, the baseline included
 (`compiled.py`). Times are the process's CPU time, so time the machine gives to
 others does not count; `--work` adds Python calls and bytecodes per decision,
-which do not move with the machine's load at all. Last, the figures the
+which do not move with the machine's load at all, and the DSL engine's bytecodes
+by layer (see `LAYERS`). Last, the figures the
 engine's targets are about, beside the targets. Figures only: nothing here
 asserts.
 """
@@ -39,6 +40,8 @@ from baseline17 import HandGame  # noqa: E402
 from interpreter.cli_play import _decks  # noqa: E402
 from interpreter.decks import vanilla_deck  # noqa: E402
 from interpreter.game import Engine, Game  # noqa: E402
+from interpreter.listing import Listing  # noqa: E402
+from interpreter.programs import run as run_programs  # noqa: E402
 from kotc_dsl import edition_files, load_edition  # noqa: E402
 
 # the engine's speed targets: decisions per second on the newest edition's starter
@@ -72,10 +75,13 @@ def dsl_games(rs, decks, games: int, meter=None) -> tuple[int, float]:
 
 
 class Bytecodes:
-    """Counts the bytecodes Python executes while enabled (a tracer: slow)."""
+    """Counts the bytecodes Python executes while enabled (a tracer: slow), in all
+    and by the part of the engine that runs them (`layers`): a function in
+    `LAYERS` starts its part, any other runs in its caller's."""
 
     def __init__(self):
         self.executed = 0
+        self.by_layer: dict[str, int] = {}
 
     def enable(self) -> None:
         sys.settrace(self._frame)
@@ -85,22 +91,55 @@ class Bytecodes:
 
     def _frame(self, frame, event, arg):
         frame.f_trace_opcodes, frame.f_trace_lines = True, False
-        return self._step
+        layer = LAYERS.get(frame.f_code)
+        if layer is None:
+            caller = frame.f_back.f_trace if frame.f_back is not None else None
+            layer = getattr(caller, "layer", "player")
+        return _Counter(self, layer)
 
-    def _step(self, frame, event, arg):
+
+class _Counter:
+    """The local tracer of one frame: counts its bytecodes into its layer."""
+
+    __slots__ = ("meter", "layer")
+
+    def __init__(self, meter: Bytecodes, layer: str):
+        self.meter, self.layer = meter, layer
+
+    def __call__(self, frame, event, arg):
         if event == "opcode":
-            self.executed += 1
-        return self._step
+            meter = self.meter
+            meter.executed += 1
+            meter.by_layer[self.layer] = meter.by_layer.get(self.layer, 0) + 1
+        return self
 
 
-def work_per_decision(run, *args) -> tuple[float, float]:
+# Where a decision's work goes in the DSL engine: listing the legal actions, running
+# effects, the flow of turns, battles and chains around them, taking the answer
+# (`apply`), and setting games up; the rest is the player's loop (`player`).
+LAYERS = {
+    getattr(function, "__code__", None): layer  # a compiled function has none
+    for function, layer in (
+        (Listing.options, "listing"),
+        (Listing.bindings, "listing"),
+        (run_programs, "effects"),
+        (Game._advance, "flow"),
+        (Game.apply, "apply"),
+        (Game.new.__func__, "setup"),
+    )
+}
+
+
+def work_per_decision(run, *args) -> tuple[float, float, dict[str, float]]:
     """Python function calls (cProfile) and bytecodes per decision of `run`'s
-    games: measures of an engine's work that do not move with the machine's load."""
+    games, and the bytecodes by layer: measures of an engine's work that do not
+    move with the machine's load."""
     profiler, bytecodes = cProfile.Profile(), Bytecodes()
     decisions, _ = run(*args, profiler)
     calls = pstats.Stats(profiler).total_calls / decisions
     decisions, _ = run(*args, bytecodes)
-    return calls, bytecodes.executed / decisions
+    layers = {k: n / decisions for k, n in bytecodes.by_layer.items()}
+    return calls, bytecodes.executed / decisions, layers
 
 
 def hand_games(
@@ -221,22 +260,29 @@ def main() -> None:
     if args.work:  # last: once a tracer has run, what runs after it is slower
         print(f"\nwork per decision, {args.games} games each")
         print(f"{'games':<34}{'Python calls':>14}{'bytecodes':>12}")
+        rows = []
         for name, decks in tables:
-            calls, bytecodes = work_per_decision(
-                dsl_games, load_edition(name), decks, args.games
-            )
-            print(f"{name + ' starter, DSL engine':<34}{calls:>14.1f}{bytecodes:>12,.0f}")
+            work = work_per_decision(dsl_games, load_edition(name), decks, args.games)
+            rows.append((f"{name} starter, DSL engine", *work))
         dsl = work_per_decision(dsl_games, rs, [deck], args.games)
         hand = work_per_decision(hand_games, plain, args.games, True)
-        for label, (calls, bytecodes) in (
-            ("vanilla, DSL engine", dsl),
-            ("vanilla, hand-written engine API", hand),
-        ):
+        rows.append(("vanilla, DSL engine", *dsl))
+        for label, calls, bytecodes, _ in [*rows, ("vanilla, hand-written engine API",
+                                                   *hand)]:
             print(f"{label:<34}{calls:>14.1f}{bytecodes:>12,.0f}")
         print(
             f"DSL / hand-written, engine API: {dsl[0] / hand[0]:.2f}x Python calls, "
             f"{dsl[1] / hand[1]:.2f}x bytecodes per decision"
         )
+        names = ("listing", "effects", "flow", "apply", "setup", "player")
+        print("\nDSL engine, bytecodes per decision by layer")
+        print(f"{'games':<26}" + "".join(f"{n:>9}" for n in names))
+        for label, _, _, layers in rows:
+            print(
+                f"{label.removesuffix(', DSL engine'):<26}"
+                + "".join(f"{layers.get(n, 0):>9,.0f}" for n in names)
+            )
+
 
 if __name__ == "__main__":
     main()
