@@ -12,7 +12,8 @@ compiled the same way, so the ratios still compare like with like.
 
 Annotations are not read as C types (`annotation_typing=False`): a `Seat` passed
 where `int` is annotated must stay a `Seat`. The build is keyed by the sources'
-contents and reused while they do not change. Needs Cython and a C compiler.
+contents and reused while they do not change; a new build removes the older
+ones. Needs Cython and a C compiler.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ def build() -> Path:
         digest.update(path.read_bytes())
     target = BUILDS / digest.hexdigest()[:16]
     if (target / "done").exists():
+        _remove_others(target)
         return target
     work = target.with_suffix(".tmp")
     shutil.rmtree(work, ignore_errors=True)
@@ -110,7 +112,15 @@ def build() -> Path:
     (work / "done").write_text("")
     shutil.rmtree(target, ignore_errors=True)
     work.rename(target)
+    _remove_others(target)
     return target
+
+
+def _remove_others(target: Path) -> None:
+    """Builds of earlier sources (some 40 MB each) go; one under way stays."""
+    for old in BUILDS.iterdir():
+        if old != target and old.suffix != ".tmp":
+            shutil.rmtree(old, ignore_errors=True)
 
 
 if __name__ == "__main__":
