@@ -49,6 +49,11 @@ class CompiledAction:
     by_zone: dict = field(default_factory=dict)
     # the binder for the shape of its parameters, if one is written (`_shape_binder`)
     binder: Any = None
+    # the binder written out as one function for this action (`listers`), if any:
+    # what `options` calls
+    lister: Any = None
+    # `costs`, as written: (kind, amount)
+    pays: list = field(default_factory=list)
     # a parameter takes one of the counters on the card before it: the kinds it
     # may take (see `Referee._counter_kinds`); None when none does
     counter_kinds: frozenset | None = None
@@ -62,36 +67,16 @@ class Listing:
     # pay with, per player; None outside a listing
     _standard_memo: dict | None = None
     _resources_memo: dict | None = None
+    # names of actions -> the function listing them (see `options`)
+    _windows: dict
 
-    def options(self, g, seat: int, names) -> list[Action]:
-        """The actions named that `seat` may take now, each way it may take them."""
-        out = []
-        self._standard_memo = {} if self.standard_per_player else None
-        self._resources_memo = {}
-        in_play, actions, you = g.counters_in_play, self.actions, seat_of(seat)
-        try:
-            for name in names:  # only those this game's cards may bind (`_bindable`)
-                act = actions[name]
-                kinds = act.counter_kinds
-                if kinds is not None and (
-                    not in_play or in_play.keys().isdisjoint(kinds)
-                ):
-                    continue  # it takes a counter off a card: none it may is in play
-                if not act.params:  # no list of bindings to make
-                    if self._bare_holds(g, act, {"you": you}, False):
-                        out.append(act.bare)
-                    continue
-                binder = act.binder
-                if binder is None:
-                    found = self.bindings(g, act, seat, ())
-                else:  # as `bindings` would, its look at the counters made above
-                    found = []
-                    binder(g, act, {"you": you}, found, False, False)
-                if found:
-                    out += [Action("act", (name, args), None, g) for args in found]
-        finally:
-            self._standard_memo = self._resources_memo = None
-        return out
+    def options(self, g, seat: int, names: tuple) -> list[Action]:
+        """The actions named that `seat` may take now, each way it may take them:
+        as `window_lister` writes it for these names, once."""
+        window = self._windows.get(names)
+        if window is None:
+            window = self._window(names)
+        return window(self, g, seat)
 
     def label(self, g, value: Any) -> str:
         """How an option names what it takes: a card, a player, an ability."""

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from kotc_dsl import ast
 
 from .actions import Action
+from .listers import bind_one_lister, own_ability_lister, window_lister
 from .listing import CompiledAction, Listing, _names, _trigger_table
 from .programs import NEXT, PUSHED, Block, Frame
 from .state import PlayerState, Record
@@ -111,6 +112,7 @@ class Referee(Listing):
             for c in rs.counters.values()
         }
         self.actions = {a.name: self._action(a) for a in rs.actions.values()}
+        self._windows = {}
         self.reactions: dict[tuple, list[CompiledCounter]] = {}
         for c in self.counters.values():
             if c.kind == "reactive" and c.trigger is not None:
@@ -242,7 +244,8 @@ class Referee(Listing):
             ),
             None,
         )
-        return CompiledAction(
+        stages = _staged_checks(a)
+        act = CompiledAction(
             a.name,
             a.label,
             a.params,
@@ -252,12 +255,33 @@ class Referee(Listing):
             costs,
             resolves,
             a.cite,
-            self._staged_checks(a),
+            [P.expr(check) if check is not None else None for check in stages],
             a.requires,
             Action("act", (a.name, ()), a.name),
             binder=self._shape_binder(a.params),
             counter_kinds=self._counter_kinds(a),
         )
+        act.pays = [(s.kind, s.amount) for s in a.body[: len(costs)]]
+        act.lister = self._lister(act, stages)
+        return act
+
+    def _window(self, names: tuple):
+        """The function listing these actions (see `Listing.options`), written once."""
+        window = self._windows[names] = window_lister(self, names)
+        return window
+
+    def _lister(self, act: CompiledAction, stages: list):
+        """The binder of `act`'s shape written out for it (see `listers`), or None."""
+        P, kind = self.programs, act.params[0].type if act.params else None
+        costs = act.pays
+        if act.binder == self._bind_one:
+            typed = kind in P.card_types
+            resolves = act.resolves is not None
+            return bind_one_lister(P, act.params[0], typed, stages[0], costs, resolves)
+        if act.binder == self._bind_own_ability:
+            kind = kind if kind in P.card_types else None
+            return own_ability_lister(P, act, kind, stages, costs)
+        return None
 
     def _counter_kinds(self, a: ast.Action) -> frozenset | None:
         """The kinds of counters an action may take off a card (as `pop` does): all
@@ -303,23 +327,6 @@ class Referee(Listing):
         if not kinds or None in kinds:
             return None
         return frozenset().union(*kinds)
-
-    def _staged_checks(self, a: ast.Action) -> list:
-        """The parts of `requires` joined by `and`, each to be checked as soon as the
-        last parameter it reads is bound (so a bad first choice is dropped early):
-        per parameter, one function checking its parts (their conjunction), or None."""
-        stages: list[list] = [[] for _ in range(max(len(a.params), 1))]
-        if a.requires is not None:
-            index = {p.name: i for i, p in enumerate(a.params)}
-            for part in _conjuncts(a.requires):
-                read = [index[n] for n in _names(part) if n in index]
-                stages[max(read, default=0)].append(part)
-        return [
-            self.programs.expr(reduce(lambda x, y: ast.Binary("and", x, y), checks))
-            if checks
-            else None
-            for checks in stages
-        ]
 
     def _battle_settings(self, rs) -> None:
         s = lambda name: rs.setting("battle", name)  # noqa: E731
@@ -1199,6 +1206,22 @@ _POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
 
 # names an expression may read that never stand for an ability or its card
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
+
+
+def _staged_checks(a: ast.Action) -> list:
+    """The parts of `requires` joined by `and`, each to be checked as soon as the
+    last parameter it reads is bound (so a bad first choice is dropped early):
+    per parameter, the conjunction of its parts, or None."""
+    stages: list[list] = [[] for _ in range(max(len(a.params), 1))]
+    if a.requires is not None:
+        index = {p.name: i for i, p in enumerate(a.params)}
+        for part in _conjuncts(a.requires):
+            read = [index[n] for n in _names(part) if n in index]
+            stages[max(read, default=0)].append(part)
+    return [
+        reduce(lambda x, y: ast.Binary("and", x, y), checks) if checks else None
+        for checks in stages
+    ]
 
 
 def _conjuncts(e) -> list:
