@@ -49,11 +49,9 @@ class CompiledAction:
     by_zone: dict = field(default_factory=dict)
     # the binder for the shape of its parameters, if one is written (`_shape_binder`)
     binder: Any = None
-    # the binder written out as one function for this action (`listers`), if any:
-    # what `options` calls
-    lister: Any = None
-    # `costs`, as written: (kind, amount)
+    # as written: `costs` (kind, amount), and `checks` (each a conjunction, or None)
     pays: list = field(default_factory=list)
+    stages: list = field(default_factory=list)
     # a parameter takes one of the counters on the card before it: the kinds it
     # may take (see `Referee._counter_kinds`); None when none does
     counter_kinds: frozenset | None = None

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from kotc_dsl import ast
 
 from .actions import Action
-from .listers import bind_one_lister, own_ability_lister, window_lister
+from .listers import window_lister
 from .listing import CompiledAction, Listing, _names, _trigger_table
 from .programs import NEXT, PUSHED, Block, Frame
 from .state import PlayerState, Record
@@ -262,26 +262,13 @@ class Referee(Listing):
             counter_kinds=self._counter_kinds(a),
         )
         act.pays = [(s.kind, s.amount) for s in a.body[: len(costs)]]
-        act.lister = self._lister(act, stages)
+        act.stages = stages
         return act
 
     def _window(self, names: tuple):
         """The function listing these actions (see `Listing.options`), written once."""
         window = self._windows[names] = window_lister(self, names)
         return window
-
-    def _lister(self, act: CompiledAction, stages: list):
-        """The binder of `act`'s shape written out for it (see `listers`), or None."""
-        P, kind = self.programs, act.params[0].type if act.params else None
-        costs = act.pays
-        if act.binder == self._bind_one:
-            typed = kind in P.card_types
-            resolves = act.resolves is not None
-            return bind_one_lister(P, act.params[0], typed, stages[0], costs, resolves)
-        if act.binder == self._bind_own_ability:
-            kind = kind if kind in P.card_types else None
-            return own_ability_lister(P, act, kind, stages, costs)
-        return None
 
     def _counter_kinds(self, a: ast.Action) -> frozenset | None:
         """The kinds of counters an action may take off a card (as `pop` does): all

@@ -97,13 +97,32 @@ def test_popping_takes_only_the_kinds_its_requirement_lets_through(edition):
 
 def _plain(engine: Engine) -> Engine:
     """The same engine with the listing's shortcuts off: the standard condition
-    read for each ability, every shape through the general binder."""
+    read for each ability, every shape through the general binder, none written
+    out in the windows' functions (written when first listed)."""
     referee = engine.referee
     referee.standard_per_player = False
     referee.others_gate = referee.step_gate = None
     for act in referee.actions.values():
         act.binder, act.counter_kinds = None, None
+    assert not referee._windows
     return engine
+
+
+@pytest.mark.parametrize("edition", ["11th", "17th"])
+def test_a_window_writes_out_the_commonest_shapes_and_calls_the_general_binder(edition):
+    # so that the comparison below compares them with the general binder
+    from interpreter.cli_play import _decks
+
+    rs = load_edition(edition)
+    designs = [d for deck in _decks(rs, None)[0] for d in deck.cards + deck.reserves]
+    fast, plain = Engine(rs, designs).referee, _plain(Engine(rs, designs)).referee
+    offers = next(p.offers for p in fast.phases if p.name == "action")
+    bare = [name for name in offers if not fast.actions[name].params]
+    assert {"summon", "activate"} <= set(offers) and bare
+    written, called = fast._window(offers).source, plain._window(offers).source
+    assert "_sources_by_zone" in written and "listing.bindings" not in written
+    assert "_sources_by_zone" not in called
+    assert called.count("listing.bindings") == len(offers) - len(bare)
 
 
 @pytest.mark.parametrize("edition", ["11th", "12th", "13th", "17th"])
