@@ -29,12 +29,23 @@ Step = Callable[[Any, "Frame"], int]
 
 
 class Block:
-    """A compiled list of statements, with the rule it comes from."""
+    """A compiled list of statements, with the rule it comes from.
 
-    __slots__ = ("id", "stmts", "cite", "where")
+    `go(g, frame)` runs the statements from the frame's position on, until one
+    waits (WAIT), one pushes a frame (PUSHED: the position is already past it),
+    or the block ends (NEXT). It is written as one Python function when first
+    run (`_written`), the statements called one after another in its body.
+    """
+
+    __slots__ = ("id", "stmts", "cite", "where", "go")
 
     def __init__(self, id: int, stmts: list[Step], cite: ast.Citation | None, where: str):
         self.id, self.stmts, self.cite, self.where = id, stmts, cite, where
+        self.go = self._first_go
+
+    def _first_go(self, g, f: Frame) -> int:
+        self.go = _written(self)
+        return self.go(g, f)
 
     @property
     def simple(self) -> bool:
@@ -59,26 +70,46 @@ def run(g) -> int:
     frames = g.frames
     while frames:
         f = frames[-1]
-        stmts = f.block.stmts
-        end = len(stmts)
         # the top frame's statements, one after another, until one pushes a frame
         # (or fires something that does)
-        while f.pc < end:
-            code = stmts[f.pc](g, f)
-            if code == NEXT:
-                f.pc += 1
-                if frames[-1] is not f:
-                    break
-            elif code == WAIT:
-                return WAIT
-            else:
-                break
-        else:
+        code = f.block.go(g, f)
+        if code == NEXT:
             loop = f.loop
             if loop is not None and _next_iteration(g, f, loop):
                 continue
             frames.pop()
+        elif code == WAIT:
+            return WAIT
     return NEXT
+
+
+def _written(block: Block) -> Callable[[Any, Frame], int]:
+    """`block.go`, written out: each statement called in turn from the frame's
+    position. A statement that may wait or push is called with the frame at its
+    own position, and after it the frame on top is looked at; a simple one
+    (`_SIMPLE`) does neither, and reads no position."""
+    lines = ["def go(g, f):", "    pc = f.pc"]
+    namespace: dict[str, Any] = {}
+    if not all(getattr(st, "simple", False) for st in block.stmts):
+        lines.append("    frames = g.frames")
+    for i, st in enumerate(block.stmts):
+        namespace[f"_s{i}"] = st
+        lines.append(f"    if pc <= {i}:")
+        if getattr(st, "simple", False):
+            lines.append(f"        _s{i}(g, f)")
+            continue
+        lines += [
+            f"        f.pc = {i}",
+            f"        code = _s{i}(g, f)",
+            "        if code:",  # PUSHED or WAIT
+            "            return code",
+            "        if frames[-1] is not f:",  # it fired something that pushed
+            f"            f.pc = {i + 1}",
+            f"            return {PUSHED}",
+        ]
+    lines += [f"    f.pc = {len(block.stmts)}", f"    return {NEXT}"]
+    exec(compile("\n".join(lines) + "\n", f"<kotc {block.where}>", "exec"), namespace)
+    return namespace["go"]
 
 
 def _next_iteration(g, f: Frame, loop: list) -> bool:
