@@ -58,7 +58,7 @@ class _Window:
         return _function(gen, "window", "listing, g, seat")
 
     def offer(self, act: CompiledAction) -> None:
-        """One action: as `Listing.options` took it, each binding an option."""
+        """One action: its counter gate, then each way to bind it, an option."""
         gen, listing, depth = self.gen, self.listing, self.gen.depth
         # each action binds names in an env of its own: nothing read carries over
         gen.read, gen.bound = {}, {}
@@ -85,8 +85,8 @@ class _Window:
         if act.condition is not None:
             gen.emit(f"if {gen.value(act.condition)}:")
             gen.depth += 1
-        for kind, amount in act.pays:
-            gen.emit(f"if {self.need(kind, amount)} <= {self.paid_with(kind)}:")
+        for kind, amount in act.pays:  # each amount, then what pays it
+            gen.emit(f"if {gen.value(amount)} <= {self.paid_with(kind)}:")
             gen.depth += 1
         gen.emit(f"{self.out}.append({gen.const(act.bare)})")
 
@@ -244,12 +244,10 @@ class _Window:
     def pay(self, act: CompiledAction) -> None:
         """On to the next candidate unless the costs can be paid, as `_affordable`
         reads them: each amount in turn."""
-        for kind, amount in act.pays:
-            self.gen.emit(f"if {self.need(kind, amount)} > {self.paid_with(kind)}:")
-            self.gen.emit("    continue")
-
-    def need(self, kind: str, amount) -> str:
-        return self.gen.value(amount)
+        gen = self.gen
+        for kind, amount in act.pays:  # each amount, then what pays it
+            gen.emit(f"if {gen.value(amount)} > {self.paid_with(kind)}:")
+            gen.emit("    continue")
 
     def paid_with(self, kind: str) -> str:
         """What a cost of `kind` is paid from: the player's hitpoints, or the

@@ -5,9 +5,12 @@ reads the referee's compiled actions and settings (`actions`, `card_types`,
 `hidden_zones`, `modifiers`, `zone_names`, `standard`, `standard_per_player`,
 `_first_own`) and never changes the game.
 
-`bindings` is the way in. `_bind` and `_candidates` bind any shape of
+`options` lists a window's actions, through a function written for the window
+(see `listers`); `bindings` lists one action, with some of its arguments given
+or its condition or cost waived. `_bind` and `_candidates` bind any shape of
 parameters, one parameter after another; the common shapes have binders of
-their own (`_shape_binder`), which list the same, faster.
+their own (`_shape_binder`), which list the same, faster, and which a window's
+function writes out in place for the two commonest.
 """
 
 from __future__ import annotations

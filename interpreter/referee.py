@@ -245,7 +245,7 @@ class Referee(Listing):
             None,
         )
         stages = _staged_checks(a)
-        act = CompiledAction(
+        return CompiledAction(
             a.name,
             a.label,
             a.params,
@@ -260,10 +260,9 @@ class Referee(Listing):
             Action("act", (a.name, ()), a.name),
             binder=self._shape_binder(a.params),
             counter_kinds=self._counter_kinds(a),
+            pays=[(s.kind, s.amount) for s in a.body[: len(costs)]],
+            stages=stages,
         )
-        act.pays = [(s.kind, s.amount) for s in a.body[: len(costs)]]
-        act.stages = stages
-        return act
 
     def _window(self, names: tuple):
         """The function listing these actions (see `Listing.options`), written once."""
