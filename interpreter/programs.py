@@ -16,6 +16,7 @@ pushed for the branch.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import CodeType, FunctionType
 from typing import Any
 
 from kotc_dsl import Ruleset, ast
@@ -108,8 +109,17 @@ def _written(block: Block) -> Callable[[Any, Frame], int]:
             f"            return {PUSHED}",
         ]
     lines += [f"    f.pc = {len(block.stmts)}", f"    return {NEXT}"]
-    exec(compile("\n".join(lines) + "\n", f"<kotc {block.where}>", "exec"), namespace)
-    return namespace["go"]
+    source = "\n".join(lines) + "\n"
+    code = _GO.get((source, block.where))
+    if code is None:  # compiled once for all engines of the ruleset
+        module = compile(source, f"<kotc {block.where}>", "exec")
+        code = _GO[(source, block.where)] = module.co_consts[0]
+    return FunctionType(code, namespace)
+
+
+# the code of `go` functions, by source and block: the statements differ from one
+# engine to the next, the code does not
+_GO: dict[tuple[str, str], CodeType] = {}
 
 
 def _next_iteration(g, f: Frame, loop: list) -> bool:
