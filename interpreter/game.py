@@ -676,12 +676,13 @@ class Game:
         if c.tags:
             c.tags = {t: u for t, u in c.tags.items() if u != "leave"}
         stats, printed = c.stats, c.printed
-        if not c.timed and stats.keys() == printed.keys():
-            stats.update(printed)  # what the loop below does, at once
-        else:
-            for stat in stats:
-                if stat not in c.timed:
-                    stats[stat] = printed.get(stat, stats[stat])
+        if c.timed or stats != printed:  # most often, nothing to put back
+            if not c.timed and stats.keys() == printed.keys():
+                stats.update(printed)  # what the loop below does, at once
+            else:
+                for stat in stats:
+                    if stat not in c.timed:
+                        stats[stat] = printed.get(stat, stats[stat])
         c.fatigued = False
         if self.battle is not None:
             self.withdraw(c.id, None)

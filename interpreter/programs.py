@@ -89,37 +89,36 @@ def _written(block: Block) -> Callable[[Any, Frame], int]:
     position. A statement that may wait or push is called with the frame at its
     own position, and after it the frame on top is looked at; a simple one
     (`_SIMPLE`) does neither, and reads no position."""
-    lines = ["def go(g, f):", "    pc = f.pc"]
-    namespace: dict[str, Any] = {}
-    if not all(getattr(st, "simple", False) for st in block.stmts):
-        lines.append("    frames = g.frames")
-    for i, st in enumerate(block.stmts):
-        namespace[f"_s{i}"] = st
-        lines.append(f"    if pc <= {i}:")
-        if getattr(st, "simple", False):
-            lines.append(f"        _s{i}(g, f)")
-            continue
-        lines += [
-            f"        f.pc = {i}",
-            f"        code = _s{i}(g, f)",
-            "        if code:",  # PUSHED or WAIT
-            "            return code",
-            "        if frames[-1] is not f:",  # it fired something that pushed
-            f"            f.pc = {i + 1}",
-            f"            return {PUSHED}",
-        ]
-    lines += [f"    f.pc = {len(block.stmts)}", f"    return {NEXT}"]
-    source = "\n".join(lines) + "\n"
-    code = _GO.get((source, block.where))
-    if code is None:  # compiled once for all engines of the ruleset
+    simple = tuple(getattr(st, "simple", False) for st in block.stmts)
+    code = _GO.get((block.where, simple))
+    if code is None:  # written once for all engines of the ruleset
+        lines = ["def go(g, f):", "    pc = f.pc"]
+        if not all(simple):
+            lines.append("    frames = g.frames")
+        for i, plain in enumerate(simple):
+            lines.append(f"    if pc <= {i}:")
+            if plain:
+                lines.append(f"        _s{i}(g, f)")
+                continue
+            lines += [
+                f"        f.pc = {i}",
+                f"        code = _s{i}(g, f)",
+                "        if code:",  # PUSHED or WAIT
+                "            return code",
+                "        if frames[-1] is not f:",  # it fired something that pushed
+                f"            f.pc = {i + 1}",
+                f"            return {PUSHED}",
+            ]
+        lines += [f"    f.pc = {len(simple)}", f"    return {NEXT}"]
+        source = "\n".join(lines) + "\n"
         module = compile(source, f"<kotc {block.where}>", "exec")
-        code = _GO[(source, block.where)] = module.co_consts[0]
-    return FunctionType(code, namespace)
+        code = _GO[(block.where, simple)] = module.co_consts[0]
+    return FunctionType(code, {f"_s{i}": st for i, st in enumerate(block.stmts)})
 
 
-# the code of `go` functions, by source and block: the statements differ from one
-# engine to the next, the code does not
-_GO: dict[tuple[str, str], CodeType] = {}
+# the code of `go` functions, by block and which of its statements are simple: the
+# statements differ from one engine to the next, the code does not
+_GO: dict[tuple[str, tuple], CodeType] = {}
 
 
 def _next_iteration(g, f: Frame, loop: list) -> bool:
