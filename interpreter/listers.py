@@ -14,11 +14,9 @@ what fails stay as the binders have them; a test lists seeded games both ways.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .actions import Action
 from .listing import CompiledAction, _ability_ref, _own_condition
-from .pyexpr import _CODE, _Gen
+from .pyexpr import _Gen, write_function
 from .values import AbilityRef
 
 
@@ -55,7 +53,7 @@ class _Window:
         gen.emit("finally:")
         gen.emit("    listing._standard_memo = listing._resources_memo = None")
         gen.emit(f"return {self.out}")
-        return _function(gen, "window", "listing, g, seat")
+        return write_function(gen, "window", "listing, g, seat", "<kotc listing>")
 
     def offer(self, act: CompiledAction) -> None:
         """One action: its counter gate, then each way to bind it, an option."""
@@ -269,17 +267,3 @@ class _Window:
         self.gen.emit(
             f"{self.out}.append({self.action}('act', ({act.name!r}, {args}), None, g))"
         )
-
-
-def _function(gen: _Gen, name: str, params: str) -> Any:
-    """The function written in `gen`, its code compiled once per source."""
-    source = f"def {name}({params}):\n" + "\n".join(gen.lines) + "\n"
-    code = _CODE.get(source)
-    if code is None:
-        code = _CODE[source] = compile(source, "<kotc listing>", "exec")
-    namespace = dict(gen.helpers())
-    namespace.update(gen.consts)
-    exec(code, namespace)
-    fn = namespace[name]
-    fn.source = source
-    return fn

@@ -53,16 +53,21 @@ def compile_expr(programs, e: ast.Expr, items: bool = False):
         result = f"list({result})"
     if items:
         result = f"{result} if type({result}) is list else _as_list({result})"
-    body = "\n".join(gen.lines)
-    source = f"def _expr(g, env):\n{body}\n    return {result}\n"
+    gen.emit(f"return {result}")
+    return write_function(gen, "_expr", "g, env", "<kotc expression>")
+
+
+def write_function(gen: _Gen, name: str, params: str, filename: str):
+    """The function whose body `gen` wrote, its code compiled once per source."""
+    source = f"def {name}({params}):\n" + "\n".join(gen.lines) + "\n"
     code = _CODE.get(source)
     if code is None:
-        code = _CODE[source] = compile(source, "<kotc expression>", "exec")
+        code = _CODE[source] = compile(source, filename, "exec")
     namespace = dict(gen.helpers())
     namespace.update(gen.consts)
     exec(code, namespace)
-    fn = namespace["_expr"]
-    fn.source = source  # for tests and for reading what an expression became
+    fn = namespace[name]
+    fn.source = source  # for tests and for reading what the code became
     return fn
 
 
