@@ -1,15 +1,16 @@
 """The listing of a window's actions, written out as one Python function.
 
-`Listing.options` would go through the actions a window offers one by one, and
-bind each through its shape's binder, calling for every candidate the compiled
-source, check, cost and condition. `window_lister` writes all of that for one
-window as the body of one function, with `pyexpr` writing the expressions in
-place: each action's counter gate; a bare action's requirement and costs; and,
-for the two commonest shapes (`Listing._bind_one`, a card drawn from a
-collection; `Listing._bind_own_ability`, a card of the player's and one of its
-abilities), the binder's loop itself, the candidate and its card's state read
-from locals. Other shapes call their binder. What is read, in what order, and
-what fails stay as the binders have them; a test lists seeded games both ways.
+Listing a window goes through the actions it offers one by one and binds each
+through its shape's binder, which calls, for every candidate, the compiled
+source, check, cost and condition. Done that way, the calls cost more than the
+checks. `window_lister` writes all of it for one window as the body of one
+function, with `pyexpr` writing the expressions in place: each action's counter
+gate; a bare action's requirement and costs; and, for the two commonest shapes
+(`Listing._bind_one`, a card drawn from a collection;
+`Listing._bind_own_ability`, a card of the player's and one of its abilities),
+the binder's loop itself, the candidate and its card's state read from locals.
+Other shapes call their binder. What is read, in what order, and what fails
+stay as the binders have them; a test lists seeded games both ways.
 """
 
 from __future__ import annotations
@@ -253,14 +254,13 @@ class _Window:
         gen, you, have = self.gen, self.you, self.have
         if kind == "hp":
             return gen.into(f"g.players[{you}].hp")
-        memo = gen.tmp()
-        gen.emit(f"if {have} is None:")
-        gen.emit(f"    {memo} = listing._resources_memo")
-        gen.emit(f"    {have} = None if {memo} is None else {memo}.get({you})")
+        gen.emit(f"if {have} is None:")  # a binder called before may have read them
+        gen.emit(f"    {have} = listing._resources_memo.get({you})")
         gen.emit(f"    if {have} is None:")
-        gen.emit(f"        {have} = g.unexhausted_resources({you})")
-        gen.emit(f"        if {memo} is not None:")
-        gen.emit(f"            {memo}[{you}] = {have}")
+        gen.emit(
+            f"        {have} = listing._resources_memo[{you}] = "
+            f"g.unexhausted_resources({you})"
+        )
         return have
 
     def found(self, act: CompiledAction, args: str) -> None:
