@@ -14,9 +14,8 @@ dice and shuffles are drawn differently), so time per game is printed too.
 (`compiled.py`). Times are the process's CPU time, so time the machine gives to
 others does not count; `--work` adds Python calls and bytecodes per decision,
 which do not move with the machine's load at all, and the DSL engine's bytecodes
-by layer (see `LAYERS`). Last, the figures the
-engine's targets are about, beside the targets. Figures only: nothing here
-asserts.
+by layer (see `LAYERS`). Last, the figures the engine's targets are about,
+beside the targets. Figures only: nothing here asserts.
 """
 
 from __future__ import annotations
@@ -267,8 +266,8 @@ def main() -> None:
         dsl = work_per_decision(dsl_games, rs, [deck], args.games)
         hand = work_per_decision(hand_games, plain, args.games, True)
         rows.append(("vanilla, DSL engine", *dsl))
-        for label, calls, bytecodes, _ in [*rows, ("vanilla, hand-written engine API",
-                                                   *hand)]:
+        hand_row = ("vanilla, hand-written engine API", *hand)
+        for label, calls, bytecodes, _ in [*rows, hand_row]:
             print(f"{label:<34}{calls:>14.1f}{bytecodes:>12,.0f}")
         print(
             f"DSL / hand-written, engine API: {dsl[0] / hand[0]:.2f}x Python calls, "
