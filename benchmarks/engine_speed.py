@@ -14,8 +14,10 @@ dice and shuffles are drawn differently), so time per game is printed too.
 (`compiled.py`). Times are the process's CPU time, so time the machine gives to
 others does not count; `--work` adds Python calls and bytecodes per decision,
 which do not move with the machine's load at all, and the DSL engine's bytecodes
-by layer (see `LAYERS`). Last, the figures the engine's targets are about,
-beside the targets. Figures only: nothing here asserts.
+by layer (see `LAYERS`). The time a clone of a game in progress takes is
+printed too (a searching bot pays it for each line it tries). Last, the figures
+the engine's targets are about, beside the targets. Figures only: nothing here
+asserts.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import random
 import subprocess
 import sys
 import time
+import timeit
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -141,6 +144,19 @@ def work_per_decision(run, *args) -> tuple[float, float, dict[str, float]]:
     return calls, bytecodes.executed / decisions, layers
 
 
+def clone_time(rs, decks, decisions: int = 100, repeat: int = 1000) -> float:
+    """Seconds per `Game.clone()` of a game some decisions in (the best of three)."""
+    g = Game.new(rs, decks, seed=1, players=2)
+    rng = random.Random(1)
+    giving_up = g.engine.referee.concessions
+    while not g.is_over and g.applied < decisions:
+        legal = g.legal_actions()
+        keep = [a for a in legal if not (a.kind == "act" and a.value[0] in giving_up)]
+        g.apply(rng.choice(keep or legal))
+    timer = timeit.Timer(g.clone, timer=time.process_time)
+    return min(timer.repeat(3, repeat)) / repeat
+
+
 def hand_games(
     deck: list[tuple[int, int, int]], games: int, api: bool, meter=None
 ) -> tuple[int, float]:
@@ -220,6 +236,11 @@ def main() -> None:
             f"{args.games / secs:>10.1f}"
         )
     newest = list(edition_files())[-1]
+    print(
+        f"clone of a {newest} game after 100 decisions: "
+        f"{clone_time(load_edition(newest), tables[-1][1]) * 1e6:,.0f} us "
+        "(what a searching bot pays for each line it tries)"
+    )
     rs = load_edition("17th" if "17th" in edition_files() else newest)
     deck = vanilla_deck(rs)
     stats = [{s.stat: s.value for s in c.stats} for c in deck.cards]

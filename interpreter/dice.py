@@ -39,7 +39,7 @@ class Dice:
 
     def copy(self) -> Dice:
         d = Dice.__new__(Dice)
-        d.random = random.Random()
+        d.random = _unseeded()
         d.random.setstate(self.random.getstate())
         d.script = list(self.script)
         return d
@@ -51,8 +51,14 @@ class Dice:
     @staticmethod
     def from_json(data: dict) -> Dice:
         d = Dice.__new__(Dice)
-        d.random = random.Random()
+        d.random = _unseeded()
         version, internal, gauss = data["state"]
         d.random.setstate((version, tuple(internal), gauss))
         d.script = list(data["script"])
         return d
+
+
+def _unseeded() -> random.Random:
+    """A generator whose whole state is about to be set: not seeded first (from
+    the system's entropy, several times the cost of the copy itself)."""
+    return random.Random.__new__(random.Random)

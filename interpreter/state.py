@@ -75,16 +75,32 @@ class CardState(_Slotted):
         self.tags: dict[str, str] = {}  # tag -> until ("leave", "recovery", ...)
 
     def copy(self) -> CardState:
+        """Every slot, the containers copied (a clone copies every card: written
+        out, not looped over the slots, at half the cost)."""
         c = object.__new__(CardState)
-        for s in CardState.__slots__:
-            setattr(c, s, getattr(self, s))
-        c.printed, c.stats, c.timed = (
+        c.id, c.name, c.type, c.owner, c.controller, c.zone = (
+            self.id,
+            self.name,
+            self.type,
+            self.owner,
+            self.controller,
+            self.zone,
+        )
+        c.exhausted, c.fatigued, c.fatigued_turn, c.face_up, c.pawn, c.design = (
+            self.exhausted,
+            self.fatigued,
+            self.fatigued_turn,
+            self.face_up,
+            self.pawn,
+            self.design,
+        )
+        c.printed, c.stats, c.timed, c.tags = (
             dict(self.printed),
             dict(self.stats),
             dict(self.timed),
+            dict(self.tags),
         )
         c.counters = [list(x) for x in self.counters]
-        c.tags = dict(self.tags)
         return c
 
 

@@ -175,3 +175,20 @@ def test_an_if_running_its_branch_in_place_plays_as_with_a_frame(table, monkeypa
     with_frames, more = transcript()
     assert in_place == with_frames
     assert fewer < more
+
+
+def test_a_card_copy_has_every_slot_and_containers_of_its_own():
+    from interpreter.state import CardState
+
+    card = CardState(7, "Zapper", "minion", 1, {"level": 2, "sp": 3}, "Zapper")
+    card.controller, card.zone, card.exhausted, card.fatigued = 0, "battlefield", 1, 1
+    card.fatigued_turn, card.face_up, card.pawn = 4, True, True
+    card.stats["sp"], card.timed, card.tags = 5, {"sp": 2}, {"berzerk": "recovery"}
+    card.counters = [["shield", 1]]
+    copy = card.copy()
+    for slot in CardState.__slots__:  # a slot the copy leaves out fails here
+        assert getattr(copy, slot) == getattr(card, slot), slot
+        value = getattr(card, slot)
+        if isinstance(value, (dict, list)):
+            assert getattr(copy, slot) is not value, slot
+    assert copy.counters[0] is not card.counters[0]
