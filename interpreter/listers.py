@@ -45,7 +45,8 @@ class _Window:
         gen.emit(f"listing._standard_memo, listing._resources_memo = {memo}, {{}}")
         gen.emit("try:")
         gen.depth += 1
-        self.in_play = gen.into("g.counters_in_play")
+        if any(listing.actions[name].counter_kinds is not None for name in names):
+            self.in_play = gen.into("g.counters_in_play")
         self.have = gen.into("None")  # the resources to pay with (see `pay`)
         self.std = gen.into("_MISSING")  # the standard condition (see `standard`)
         for name in names:
@@ -109,9 +110,9 @@ class _Window:
         gen, listing, you = self.gen, self.listing, self.you
         param = act.params[0]
         typed = param.type in listing.card_types
-        own = gen.tmp()
         self.env()
         if act.resolves:
+            own = gen.tmp()
             self.own_designs(own)
         cards = gen.into("g.cards")
         drawn = gen.value(param.source)
