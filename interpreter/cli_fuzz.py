@@ -63,12 +63,11 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
     invariant held, 1 on a violation, 2 on bad input.
     """
     from .cli import _diagnostic_text, _edition_path, display_path
+    from .cli_play import below_one
 
-    for flag, value in (("--examples", args.examples), ("--players", args.players),
-                        ("--max-turns", args.max_turns), ("--steps", args.steps)):
-        if value < 1:
-            con.error(f"kotc fuzz: {flag} must be at least 1, not {value}")
-            return BAD_INPUT
+    if below_one(con, "fuzz", (("--examples", args.examples), ("--players", args.players),
+                               ("--max-turns", args.max_turns), ("--steps", args.steps))):
+        return BAD_INPUT
     if args.warmup < 0 or args.shrink_seconds < 0:
         con.error("kotc fuzz: --warmup and --shrink-seconds cannot be negative")
         return BAD_INPUT

@@ -15,7 +15,7 @@ from kotc_dsl import RulesetError, load_edition
 from .account import account
 from .agents import FirstLegalAgent, RandomAgent, play
 from .decks import deck_from_file, vanilla_deck
-from .game import Deck, Engine, Game
+from .game import Deck, Engine, Game, check_players
 
 DECKS_DIR = Path(__file__).resolve().parent.parent / "decks"
 
@@ -64,9 +64,24 @@ def play_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="print the event log as JSON")
 
 
+def below_one(con, command: str, flags: tuple) -> bool:
+    """Whether some count among `(flag, value)` pairs is below 1 (reported)."""
+    for flag, value in flags:
+        if value < 1:
+            con.error(f"kotc {command}: {flag} must be at least 1, not {value}")
+            return True
+    return False
+
+
 def play_command(args, con) -> int:
     """Play one game between agents and tell it: turns, phases, actions, dice,
     damage and the result, each line citing the rule that made it happen."""
+    if below_one(con, "play", (("--players", args.players),
+                               ("--max-turns", args.max_turns))):
+        return 2
+    if args.log and not Path(args.log).parent.is_dir():
+        con.error(f"kotc play: --log: no such directory: {Path(args.log).parent}")
+        return 2
     try:
         rs = load_edition(args.edition)
         decks, _names = _decks(rs, args.decks)
@@ -110,13 +125,7 @@ def simulate_arguments(p) -> None:
 
 
 def _one_game(edition: str, deck_paths, seed: int, players: int, max_turns: int) -> dict:
-    rs = load_edition(edition)
-    decks, _ = _decks(rs, deck_paths)
-    engine = _ENGINES.get((edition, tuple(deck_paths or ())))
-    if engine is None:
-        engine = _ENGINES[(edition, tuple(deck_paths or ()))] = Engine(
-            rs, [d for deck in decks for d in deck.cards + deck.reserves]
-        )
+    rs, decks, engine = _setup(edition, deck_paths)
     game = Game.new(
         rs, decks, seed=seed, players=players, max_turns=max_turns, engine=engine
     )
@@ -131,21 +140,36 @@ def _one_game(edition: str, deck_paths, seed: int, players: int, max_turns: int)
     }
 
 
-_ENGINES: dict = {}
+_SETUPS: dict = {}
+
+
+def _setup(edition: str, deck_paths) -> tuple:
+    """The ruleset, decks and engine games are played with, made once per process
+    (each worker plays many games; parsing the deck files anew for each game took
+    longer than playing it)."""
+    key = (edition, tuple(deck_paths or ()))
+    setup = _SETUPS.get(key)
+    if setup is None:
+        rs = load_edition(edition)
+        decks, _ = _decks(rs, deck_paths)
+        engine = Engine(rs, [d for deck in decks for d in deck.cards + deck.reserves])
+        setup = _SETUPS[key] = (rs, decks, engine)
+    return setup
 
 
 def simulate_command(args, con) -> int:
     """Play many seeded random games and report win rates per seat, first-player
     advantage, turns per game, chain lengths and how often each keyword and
     counter was used. Games run in parallel with --workers."""
+    if below_one(con, "simulate", (("--games", args.games), ("--workers", args.workers),
+                                   ("--players", args.players),
+                                   ("--max-turns", args.max_turns))):
+        return 2
     try:
-        rs = load_edition(args.edition)
-        _decks(rs, args.decks)
+        rs = _setup(args.edition, args.decks)[0]
+        check_players(rs, args.players)
     except (RulesetError, ValueError, OSError) as err:
         con.error(str(err))
-        return 2
-    if args.games < 1 or args.workers < 1:
-        con.error("kotc simulate: --games and --workers must be at least 1")
         return 2
     start = time.perf_counter()
     results = []

@@ -106,6 +106,18 @@ class Engine:
         }
 
 
+def check_players(rs: Ruleset, n: int) -> None:
+    """Raises ValueError unless a game of the ruleset may have `n` players (its
+    setup's `players` setting; at least one when it has none)."""
+    allowed = rs.setting("setup", "players")
+    if allowed and n not in allowed.count:
+        raise ValueError(
+            f"the {rs.name} edition is played by {allowed.count} players, not {n}"
+        )
+    if n < 1:
+        raise ValueError(f"a game needs at least one player, not {n}")
+
+
 class Game:
     """One game in progress. Create with `Game.new`."""
 
@@ -133,12 +145,10 @@ class Game:
             dice: scripted die results to use before the seeded ones.
         """
         rs = load_edition(ruleset) if isinstance(ruleset, str) else ruleset
-        n = players or len(decks)
-        allowed = rs.setting("setup", "players")
-        if allowed and n not in allowed.count:
-            raise ValueError(
-                f"the {rs.name} edition is played by {allowed.count} players, not {n}"
-            )
+        if not decks:
+            raise ValueError("a game needs at least one deck")
+        n = len(decks) if players is None else players
+        check_players(rs, n)
         g = cls.__new__(cls)
         g.engine = engine or Engine(
             rs, [d for deck in decks for d in deck.cards + deck.reserves]
