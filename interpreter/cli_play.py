@@ -152,7 +152,7 @@ def _setup(edition: str, deck_paths) -> tuple:
     if setup is None:
         rs = load_edition(edition)
         decks, _ = _decks(rs, deck_paths)
-        engine = Engine(rs, [d for deck in decks for d in deck.cards + deck.reserves])
+        engine = Engine.shared(rs, [d for deck in decks for d in deck.cards + deck.reserves])
         setup = _SETUPS[key] = (rs, decks, engine)
     return setup
 

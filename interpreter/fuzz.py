@@ -75,7 +75,7 @@ def table_for(ruleset: Ruleset, deck_files: list[Path] | None = None, players: i
     check_players(ruleset, players)
     files = list(deck_files) if deck_files else starter_deck_files(ruleset)
     decks = [deck_from_file(f)[1] for f in files] or [vanilla_deck(ruleset)]
-    engine = Engine(ruleset, [d for deck in decks for d in deck.cards + deck.reserves])
+    engine = Engine.shared(ruleset, [d for deck in decks for d in deck.cards + deck.reserves])
     return Table(ruleset, decks, files, engine, players, max_turns, seed_base)
 
 

@@ -66,6 +66,25 @@ _new_tuple = tuple.__new__
 class Engine:
     """What every game of one ruleset and card pool shares: compiled programs."""
 
+    # engines made by `shared`, newest last: (ruleset id, designs) -> (ruleset, engine)
+    _shared: dict[tuple, tuple] = {}
+    SHARED = 32  # at most this many are kept
+
+    @classmethod
+    def shared(cls, ruleset: Ruleset, designs: list[CardDesign]) -> Engine:
+        """The engine of a ruleset and card pool, made once per process and reused:
+        compiling the cards' texts takes longer than playing most games or rulings.
+        (Games only read their engine; what it caches does not depend on a game.)"""
+        key = (id(ruleset), tuple(designs))
+        kept = cls._shared.get(key)
+        if kept is not None and kept[0] is ruleset:
+            return kept[1]
+        engine = cls(ruleset, designs)
+        cls._shared[key] = (ruleset, engine)  # the ruleset is kept: its id stays its own
+        while len(cls._shared) > cls.SHARED:
+            del cls._shared[next(iter(cls._shared))]
+        return engine
+
     def __init__(self, ruleset: Ruleset, designs: list[CardDesign]):
         self.rs = ruleset
         printed = frozenset(s.stat for d in designs for s in d.stats)
@@ -143,6 +162,11 @@ class Game:
             players: how many play (2..8 recommended); default: one per deck.
             max_turns: a safety limit; reaching it ends the game by agreement.
             dice: scripted die results to use before the seeded ones.
+            engine: the compiled rules and cards to play with (default: the engine
+                `Engine.shared` keeps for this ruleset and these decks' cards).
+
+        Raises:
+            ValueError: no decks, or a number of players the ruleset does not allow.
         """
         rs = load_edition(ruleset) if isinstance(ruleset, str) else ruleset
         if not decks:
@@ -150,7 +174,7 @@ class Game:
         n = len(decks) if players is None else players
         check_players(rs, n)
         g = cls.__new__(cls)
-        g.engine = engine or Engine(
+        g.engine = engine or Engine.shared(
             rs, [d for deck in decks for d in deck.cards + deck.reserves]
         )
         g._init_state(n, seed, dice, max_turns)
@@ -174,7 +198,7 @@ class Game:
         """An empty table for building a position by hand (rulings, tests): no
         setup has run; place cards with `put`, then `resume` at a phase."""
         g = cls.__new__(cls)
-        g.engine = Engine(ruleset, designs)
+        g.engine = Engine.shared(ruleset, designs)
         g._init_state(players, seed, dice, max_turns)
         return g
 

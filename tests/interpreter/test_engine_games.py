@@ -192,3 +192,18 @@ def test_a_card_copy_has_every_slot_and_containers_of_its_own():
         if isinstance(value, (dict, list)):
             assert getattr(copy, slot) is not value, slot
     assert copy.counters[0] is not card.counters[0]
+
+
+def test_games_of_one_ruleset_and_card_pool_share_an_engine(monkeypatch):
+    rs, other = load_edition("17th"), load_edition("13th")
+    decks, _ = _decks(rs, None)
+    designs = [d for deck in decks for d in deck.cards + deck.reserves]
+    monkeypatch.setattr(Engine, "_shared", {})
+    first = Game.new(rs, decks, seed=1).engine
+    assert Game.new(rs, decks, seed=2).engine is first
+    assert Game.position(rs, list(designs)).engine is first  # equal designs, same pool
+    assert Game.position(rs, designs[:3]).engine is not first
+    assert Game.position(other, []).engine is not Game.position(rs, []).engine
+    monkeypatch.setattr(Engine, "SHARED", 2)
+    Game.position(rs, designs[3:6])  # one pool too many: the oldest is let go
+    assert Game.new(rs, decks, seed=3).engine is not first
