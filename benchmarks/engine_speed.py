@@ -41,7 +41,7 @@ from baseline17 import HandGame  # noqa: E402
 
 from interpreter.cli_play import _decks  # noqa: E402
 from interpreter.decks import vanilla_deck  # noqa: E402
-from interpreter.game import Engine, Game  # noqa: E402
+from interpreter.game import Engine, Game, card_pool  # noqa: E402
 from interpreter.listing import Listing  # noqa: E402
 from interpreter.programs import run as run_programs  # noqa: E402
 from kotc_dsl import edition_files, load_edition  # noqa: E402
@@ -53,7 +53,7 @@ TARGET_RATE, TARGET_RATIO = 50_000, 2.0
 
 
 def dsl_games(rs, decks, games: int, meter=None) -> tuple[int, float]:
-    engine = Engine(rs, [d for deck in decks for d in deck.cards + deck.reserves])
+    engine = Engine(rs, card_pool(decks))
     if meter is not None:  # the games only, not the engine's compiling
         meter.enable()
     giving_up = engine.referee.concessions

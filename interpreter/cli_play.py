@@ -15,7 +15,7 @@ from kotc_dsl import RulesetError, load_edition
 from .account import account
 from .agents import FirstLegalAgent, RandomAgent, play
 from .decks import deck_from_file, vanilla_deck
-from .game import Deck, Engine, Game, check_players
+from .game import Deck, Engine, Game, card_pool, check_players
 
 DECKS_DIR = Path(__file__).resolve().parent.parent / "decks"
 
@@ -152,7 +152,7 @@ def _setup(edition: str, deck_paths) -> tuple:
     if setup is None:
         rs = load_edition(edition)
         decks, _ = _decks(rs, deck_paths)
-        engine = Engine.shared(rs, [d for deck in decks for d in deck.cards + deck.reserves])
+        engine = Engine.shared(rs, card_pool(decks))
         setup = _SETUPS[key] = (rs, decks, engine)
     return setup
 

@@ -30,7 +30,7 @@ from hypothesis.stateful import (
 from kotc_dsl import Ruleset
 
 from .decks import deck_from_file, vanilla_deck
-from .game import Deck, Engine, Game, check_players
+from .game import Deck, Engine, Game, card_pool, check_players
 from .invariants import Monitor, Violation
 
 DECKS_DIR = Path(__file__).resolve().parent.parent / "decks"
@@ -75,7 +75,7 @@ def table_for(ruleset: Ruleset, deck_files: list[Path] | None = None, players: i
     check_players(ruleset, players)
     files = list(deck_files) if deck_files else starter_deck_files(ruleset)
     decks = [deck_from_file(f)[1] for f in files] or [vanilla_deck(ruleset)]
-    engine = Engine.shared(ruleset, [d for deck in decks for d in deck.cards + deck.reserves])
+    engine = Engine.shared(ruleset, card_pool(decks))
     return Table(ruleset, decks, files, engine, players, max_turns, seed_base)
 
 

@@ -42,6 +42,11 @@ class Deck:
     reserves: list[CardDesign] = field(default_factory=list)
 
 
+def card_pool(decks: list[Deck]) -> list[CardDesign]:
+    """Every design the decks hold, reserves included: what an engine compiles."""
+    return [d for deck in decks for d in deck.cards + deck.reserves]
+
+
 class Event(NamedTuple):
     """One thing that happened, with the rule that made it happen."""
 
@@ -174,9 +179,7 @@ class Game:
         n = len(decks) if players is None else players
         check_players(rs, n)
         g = cls.__new__(cls)
-        g.engine = engine or Engine.shared(
-            rs, [d for deck in decks for d in deck.cards + deck.reserves]
-        )
+        g.engine = engine or Engine.shared(rs, card_pool(decks))
         g._init_state(n, seed, dice, max_turns)
         for seat in range(n):
             deck = decks[seat % len(decks)]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.game import Engine, Game
+from interpreter.game import Engine, Game, card_pool
 from interpreter.referee import _reads
 from kotc_dsl import ast, load_edition
 from kotc_dsl.cards import load_cards
@@ -114,7 +114,7 @@ def test_a_window_writes_out_the_commonest_shapes_and_calls_the_general_binder(e
     from interpreter.cli_play import _decks
 
     rs = load_edition(edition)
-    designs = [d for deck in _decks(rs, None)[0] for d in deck.cards + deck.reserves]
+    designs = card_pool(_decks(rs, None)[0])
     fast, plain = Engine(rs, designs).referee, _plain(Engine(rs, designs)).referee
     offers = next(p.offers for p in fast.phases if p.name == "action")
     bare = [name for name in offers if not fast.actions[name].params]
@@ -135,7 +135,7 @@ def test_the_listing_shortcuts_offer_what_the_general_binder_offers(edition):
 
     rs = load_edition(edition)
     decks, _ = _decks(rs, None)
-    designs = [d for deck in decks for d in deck.cards + deck.reserves]
+    designs = card_pool(decks)
     fast, plain = Engine(rs, designs), _plain(Engine(rs, designs))
     compared = 0
     for seed in range(6):

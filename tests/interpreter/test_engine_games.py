@@ -15,7 +15,7 @@ import pytest
 from interpreter.actions import Action, IllegalAction
 from interpreter.agents import RandomAgent, play
 from interpreter.cli_play import _decks
-from interpreter.game import Engine, Game
+from interpreter.game import Engine, Game, card_pool
 from kotc_dsl import load_edition
 
 EDITIONS = ("11th", "12th", "13th", "17th")
@@ -26,7 +26,7 @@ GAMES = int(os.environ.get("KOTC_GAMES", "200"))
 def table(request):
     rs = load_edition(request.param)
     decks, _ = _decks(rs, None)
-    engine = Engine(rs, [d for deck in decks for d in deck.cards + deck.reserves])
+    engine = Engine(rs, card_pool(decks))
     return rs, decks, engine
 
 
@@ -148,7 +148,7 @@ def test_an_if_running_its_branch_in_place_plays_as_with_a_frame(table, monkeypa
     from interpreter import programs
 
     rs, decks, _ = table
-    designs = [d for deck in decks for d in deck.cards + deck.reserves]
+    designs = card_pool(decks)
     made = {"frames": 0}
 
     class Counted(programs.Frame):
@@ -197,7 +197,7 @@ def test_a_card_copy_has_every_slot_and_containers_of_its_own():
 def test_games_of_one_ruleset_and_card_pool_share_an_engine(monkeypatch):
     rs, other = load_edition("17th"), load_edition("13th")
     decks, _ = _decks(rs, None)
-    designs = [d for deck in decks for d in deck.cards + deck.reserves]
+    designs = card_pool(decks)
     monkeypatch.setattr(Engine, "_shared", {})
     first = Game.new(rs, decks, seed=1).engine
     assert Game.new(rs, decks, seed=2).engine is first

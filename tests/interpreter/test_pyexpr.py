@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from interpreter import game as game_module
 from interpreter.agents import RandomAgent
 from interpreter.cli_play import _decks
-from interpreter.game import Engine, Game
+from interpreter.game import Engine, Game, card_pool
 from interpreter.programs import Programs, as_list
 from interpreter.values import AbilityRef, DieRef, Seat
 from kotc_dsl import ast, load_edition
@@ -524,7 +524,7 @@ def test_is_forms(table):
 def test_an_abilitys_modifiers_are_read_once_where_a_later_test_may_use_them():
     rs = load_edition(EDITION)
     decks, _ = _decks(rs, None)
-    designs = [d for deck in decks for d in deck.cards + deck.reserves]
+    designs = card_pool(decks)
     g = Game.position(rs, designs)
     able = next(d.name for d in designs if g.engine.abilities[d.name])
     card = g.put(able, 0, rs.setting("battle", "team").zone)
@@ -666,7 +666,7 @@ def test_generated_code_plays_seeded_games_exactly_as_the_closures(edition, monk
     # of the cards evaluated by generated code and by the reference closures
     rs = load_edition(edition)
     decks, _ = _decks(rs, None)
-    designs = [d for deck in decks for d in deck.cards + deck.reserves]
+    designs = card_pool(decks)
     generated = Engine(rs, designs)
     monkeypatch.setattr(game_module, "Programs", ClosurePrograms)
     reference = Engine(rs, designs)
