@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from .game import Event, Game
+from .values import Seat
 
 
 def account(
@@ -28,6 +29,10 @@ def _card(game: Game, card) -> str:
     return str(card)
 
 
+# events the account leaves out: each is told by the line of another event
+_SILENT = frozenset({"activate", "battle_end"})
+
+
 def _line(game: Game, e: Event) -> str | None:
     d = e.data
     match e.kind:
@@ -37,12 +42,26 @@ def _line(game: Game, e: Event) -> str | None:
             return f"-- {d['phase']} phase"
         case "skip":
             return f"   (skipped {d.get('phase') or d.get('step')})"
+        case "roll_off":
+            rolls = ", ".join(f"player {p} {t}" for p, t in d["totals"].items())
+            return f"Roll-off: {rolls}"
         case "first_player":
             return f"Player {d['player']} goes first"
         case "action":
             return f"   player {d['player']}: {d['action']}"
-        case "decide" if d.get("choice") not in ("act", "end", "pass"):
+        case "decide":
+            if d.get("choice") in ("act", "end", "pass"):
+                return None  # an `action` line tells it, or nothing happened
             return f"     player {d['player']} chooses {d['action']}"
+        case "pay":
+            n = d.get("resources")
+            paid = f"{d['hp']} HP" if "hp" in d else f"{n} resource" + "s" * (n != 1)
+            return f"     player {d['player']} pays {paid}"
+        case "move":
+            to = f"player {int(d['player'])}'s {d['to']}" if "player" in d else d["to"]
+            return f"     {_card(game, d['card'])} to {to}"
+        case "stat":
+            return f"     {_card(game, d['card'])} {d['stat']} is now {d['value']}"
         case "roll":
             return f"     player {d['player']} rolls {d['dice']}"
         case "reroll":
@@ -72,10 +91,23 @@ def _line(game: Game, e: Event) -> str | None:
                 by = f" by {d['criterion']}" if d["criterion"] else ""
                 return f"\nGame over ({d['condition']}): player {d['winner']} wins{by}"
             return f"\nGame over ({d['condition']}): tie between {d['tied']}"
-    return None
+    if e.kind in _SILENT:
+        return None
+    # any other event, the rules' own included: its kind and what it names
+    return f"     {e.kind}: " + ", ".join(_field(game, k, v) for k, v in d.items())
+
+
+def _field(game: Game, key: str, value) -> str:
+    """An event's field as read: `player 1`, a card by name and number."""
+    if isinstance(value, Seat):
+        seat = f"player {int(value)}"
+        return seat if key == "player" else f"{key} {seat}"
+    if key in ("card", "host", "target", "source"):
+        return f"{key} {_card(game, value)}"
+    if key == "cards" and isinstance(value, list):
+        return f"{key} " + (", ".join(_card(game, c) for c in value) or "none")
+    return f"{key} {value}"
 
 
 def _victim(game: Game, victim) -> str:
-    from .values import Seat
-
     return f"player {int(victim)}" if isinstance(victim, Seat) else _card(game, victim)

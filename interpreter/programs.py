@@ -20,6 +20,7 @@ from types import CodeType, FunctionType
 from typing import Any
 
 from kotc_dsl import Ruleset, ast
+from kotc_dsl.unparse import unparse
 
 from .values import AbilityRef, DieRef, Seat
 
@@ -612,6 +613,7 @@ class Programs:
     def _s_Either(self, s: ast.Either, cite, where):
         blocks = [self.block(o, cite, where) for o in s.options]
         who = self.expr(s.who) if s.who else None
+        labels = [f"option {i + 1}: {_gist(o)}" for i, o in enumerate(s.options)]
 
         def either(g, f):
             answer = g.take_answer()
@@ -619,9 +621,7 @@ class Programs:
                 seat = who(g, f.env) if who else f.env["you"]
                 from .actions import Action
 
-                options = [
-                    Action("option", i, f"option {i + 1}") for i in range(len(blocks))
-                ]
+                options = [Action("option", i, label) for i, label in enumerate(labels)]
                 return g.ask(seat, "either", options, cite=cite)
             f.pc += 1
             g.frames.append(Frame(blocks[answer.value], f.env))
@@ -1157,3 +1157,10 @@ BUILTINS: dict[str, Callable] = {
 
 # The elements of a value that may be one card or a collection (the public name).
 as_list = _as_list
+
+
+def _gist(stmts: tuple, width: int = 60) -> str:
+    """An option of an `either` as a player reads it: its statements on one line,
+    cut short past `width` characters."""
+    text = "; ".join(" ".join(unparse(st).split()) for st in stmts)
+    return text if len(text) <= width else text[: width - 3].rstrip() + "..."
