@@ -407,8 +407,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="kotc",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="The rules of Keeper of the Cards, edition by edition, as data: "
-                    "list the editions, check rule files, read an edition's rules "
-                    "with the rulebook sections they come from.",
+                    "check rule files, cards and decks; read an edition's rules with "
+                    "the rulebook sections they come from, draw its flow, compare "
+                    "editions; play and simulate games; run rulings; fuzz the "
+                    "rules for broken invariants.",
         epilog=_examples("\n".join(c.examples.splitlines()[0] for c in COMMANDS)
                          + "\nkotc COMMAND --help", names),
     )

@@ -74,8 +74,12 @@ def below_one(con, command: str, flags: tuple) -> bool:
 
 
 def play_command(args, con) -> int:
-    """Play one game between agents and tell it: turns, phases, actions, dice,
-    damage and the result, each line citing the rule that made it happen."""
+    """Play one game between agents and tell it, each line citing its rule.
+
+    The account gives the turns and phases, each action and choice, the cards'
+    moves, dice, damage and stat changes, chain links, and the result. `--json`
+    prints the event log instead, one JSON object per line; `--log` also writes
+    it to a file."""
     if below_one(con, "play", (("--players", args.players),
                                ("--max-turns", args.max_turns))):
         return 2
@@ -112,16 +116,24 @@ def _write_log(path: Path, game: Game) -> None:
 
 
 def simulate_arguments(p) -> None:
-    p.add_argument("edition", help="edition name or path to a .kotc file")
+    p.add_argument("edition", help="a shipped edition's name (`kotc editions` lists "
+                                   "them) or a .kotc file")
     p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     p.add_argument(
         "--workers", type=int, default=1, help="processes to play in parallel (default 1)"
     )
-    p.add_argument("--decks", nargs="+", metavar="DECK", help="deck files, one per seat")
+    p.add_argument(
+        "--decks",
+        nargs="+",
+        metavar="DECK",
+        help="deck files, one per seat (default: the edition's starter decks)",
+    )
     p.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i")
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
-    p.add_argument("--max-turns", type=int, default=300, help="safety limit on turns")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--max-turns", type=int, default=300,
+                   help="safety limit on turns per game (default 300)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text for people (default), json for programs")
 
 
 def _one_game(edition: str, deck_paths, seed: int, players: int, max_turns: int) -> dict:
@@ -158,9 +170,14 @@ def _setup(edition: str, deck_paths) -> tuple:
 
 
 def simulate_command(args, con) -> int:
-    """Play many seeded random games and report win rates per seat, first-player
-    advantage, turns per game, chain lengths and how often each keyword and
-    counter was used. Games run in parallel with --workers."""
+    """Play many seeded random games and report how they went.
+
+    The report gives the win rate of each seat and of the player who went first,
+    turns per game, what ended the games, chain lengths, and how often each
+    keyword and counter was used. Game i uses seed --seed + i, so a report can be
+    reproduced; games run in parallel with --workers, and the report does not
+    depend on how many.
+    A progress bar runs on standard error."""
     if below_one(con, "simulate", (("--games", args.games), ("--workers", args.workers),
                                    ("--players", args.players),
                                    ("--max-turns", args.max_turns))):
