@@ -87,6 +87,10 @@ def display_path(file: str) -> str:
 
 
 def display_origin(origin: ast.Origin) -> str:
+    """`file:line:col`, or only the name where there is no place in a file (line 0:
+    an edition's name that names none)."""
+    if origin.line == 0:
+        return display_path(origin.file)
     return f"{display_path(origin.file)}:{origin.line}:{origin.col}"
 
 

@@ -239,7 +239,9 @@ def _path(file: str) -> str:
 
 
 def _where(origin: ast.Origin) -> str:
-    return f"{_path(origin.file)}:{origin.line}:{origin.col}"
+    from .cli import display_origin  # the command line owns how places are shown
+
+    return display_origin(origin)
 
 
 def _plural(n: int, word: str) -> str:

@@ -173,7 +173,10 @@ def relative(path: str) -> str:
 
 
 def where(origin: ast.Origin) -> str:
-    """`editions/NAME.kotc:35:3`, relative where possible."""
+    """`editions/NAME.kotc:35:3`, relative where possible; only the name where there
+    is no place in a file (line 0: an edition's name that names none)."""
+    if origin.line == 0:
+        return relative(origin.file)
     return f"{relative(origin.file)}:{origin.line}:{origin.col}"
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from .flow import SUBFLOWS, FlowGraph, relative, where
+from .flow import SUBFLOWS, FlowGraph, where
 
 TITLES = {"setup": "Setup", "turn": "Turn", "battle": "Battle", "chain": "Chain",
           "endgame": "End of the game"}
@@ -315,7 +315,7 @@ def _where(d: dict) -> str:
         parts.append(str(d["cite"]))
     origin = d.get("origin")
     if origin is not None and origin.line:
-        parts.append(f"{relative(origin.file)}:{origin.line}:{origin.col}")
+        parts.append(where(origin))
     return ", ".join(parts)
 
 

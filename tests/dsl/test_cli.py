@@ -298,6 +298,15 @@ def test_show_unknown_edition_lists_the_known_ones(capsys):
     assert all(name in line for name in edition_files())
 
 
+@pytest.mark.parametrize("argv", [("diff", "12th", "99th"), ("graph", "99th"),
+                                  ("test", "--edition", "99th")])
+def test_an_unknown_edition_is_named_without_a_place_in_a_file(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.strip().splitlines()[0] == (
+        f"99th: unknown edition (known: {', '.join(edition_files())})")
+
+
 def test_show_unknown_section_lists_the_sections(capsys):
     code, out, err = run(capsys, "show", "11th", "rulez")
     assert code == 2 and out == ""
