@@ -381,12 +381,11 @@ class Game:
         g.players = [p.copy() for p in self.players]
         g.cards = [c.copy() for c in self.cards]
         g.rng = self.rng.copy()
-        g.frames = [_copy_frame(f) for f in self.frames]
+        g.frames, g.after = _copy_programs(self.frames, self.after)
         g.tasks = [list(t) for t in self.tasks]
         g.chain = self.chain.copy() if self.chain else None
         g.battle = self.battle.copy() if self.battle else None
         g.victims = list(self.victims)
-        g.after = [list(a) for a in self.after]
         g.dice = [list(d) for d in self.dice]
         g.recent = [list(r) for r in self.recent]
         g.events = list(self.events)
@@ -413,7 +412,7 @@ class Game:
             "first_player": self.first_player,
             "phase": self.phase,
             "step": self.step,
-            "frames": [_frame_json(f) for f in self.frames],
+            **_programs_json(self.frames, self.after),
             "tasks": encode(self.tasks),
             "decision": None
             if d is None
@@ -427,7 +426,6 @@ class Game:
             "chain": self.chain.to_json() if self.chain else None,
             "battle": self.battle.to_json() if self.battle else None,
             "victims": encode(self.victims),
-            "after": encode(self.after),
             "dice": encode(self.dice),
             "recent": encode(self.recent),
             "flags": encode(self.flags),
@@ -469,7 +467,7 @@ class Game:
             setattr(g, k, data[k])
         g.is_over = data["over"]
         blocks = engine.programs.blocks
-        g.frames = [_frame_from_json(f, blocks) for f in data["frames"]]
+        g.frames, g.after = _programs_from_json(data, blocks)
         g.tasks = decode(data["tasks"])
         d = data["decision"]
         g.decision = (
@@ -487,7 +485,6 @@ class Game:
         g.chain = Record.from_json(data["chain"])
         g.battle = Record.from_json(data["battle"])
         g.victims = decode(data["victims"])
-        g.after = decode(data["after"])
         g.dice = decode(data["dice"])
         g.recent = decode(data["recent"])
         g.events = []
@@ -1073,33 +1070,87 @@ class _Context:
             self.g.log("victim", None, victim=value)
 
 
-def _copy_frame(f: Frame) -> Frame:
-    c = Frame(f.block, f.env.copy(), list(f.loop) if f.loop else None, f.event)
-    c.pc = f.pc
-    c.scratch = (
-        [list(x) if isinstance(x, list) else x for x in f.scratch]
-        if f.scratch
-        else f.scratch
-    )
-    return c
+# The programs under way (frames, and those waiting for the chain to close) share
+# dicts: an env that several blocks run in, and the event that a keyword call and
+# the counters reacting to it read (and may prevent). A clone, or a game restored
+# from JSON, shares each as the original does: each is copied, or written, once.
 
 
-def _frame_json(f: Frame) -> dict:
+def _copy_programs(frames: list[Frame], after: list) -> tuple[list[Frame], list]:
+    memo: dict[int, dict] = {}
+
+    def copied(d: dict) -> dict:
+        c = memo.get(id(d))
+        if c is None:
+            c = memo[id(d)] = d.copy()
+            for k, v in d.items():
+                if type(v) is dict:
+                    c[k] = copied(v)
+        return c
+
+    copies = []
+    for f in frames:
+        c = Frame(
+            f.block,
+            copied(f.env),
+            list(f.loop) if f.loop else None,
+            None if f.event is None else copied(f.event),
+        )
+        c.pc = f.pc
+        c.scratch = (
+            [list(x) if isinstance(x, list) else x for x in f.scratch]
+            if f.scratch
+            else f.scratch
+        )
+        copies.append(c)
+    return copies, [[block, copied(env)] for block, env in after]
+
+
+def _programs_json(frames: list[Frame], after: list) -> dict:
+    table: list = []  # each shared dict, written once; `{"ref": i}` names one
+    index: dict[int, int] = {}
+
+    def ref(d: dict) -> int:
+        i = index.get(id(d))
+        if i is None:
+            i = index[id(d)] = len(table)
+            table.append(None)
+            table[i] = {
+                k: {"ref": ref(v)} if type(v) is dict else encode(v) for k, v in d.items()
+            }
+        return i
+
+    written = [
+        {
+            "block": f.block.id,
+            "pc": f.pc,
+            "env": ref(f.env),
+            "loop": encode(f.loop),
+            "scratch": encode(f.scratch),
+            "event": None if f.event is None else ref(f.event),
+        }
+        for f in frames
+    ]
     return {
-        "block": f.block.id,
-        "pc": f.pc,
-        "env": encode(f.env),
-        "loop": encode(f.loop),
-        "scratch": encode(f.scratch),
-        "event": encode(f.event),
+        "frames": written,
+        "after": [[block, ref(env)] for block, env in after],
+        "dicts": table,
     }
 
 
-def _frame_from_json(d: dict, blocks: list[Block]) -> Frame:
-    f = Frame(blocks[d["block"]], decode(d["env"]), decode(d["loop"]), decode(d["event"]))
-    f.pc = d["pc"]
-    f.scratch = decode(d["scratch"])
-    return f
+def _programs_from_json(data: dict, blocks: list[Block]) -> tuple[list[Frame], list]:
+    dicts: list[dict] = [{} for _ in data["dicts"]]
+    for d, written in zip(dicts, data["dicts"], strict=True):
+        for k, v in written.items():
+            d[k] = dicts[v["ref"]] if type(v) is dict and "ref" in v else decode(v)
+    frames = []
+    for w in data["frames"]:
+        event = None if w["event"] is None else dicts[w["event"]]
+        f = Frame(blocks[w["block"]], dicts[w["env"]], decode(w["loop"]), event)
+        f.pc = w["pc"]
+        f.scratch = decode(w["scratch"])
+        frames.append(f)
+    return frames, [[block, dicts[i]] for block, i in data["after"]]
 
 
 def _cite_json(c: ast.Citation | None) -> list | None:

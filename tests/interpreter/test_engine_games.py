@@ -60,19 +60,47 @@ def test_the_same_seed_gives_the_same_log(table):
     assert [e.to_json() for e in other.events] != logs[0]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_state_survives_json_at_every_step(table, seed):
-    _, _, engine = table
-    g = new_game(table, seed)
+@pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 2), (2, 3), (1, 4)])
+def test_state_survives_json_and_clone_at_every_step(table, seed, players):
+    # restored and cloned at every step, each goes on exactly as the game does: the
+    # dicts the programs under way share (an env, an event) stay shared
+    rs, decks, engine = table
+    g = Game.new(rs, decks, seed=seed, players=players, engine=engine)
     rng = random.Random(seed)
     while not g.is_over:
         text = g.to_json()
-        restored = Game.from_json(text, engine)
-        assert restored.to_json() == text
+        restored, clone = Game.from_json(text, engine), g.clone()
+        assert restored.to_json() == text == clone.to_json()
         assert restored.legal_actions() == g.legal_actions()
         action = rng.choice(g.legal_actions())
-        twin = restored.apply(action)
-        assert [e.to_json() for e in twin] == [e.to_json() for e in g.apply(action)]
+        twins = [[e.to_json() for e in x.apply(action)] for x in (restored, clone)]
+        events = [e.to_json() for e in g.apply(action)]
+        assert twins == [events, events]
+        assert restored.to_json() == g.to_json() == clone.to_json()
+
+
+@pytest.mark.parametrize("seed", [26, 29])
+def test_a_clone_popping_a_reactive_counter_leaves_the_game_alone(seed):
+    # the event a reactive counter prevents is shared by the frames that read it: a
+    # clone's copy of it must be its own, or popping there prevents it here too
+    rs = load_edition("17th")
+    decks, _ = _decks(rs, None)
+
+    def game_log(meddle: bool) -> list:
+        g = Game.new(rs, decks, seed=seed, players=2)
+        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+        while not g.is_over:
+            yes = [o for o in g.legal_actions() if o.kind == "yes"]
+            if meddle and yes and g.decision.prompt.startswith("pop "):
+                c = g.clone()
+                c.apply(yes[0])
+                for _ in range(10):
+                    if not c.is_over:
+                        c.apply(RandomAgent(5).act(c))
+            g.apply(agents[g.current_player].act(g))
+        return [e.to_json() for e in g.events]
+
+    assert game_log(meddle=True) == game_log(meddle=False)
 
 
 def test_clone_is_independent(table):
