@@ -379,6 +379,7 @@ class Game:
         g = object.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.players = [p.copy() for p in self.players]
+        g.in_game = list(self.in_game)
         g.cards = [c.copy() for c in self.cards]
         g.rng = self.rng.copy()
         g.frames, g.after = _copy_programs(self.frames, self.after)

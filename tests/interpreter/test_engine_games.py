@@ -117,6 +117,16 @@ def test_clone_is_independent(table):
     assert g.to_json() == before
 
 
+def test_a_clone_shares_no_container_with_its_game(table):
+    g = new_game(table, 3)
+    for _ in range(30):
+        g.apply(RandomAgent(3).act(g))
+    twin = g.clone()
+    shared = [k for k, v in g.__dict__.items()
+              if isinstance(v, (list, dict, set)) and twin.__dict__[k] is v]
+    assert shared == []
+
+
 def test_a_clone_keeps_its_own_count_of_counters(table):
     # the count is kept beside the state's JSON, by the primitives: a clone's
     # primitives must not change the original's
