@@ -118,3 +118,20 @@ def test_a_game_needs_decks_and_players():
         Game.new(rs, decks, players=0)
     with pytest.raises(ValueError, match="at least one deck"):
         Game.new(rs, [], players=2)
+
+
+def test_a_seed_gives_the_same_game_whatever_the_string_hashing():
+    # set iteration order follows PYTHONHASHSEED: no game may depend on it
+    import os
+    import subprocess
+    import sys
+
+    def log(hash_seed: str) -> str:
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "KOTC_CACHE_DIR": "off"}
+        return subprocess.run(
+            [sys.executable, "-m", "interpreter.cli", "play", "17th", "--seed", "3",
+             "--players", "3", "--json"],
+            capture_output=True, text=True, env=env, check=True).stdout
+
+    first = log("1")
+    assert first and first == log("2")
