@@ -384,9 +384,9 @@ def _by_name(g: Game):
 def _label_step(g: Game, a: Action) -> str:
     if a.kind in WORDS and a.value is None:
         return a.kind
-    same = [o for o in g.legal_actions() if o.label == a.label]
-    if a.kind == "option" and len(same) != 1:
+    if a.kind == "option":  # its label spells out the option's program: long
         return f"option {a.value + 1}"
+    same = [o for o in g.legal_actions() if o.label == a.label]
     if a.kind == "number" and len(same) != 1:
         return f"number {a.value}"
     return f"choose {quote(a.label)}"

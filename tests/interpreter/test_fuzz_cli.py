@@ -129,3 +129,19 @@ def test_a_ruleset_that_does_not_load_is_located(capsys, tmp_path):
     code, _out, err = run(capsys, "fuzz", str(bad))
     assert code == 2
     assert "bad.kotc:3:" in err and "must be bool" in err
+
+
+def test_a_written_step_names_an_option_by_its_number():
+    # an option's label spells out its program; the scenario says `option N`
+    from interpreter.agents import RandomAgent
+    from interpreter.cli_play import _decks
+    from interpreter.fuzz_scenario import _label_step
+    from interpreter.game import Game
+    from kotc_dsl import load_edition
+
+    rs = load_edition("12th")
+    g = Game.new(rs, _decks(rs, None)[0], seed=2)
+    while not any(a.kind == "option" for a in g.legal_actions()):
+        g.apply(RandomAgent(0).act(g))
+    second = g.legal_actions()[1]
+    assert second.label.startswith("option 2: ") and _label_step(g, second) == "option 2"
