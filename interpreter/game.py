@@ -362,7 +362,8 @@ class Game:
         if d.resume == "vm":
             self.answer = chosen
         else:
-            self.engine.referee.answer(self, chosen)
+            task = self.tasks[-1]  # the task that asked takes the answer
+            self.engine.referee.answers[task[0]](self, task, chosen)
         if self.applied >= MAX_DECISIONS:
             self.engine.referee.finish(
                 self, "decision limit", self.engine.referee.turn_limit_cite

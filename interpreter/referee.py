@@ -197,7 +197,7 @@ class Referee(Listing):
         self.steps = {
             name[6:]: getattr(self, name) for name in dir(self) if name[:6] == "_task_"
         }
-        self._answers = {
+        self.answers = {
             name[8:]: getattr(self, name) for name in dir(self) if name[:8] == "_answer_"
         }
         self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
@@ -334,10 +334,6 @@ class Referee(Listing):
 
     # --- the flow ----------------------------------------------------------------------
 
-    def answer(self, g, action: Action) -> None:
-        task = g.tasks[-1]
-        self._answers[task[0]](g, task, action)
-
     # setup
 
     def _task_setup(self, g, task: list) -> None:
@@ -454,13 +450,6 @@ class Referee(Listing):
         del task[3:]
         task[1], task[2] = task[1] + 1, "begin"
 
-    def _others_may_act(self, g) -> bool:
-        """Whether a phase's end may offer other players anything (a quick look: no
-        counters in play rules out the actions that take one)."""
-        if not self.others_offer or len(g.players) < 2:
-            return False
-        return self._gate_open(g, self.others_gate)
-
     @staticmethod
     def _gate_open(g, gate: frozenset | None) -> bool:
         """Whether a window gated on these kinds of counters (`_counter_gate`) may
@@ -476,7 +465,14 @@ class Referee(Listing):
                 self.take(g, (g.active + task[3]) % len(g.players), action)
             return
         if action.kind == "end":
-            if self._others_may_act(g):
+            # other players may be offered something (no counters in play rules out
+            # the actions that take one: see `_counter_gate`)
+            gate, in_play = self.others_gate, g.counters_in_play
+            if (
+                self.others_offer
+                and len(g.players) > 1
+                and (gate is None or in_play and not in_play.keys().isdisjoint(gate))
+            ):
                 task[2:] = ["others", 1]
             else:
                 task[1], task[2] = task[1] + 1, "begin"
