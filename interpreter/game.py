@@ -32,6 +32,8 @@ DEFAULT_MAX_TURNS = 300
 # A safety net for programs that loop on free actions: the game ends as if by
 # agreement after this many decisions.
 MAX_DECISIONS = 100_000
+# the layout of `Game.to_json`; a state written in another cannot be restored
+STATE_FORMAT = 2
 
 
 @dataclass
@@ -404,6 +406,7 @@ class Game:
         log is not part of the state (it only grows); `log_json` writes it."""
         d = self.decision
         data = {
+            "format": STATE_FORMAT,
             "edition": self.engine.rs.name,
             "seed": self.seed,
             "players": [p.to_json() for p in self.players],
@@ -447,7 +450,28 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str, engine: Engine) -> Game:
-        data = json.loads(text)
+        """The game `to_json` wrote, to be played on with `engine` (that of the same
+        ruleset and cards).
+
+        Raises:
+            ValueError: the text is not a state this version writes, or is a state
+                of another edition than the engine's.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"not a game state: {err}") from None
+        written = data.get("format") if isinstance(data, dict) else None
+        if written != STATE_FORMAT:
+            raise ValueError(
+                f"not a game state this kotc can restore (format {written}; it "
+                f"reads format {STATE_FORMAT})"
+            )
+        if data["edition"] != engine.rs.name:
+            raise ValueError(
+                f"a state of the {data['edition']} edition cannot be played with an "
+                f"engine of the {engine.rs.name} edition"
+            )
         g = object.__new__(cls)
         g.engine = engine
         g.seed = data["seed"]

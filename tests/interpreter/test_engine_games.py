@@ -7,6 +7,7 @@ the end by default; `KOTC_GAMES` sets another number.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 
@@ -101,6 +102,17 @@ def test_a_clone_popping_a_reactive_counter_leaves_the_game_alone(seed):
         return [e.to_json() for e in g.events]
 
     assert game_log(meddle=True) == game_log(meddle=False)
+
+
+def test_only_a_state_of_this_format_and_edition_is_restored(table):
+    rs, decks, engine = table
+    data = json.loads(new_game(table, 1).to_json())
+    with pytest.raises(ValueError, match="not a game state"):
+        Game.from_json("{", engine)
+    with pytest.raises(ValueError, match="format 1; it reads format"):
+        Game.from_json(json.dumps({**data, "format": 1}), engine)
+    with pytest.raises(ValueError, match="cannot be played with an engine"):
+        Game.from_json(json.dumps({**data, "edition": "other"}), engine)
 
 
 def test_clone_is_independent(table):
