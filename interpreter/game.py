@@ -329,8 +329,9 @@ class Game:
             if chosen is action:
                 break
         else:
-            if isinstance(action, int):  # an index into them
-                chosen = options[action] if 0 <= action < len(options) else None
+            if hasattr(action, "__index__") and not isinstance(action, bool):
+                i = action.__index__()  # an index into them (numpy's integers too)
+                chosen = options[i] if 0 <= i < len(options) else None
             else:  # an equal action
                 chosen = options[options.index(action)] if action in options else None
         if chosen is None:

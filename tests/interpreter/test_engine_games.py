@@ -169,9 +169,18 @@ def test_an_action_is_taken_as_listed_by_index_or_as_an_equal_action(table):
 
     taken = after(lambda g: g.legal_actions()[-1])
     assert after(lambda g: len(g.legal_actions()) - 1) == taken
+
+    class Index:  # an integer of another kind (numpy's, say)
+        def __init__(self, i: int):
+            self.i = i
+
+        def __index__(self) -> int:
+            return self.i
+
+    assert after(lambda g: Index(len(g.legal_actions()) - 1)) == taken
     assert after(lambda g: Action.from_json(g.legal_actions()[-1].to_json())) == taken
     g = new_game(table, 6)
-    for index in (len(g.legal_actions()), -1):
+    for index in (len(g.legal_actions()), -1, True):  # a bool is no index
         with pytest.raises(IllegalAction, match="not a legal answer"):
             g.apply(index)
 
