@@ -62,6 +62,14 @@ def _line(game: Game, e: Event) -> str | None:
             return f"     {_card(game, d['card'])} to {to}"
         case "stat":
             return f"     {_card(game, d['card'])} {d['stat']} is now {d['value']}"
+        case "shuffle":
+            return f"     player {int(d['player'])} shuffles their {d['zone']}"
+        case "reveal":
+            return f"     revealed: {_cards(game, d['cards'])}"
+        case "see":
+            return f"     player {int(d['player'])} sees {_cards(game, d['cards'])}"
+        case "give":
+            return f"     {_card(game, d['card'])} goes to player {int(d['to'])}"
         case "roll":
             return f"     player {d['player']} rolls {d['dice']}"
         case "reroll":
@@ -105,8 +113,12 @@ def _field(game: Game, key: str, value) -> str:
     if key in ("card", "host", "target", "source"):
         return f"{key} {_card(game, value)}"
     if key == "cards" and isinstance(value, list):
-        return f"{key} " + (", ".join(_card(game, c) for c in value) or "none")
+        return f"{key} {_cards(game, value)}"
     return f"{key} {value}"
+
+
+def _cards(game: Game, cards: list) -> str:
+    return ", ".join(_card(game, c) for c in cards) or "none"
 
 
 def _victim(game: Game, victim) -> str:
