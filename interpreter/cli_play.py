@@ -57,7 +57,9 @@ def play_arguments(p) -> None:
         "--agent",
         choices=("random", "first"),
         default="random",
-        help="how every seat chooses (default: random)",
+        help="how every seat chooses (default: random); `first` takes the first legal "
+             "action, so it may undo and redo one forever (an exchange where the rules "
+             "allow any number) until the game's decision limit ends it",
     )
     p.add_argument("--max-turns", type=int, default=300, help="safety limit on turns")
     p.add_argument("--log", metavar="FILE", help="also write the event log as JSON lines")

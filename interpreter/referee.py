@@ -371,16 +371,16 @@ class Referee(Listing):
     # turns and phases
 
     def _task_turn(self, g, task: list) -> None:
+        g.node = "turn:start"
+        if g.turn >= g.max_turns:  # the game ends on the last turn played
+            g.flags["end:turn_limit"] = True
+            self.finish(g, "turn limit", self.turn_limit_cite)
+            return
         if g.turn == 0:
             g.turn, g.active = 1, g.first_player
         else:
             g.turn += 1
             g.active = int(g.left_of(g.active))
-        g.node = "turn:start"
-        if g.turn > g.max_turns:
-            g.flags["end:turn_limit"] = True
-            self.finish(g, "turn limit", self.turn_limit_cite)
-            return
         g.log("turn", None, turn=g.turn, player=g.active)
         g.tasks[-1] = ["phase", 0, "begin"]
 

@@ -49,6 +49,15 @@ def test_seeded_random_games_end_by_an_endgame_condition(table):
         assert g.node == "game_over"
 
 
+def test_a_game_at_its_turn_limit_ends_on_the_last_turn_played(table):
+    rs, decks, engine = table
+    g = Game.new(rs, decks, seed=1, players=2, max_turns=3, engine=engine)
+    play(g, [RandomAgent(1), RandomAgent(2)])  # nobody wins in three turns
+    assert g.result["condition"] == "turn limit"
+    assert g.turn == 3
+    assert [e.data["turn"] for e in g.events if e.kind == "turn"] == [1, 2, 3]
+
+
 def test_the_same_seed_gives_the_same_log(table):
     logs = []
     for _ in range(2):
