@@ -369,7 +369,7 @@ class Game:
             self.engine.referee.answers[task[0]](self, task, chosen)
         if self.applied >= MAX_DECISIONS:
             self.engine.referee.finish(
-                self, "decision limit", self.engine.referee.turn_limit_cite
+                self, "decision limit", self.engine.referee.decision_limit_cite
             )
         self._advance()
         return events[start:]

@@ -201,6 +201,9 @@ class Referee(Listing):
             name[8:]: getattr(self, name) for name in dir(self) if name[:8] == "_answer_"
         }
         self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
+        self.decision_limit_cite = ast.Citation(
+            "Endgame", "a safety limit on decisions", rs.name
+        )
 
     def _bindable(self, names) -> tuple:
         """The actions named that this game's cards may ever bind, in order."""
