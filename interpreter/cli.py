@@ -331,19 +331,20 @@ def _citation_line(rule: ast.Rule, ruleset: Ruleset, editions_by_file: dict[str,
 # --- the command table --------------------------------------------------------------
 
 
-def _format_option(parser: argparse.ArgumentParser) -> None:
+def format_option(parser: argparse.ArgumentParser) -> None:
+    """`--format text|json`, as every command that has one offers it."""
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text for people (default), json for programs")
 
 
 def _editions_args(parser: argparse.ArgumentParser) -> None:
-    _format_option(parser)
+    format_option(parser)
 
 
 def _check_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH",
                         help="a .kotc rule file, or a directory of them")
-    _format_option(parser)
+    format_option(parser)
 
 
 def _show_args(parser: argparse.ArgumentParser) -> None:
@@ -352,7 +353,7 @@ def _show_args(parser: argparse.ArgumentParser) -> None:
                              ".kotc file")
     parser.add_argument("section", nargs="?", metavar="SECTION",
                         help=f"one of: {', '.join(ast.SECTIONS)} (default: all)")
-    _format_option(parser)
+    format_option(parser)
 
 
 @dataclasses.dataclass(frozen=True)

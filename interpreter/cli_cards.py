@@ -90,6 +90,8 @@ def _card_check(args: argparse.Namespace, con: Console) -> int:
 
 
 def card_arguments(parser: argparse.ArgumentParser) -> None:
+    from .cli import format_option
+
     actions = parser.add_subparsers(dest="card_action", metavar="ACTION", required=True)
     check = actions.add_parser(
         "check", help="judge every card of a card file under an edition",
@@ -98,7 +100,7 @@ def card_arguments(parser: argparse.ArgumentParser) -> None:
     check.add_argument("file", metavar="FILE", help="a .kcard file")
     check.add_argument("--edition", "-e", required=True, metavar="EDITION",
                        help="a shipped edition's name, or a .kotc file")
-    _format_option(check)
+    format_option(check)
 
 
 # --- kotc deck --------------------------------------------------------------------
@@ -162,6 +164,8 @@ def _deck_coverage(args: argparse.Namespace, con: Console) -> int:
 
 
 def deck_arguments(parser: argparse.ArgumentParser) -> None:
+    from .cli import format_option
+
     actions = parser.add_subparsers(dest="deck_action", metavar="ACTION", required=True)
     doc = inspect.cleandoc(deck_command.__doc__ or "")
     check = actions.add_parser(
@@ -170,7 +174,7 @@ def deck_arguments(parser: argparse.ArgumentParser) -> None:
     check.add_argument("file", metavar="FILE", help="a .kdeck file")
     check.add_argument("--edition", "-e", metavar="EDITION",
                        help="judge under this edition instead of the deck's own")
-    _format_option(check)
+    format_option(check)
     cover = actions.add_parser(
         "coverage", help="list the keywords and counters no starter deck uses",
         description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -178,7 +182,7 @@ def deck_arguments(parser: argparse.ArgumentParser) -> None:
                        help="one edition (default: every shipped edition)")
     cover.add_argument("--decks", metavar="DIR",
                        help="the folder of deck folders (default: the starter decks)")
-    _format_option(cover)
+    format_option(cover)
 
 
 # --- reading input ----------------------------------------------------------------
@@ -247,10 +251,6 @@ def _where(origin: ast.Origin) -> str:
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
-
-def _format_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=("text", "json"), default="text",
-                        help="text for people (default), json for programs")
 
 
 def _worst(statuses: Iterable[str]) -> str:

@@ -18,6 +18,8 @@ CLEAN, BROKEN, BAD_INPUT = 0, 1, 2
 
 
 def fuzz_arguments(p: argparse.ArgumentParser) -> None:
+    from .cli import format_option
+
     p.add_argument("edition", metavar="EDITION_OR_PATH",
                    help="a shipped edition's name (`kotc editions` lists them) or a "
                         ".kotc file")
@@ -42,7 +44,7 @@ def fuzz_arguments(p: argparse.ArgumentParser) -> None:
                         "position (default 300)")
     p.add_argument("--shrink-seconds", type=float, default=30.0,
                    help="time to spend shortening a counterexample (default 30)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    format_option(p)
 
 
 def fuzz_command(args: argparse.Namespace, con: Console) -> int:

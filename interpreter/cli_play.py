@@ -118,6 +118,8 @@ def _write_log(path: Path, game: Game) -> None:
 
 
 def simulate_arguments(p) -> None:
+    from .cli import format_option
+
     p.add_argument("edition", help="a shipped edition's name (`kotc editions` lists "
                                    "them) or a .kotc file")
     p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
@@ -134,8 +136,7 @@ def simulate_arguments(p) -> None:
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     p.add_argument("--max-turns", type=int, default=300,
                    help="safety limit on turns per game (default 300)")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text for people (default), json for programs")
+    format_option(p)
 
 
 def _one_game(edition: str, deck_paths, seed: int, players: int, max_turns: int) -> dict:
