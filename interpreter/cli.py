@@ -331,6 +331,13 @@ def _citation_line(rule: ast.Rule, ruleset: Ruleset, editions_by_file: dict[str,
 # --- the command table --------------------------------------------------------------
 
 
+def edition_argument(parser: argparse.ArgumentParser, **kwargs) -> None:
+    """The EDITION argument, as every command that reads one takes it."""
+    parser.add_argument("edition", metavar="EDITION", **kwargs,
+                        help="a shipped edition's name (`kotc editions` lists them) "
+                             "or a .kotc file")
+
+
 def format_option(parser: argparse.ArgumentParser) -> None:
     """`--format text|json`, as every command that has one offers it."""
     parser.add_argument("--format", choices=("text", "json"), default="text",
@@ -348,9 +355,7 @@ def _check_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _show_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("edition", metavar="EDITION",
-                        help="a shipped edition's name (see `kotc editions`), or a "
-                             ".kotc file")
+    edition_argument(parser)
     parser.add_argument("section", nargs="?", metavar="SECTION",
                         help=f"one of: {', '.join(ast.SECTIONS)} (default: all)")
     format_option(parser)

@@ -18,11 +18,9 @@ CLEAN, BROKEN, BAD_INPUT = 0, 1, 2
 
 
 def fuzz_arguments(p: argparse.ArgumentParser) -> None:
-    from .cli import format_option
+    from .cli import edition_argument, format_option
 
-    p.add_argument("edition", metavar="EDITION_OR_PATH",
-                   help="a shipped edition's name (`kotc editions` lists them) or a "
-                        ".kotc file")
+    edition_argument(p)
     p.add_argument("--examples", type=int, default=100,
                    help="how many random runs to try (default 100)")
     p.add_argument("--seed", type=int, default=0,

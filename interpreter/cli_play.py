@@ -43,8 +43,9 @@ def _agents(kind: str, seed: int, players: int) -> list:
 
 
 def play_arguments(p) -> None:
-    p.add_argument("edition", help="a shipped edition's name (`kotc editions` lists "
-                                   "them) or a .kotc file")
+    from .cli import edition_argument
+
+    edition_argument(p)
     p.add_argument(
         "--decks",
         nargs="+",
@@ -118,10 +119,9 @@ def _write_log(path: Path, game: Game) -> None:
 
 
 def simulate_arguments(p) -> None:
-    from .cli import format_option
+    from .cli import edition_argument, format_option
 
-    p.add_argument("edition", help="a shipped edition's name (`kotc editions` lists "
-                                   "them) or a .kotc file")
+    edition_argument(p)
     p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     p.add_argument(
         "--workers", type=int, default=1, help="processes to play in parallel (default 1)"

@@ -370,8 +370,9 @@ def write_file(dot: str, path: Path) -> None:
 
 def graph_arguments(parser) -> None:
     """Arguments of `kotc graph`."""
-    parser.add_argument("edition", nargs="?", metavar="EDITION",
-                        help="a shipped edition's name, or a .kotc file")
+    from .cli import edition_argument
+
+    edition_argument(parser, nargs="?")
     parser.add_argument("--flow", choices=FLOWS, default="all",
                         help="the part of the game to draw (default: all)")
     parser.add_argument("--diff", nargs=2, metavar=("A", "B"),
