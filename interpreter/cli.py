@@ -338,6 +338,15 @@ def edition_argument(parser: argparse.ArgumentParser, **kwargs) -> None:
                              "or a .kotc file")
 
 
+def below_one(con: Console, command: str, flags: tuple) -> bool:
+    """Whether some count among `(flag, value)` pairs is below 1 (reported)."""
+    for flag, value in flags:
+        if value < 1:
+            con.error(f"kotc {command}: {flag} must be at least 1, not {value}")
+            return True
+    return False
+
+
 def format_option(parser: argparse.ArgumentParser) -> None:
     """`--format text|json`, as every command that has one offers it."""
     parser.add_argument("--format", choices=("text", "json"), default="text",

@@ -62,8 +62,7 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
     `kotc test FILE` fails until the rules are fixed. Exit status: 0 when every
     invariant held, 1 on a violation, 2 on bad input.
     """
-    from .cli import _diagnostic_text, _edition_path, display_path
-    from .cli_play import below_one
+    from .cli import _diagnostic_text, _edition_path, below_one, display_path
 
     if below_one(con, "fuzz", (("--examples", args.examples), ("--players", args.players),
                                ("--max-turns", args.max_turns), ("--steps", args.steps))):

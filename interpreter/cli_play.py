@@ -62,18 +62,10 @@ def play_arguments(p) -> None:
              "action, so it may undo and redo one forever (an exchange where the rules "
              "allow any number) until the game's decision limit ends it",
     )
-    p.add_argument("--max-turns", type=int, default=300, help="safety limit on turns")
+    p.add_argument("--max-turns", type=int, default=300,
+                   help="safety limit on turns (default 300)")
     p.add_argument("--log", metavar="FILE", help="also write the event log as JSON lines")
     p.add_argument("--json", action="store_true", help="print the event log as JSON")
-
-
-def below_one(con, command: str, flags: tuple) -> bool:
-    """Whether some count among `(flag, value)` pairs is below 1 (reported)."""
-    for flag, value in flags:
-        if value < 1:
-            con.error(f"kotc {command}: {flag} must be at least 1, not {value}")
-            return True
-    return False
 
 
 def play_command(args, con) -> int:
@@ -83,6 +75,8 @@ def play_command(args, con) -> int:
     moves, dice, damage and stat changes, chain links, and the result. `--json`
     prints the event log instead, one JSON object per line; `--log` also writes
     it to a file."""
+    from .cli import below_one
+
     if below_one(con, "play", (("--players", args.players),
                                ("--max-turns", args.max_turns))):
         return 2
@@ -181,6 +175,8 @@ def simulate_command(args, con) -> int:
     reproduced; games run in parallel with --workers, and the report does not
     depend on how many.
     A progress bar runs on standard error."""
+    from .cli import below_one
+
     if below_one(con, "simulate", (("--games", args.games), ("--workers", args.workers),
                                    ("--players", args.players),
                                    ("--max-turns", args.max_turns))):
