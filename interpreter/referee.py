@@ -89,6 +89,11 @@ class Referee(Listing):
             )
         chaining = rs.setting("chain", "chaining")
         self.chaining = tuple(chaining.actions) if chaining else ()
+        # what the turn, chain links, responses and resolution cite in the log
+        self.turn_cite = _cite(rs.setting("turn", "next_turn"))
+        self.link_cite = _cite(chaining)
+        self.respond_cite = _cite(rs.setting("chain", "respond"))
+        self.resolve_cite = _cite(rs.setting("chain", "resolve_last_in_first_out"))
         self.has_chain = rs.has_chain
         std = rs.setting("actions", "standard_activation")
         self.standard = P.expr(std.cond) if std else (lambda g, env: True)
@@ -384,7 +389,7 @@ class Referee(Listing):
         else:
             g.turn += 1
             g.active = int(g.left_of(g.active))
-        g.log("turn", None, turn=g.turn, player=g.active)
+        g.log("turn", self.turn_cite, turn=g.turn, player=g.active)
         g.tasks[-1] = ["phase", 0, "begin"]
 
     def _task_phase(self, g, task: list) -> None:
@@ -590,7 +595,7 @@ class Referee(Listing):
             g.chain.last_actor = int(actor)
             g.chain.asking = int(g.left_of(actor))
             g.chain.passes = 0
-        g.log("link", None, player=int(actor), link=len(g.chain.links))
+        g.log("link", self.link_cite, player=int(actor), link=len(g.chain.links))
 
     def _task_chain(self, g, task: list) -> None:
         ch = g.chain
@@ -601,7 +606,8 @@ class Referee(Listing):
             g.node = "chain:resolve"
             if ch.links:
                 link = ch.links.pop()
-                g.log("resolve", None, link=len(ch.links) + 1, player=link["actor"])
+                n, actor = len(ch.links) + 1, link["actor"]
+                g.log("resolve", self.resolve_cite, link=n, player=actor)
                 if not link["negated"]:
                     g.frames.append(
                         Frame(self.programs.blocks[link["block"]], dict(link["env"]))
@@ -617,7 +623,10 @@ class Referee(Listing):
         g.node = "chain:respond"
         options = self.options(g, ch.asking, self.chain_offer)
         options.append(_PASS)
-        g.ask(ch.asking, "respond to the chain", options, resume="chain")
+        g.ask(
+            ch.asking, "respond to the chain", options, resume="chain",
+            cite=self.respond_cite,
+        )
 
     def _answer_chain(self, g, task: list, action: Action) -> None:
         ch = g.chain
@@ -1275,3 +1284,8 @@ def _visible(event: dict) -> dict:
 
 
 __all__ = ["Referee"]
+
+
+def _cite(rule) -> ast.Citation | None:
+    """A rule's citation, or None where the ruleset has no such rule."""
+    return None if rule is None else rule.cite

@@ -58,6 +58,13 @@ def test_a_game_at_its_turn_limit_ends_on_the_last_turn_played(table):
     assert [e.data["turn"] for e in g.events if e.kind == "turn"] == [1, 2, 3]
 
 
+def test_every_event_cites_the_rule_that_caused_it(table):
+    for seed in range(3):
+        g = new_game(table, seed)
+        play(g, [RandomAgent(seed), RandomAgent(seed + 1)])
+        assert [e for e in g.events if not e.cite] == []
+
+
 def test_the_same_seed_gives_the_same_log(table):
     logs = []
     for _ in range(2):
