@@ -599,6 +599,17 @@ class Game:
     def seats_in_game(self) -> list[Seat]:
         return self.in_game[:]
 
+    def is_zombie(self, seat: int) -> bool:
+        """Whether the player is at zero HP and plays on: a zombie, where the
+        ruleset's endgame says zombies play on."""
+        p = self.players[seat]
+        return (
+            self.engine.referee.zombies_cite is not None
+            and not p.eliminated
+            and p.hp is not None
+            and p.hp <= 0
+        )
+
     def leave_game(self, seat: int) -> None:
         """A player is out of the game: eliminated, no longer among the seats."""
         self.players[seat].eliminated = True
@@ -823,6 +834,9 @@ class Game:
             p.hp = max(value, floor) if floor is not None else value
             if p.hp != before:
                 self.log("hp", cite, player=int(obj), hp=p.hp, change=p.hp - before)
+                zombies = self.engine.referee.zombies_cite
+                if zombies is not None and p.hp <= 0 < before:
+                    self.log("zombie", zombies, player=int(obj))
             return
         c = self.cards[obj]
         if name not in c.stats:

@@ -154,6 +154,8 @@ class Referee(Listing):
         self.watched_zones = set().union(*(P.zones_read(c) for c in conditions))
         floor = rs.setting("endgame", "hp_floor")
         self.hp_floor = floor.floor if floor else None
+        # players at zero HP play on (as zombies) where the ruleset says so
+        self.zombies_cite = _cite(rs.setting("endgame", "zombies_play_on"))
         self.resource_zones = [
             z.name for z in rs.zones.values() if "resources" in z.flags
         ]

@@ -65,6 +65,35 @@ def test_every_event_cites_the_rule_that_caused_it(table):
         assert [e for e in g.events if not e.cite] == []
 
 
+def test_a_player_at_zero_hp_plays_on_as_a_zombie_where_the_rules_say_so():
+    # the 17th edition (from the 12th): zombies play on until an endgame condition
+    rs = load_edition("17th")
+    g = Game.new(rs, _decks(rs, None)[0], seed=1, players=3)
+    agents = [RandomAgent(1 + i) for i in range(3)]
+    while not g.is_over and not any(e.kind == "zombie" for e in g.events):
+        g.apply(agents[g.current_player].act(g))
+    (event,) = [e for e in g.events if e.kind == "zombie"]
+    zombie = event.data["player"]
+    assert "Endgame" in event.cite and g.players[zombie].hp == 0
+    assert g.is_zombie(zombie) and not g.players[zombie].eliminated
+    asked = set()
+    while not g.is_over:
+        asked.add(g.current_player)
+        g.apply(agents[g.current_player].act(g))
+    assert zombie in asked  # asked to decide after the HP ran out
+
+
+def test_where_no_zombies_play_on_a_player_at_zero_hp_is_out():
+    rs = load_edition("11th")
+    g = Game.new(rs, _decks(rs, None)[0], seed=2, players=3)
+    agents = [RandomAgent(2 + i) for i in range(3)]
+    while not g.is_over and all(p.hp > 0 for p in g.players):
+        g.apply(agents[g.current_player].act(g))
+    out = next(p.seat for p in g.players if p.hp <= 0)
+    assert g.players[out].eliminated and not g.is_zombie(out)
+    assert not any(e.kind == "zombie" for e in g.events)
+
+
 def test_the_same_seed_gives_the_same_log(table):
     logs = []
     for _ in range(2):
