@@ -476,12 +476,11 @@ class Referee(Listing):
             return
         if action.kind == "end":
             # other players may be offered something (no counters in play rules out
-            # the actions that take one: see `_counter_gate`)
-            gate, in_play = self.others_gate, g.counters_in_play
+            # the actions that take one)
             if (
                 self.others_offer
                 and len(g.players) > 1
-                and (gate is None or in_play and not in_play.keys().isdisjoint(gate))
+                and self._gate_open(g, self.others_gate)
             ):
                 task[2:] = ["others", 1]
             else:
