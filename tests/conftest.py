@@ -12,6 +12,7 @@ import os
 import shutil
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=25, deadline=None, derandomize=True,
@@ -40,3 +41,17 @@ def pytest_unconfigure(config) -> None:
         os.environ.pop("KOTC_CACHE_DIR", None)
     else:
         os.environ["KOTC_CACHE_DIR"] = _saved_cache_dir
+
+
+@pytest.fixture
+def kotc(capsys):
+    """The `kotc` command, run in this process: `kotc(*argv)` gives its exit status,
+    standard output and standard error."""
+    from interpreter import cli
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = cli.main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

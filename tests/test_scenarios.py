@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli
 from interpreter.scenario_run import run_scenario
 from kotc_dsl import RulesetError
 from kotc_dsl.scenarios import load_scenarios, scenario_files
@@ -80,12 +79,6 @@ def test_there_are_enough_rulings_and_every_edition_has_its_own():
 # --- the command, as a user sees it --------------------------------------------------
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 PASSING = """\
 card "Ogre" minion { power 1  toughness 9  cost 1 }
 card "Imp" minion { power 0  toughness 4  cost 1 }
@@ -104,64 +97,64 @@ scenario "Damage past a minion's HP pierces to its controller" {
 """
 
 
-def test_the_help_shows_the_grammar_example_and_it_passes(tmp_path, capsys):
+def test_the_help_shows_the_grammar_example_and_it_passes(tmp_path, kotc):
     header = (HERE.parent / "rules" / "scenario.tx").read_text(encoding="utf-8")
     example = textwrap.dedent(header.split("*/")[0].split("\n\n", 1)[1])
-    code, out, _ = run(capsys, "test", "--help")
+    code, out, _ = kotc("test", "--help")
     assert code == 0
     assert textwrap.indent(example.strip("\n"), "  ") in out
     (tmp_path / "grammar.kscn").write_text(example, encoding="utf-8")
-    code, out, _ = run(capsys, "test", str(tmp_path))
+    code, out, _ = kotc("test", str(tmp_path))
     assert code == 0, out
     assert out.splitlines()[-1] == "2 passed, 0 failed"
 
 
-def test_the_readme_ruling_passes(tmp_path, capsys):
+def test_the_readme_ruling_passes(tmp_path, kotc):
     readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
     (example,) = re.findall(r"^```kscn\n(.*?)^```", readme, re.MULTILINE | re.DOTALL)
     (tmp_path / "readme.kscn").write_text(example, encoding="utf-8")
-    code, out, _ = run(capsys, "test", str(tmp_path))
+    code, out, _ = kotc("test", str(tmp_path))
     assert code == 0, out
     assert out.splitlines()[-1] == "4 passed, 0 failed"
 
 
-def test_a_wrong_expectation_fails_with_expected_and_actual(tmp_path, capsys):
+def test_a_wrong_expectation_fails_with_expected_and_actual(tmp_path, kotc):
     wrong = PASSING.replace("player 1 hp 33", "player 1 hp 30")
     (tmp_path / "wrong.kscn").write_text(wrong, encoding="utf-8")
-    code, out, _ = run(capsys, "test", str(tmp_path / "wrong.kscn"), "--edition", "17th")
+    code, out, _ = kotc("test", str(tmp_path / "wrong.kscn"), "--edition", "17th")
     assert code == 1
     assert "wrong.kscn:13:31: player 1 hp" in out
     assert "expected: 30" in out and "actual:   33" in out
     assert out.splitlines()[-1] == "0 passed, 1 failed"
 
 
-def test_an_unscripted_decision_fails_naming_it(tmp_path, capsys):
+def test_an_unscripted_decision_fails_naming_it(tmp_path, kotc):
     unscripted = PASSING.replace("exhausted }", "}").replace("pick imp }", "pick imp }\n")
     (tmp_path / "defends.kscn").write_text(unscripted, encoding="utf-8")
-    code, out, _ = run(capsys, "test", str(tmp_path), "-e", "13th")
+    code, out, _ = kotc("test", str(tmp_path), "-e", "13th")
     assert code == 1
     assert "unscripted decision" in out and "'enlist'" in out
 
 
-def test_an_xfail_that_still_fails_is_skipped_and_one_that_passes_fails(tmp_path, capsys):
+def test_an_xfail_that_still_fails_is_skipped_and_one_that_passes_fails(tmp_path, kotc):
     still = PASSING.replace("player 1 hp 33", "player 1 hp 30").replace(
         'cite "Minions"', 'cite "Minions"\n  xfail for "13th" "a known bug"')
     (tmp_path / "known.kscn").write_text(still, encoding="utf-8")
-    code, out, _ = run(capsys, "test", str(tmp_path))
+    code, out, _ = kotc("test", str(tmp_path))
     assert code == 1
     assert out.splitlines()[-1] == "0 passed, 1 failed, 1 skipped"
     fixed = PASSING.replace('cite "Minions"', 'cite "Minions"\n  xfail "a known bug"')
     (tmp_path / "known.kscn").write_text(fixed, encoding="utf-8")
-    code, out, _ = run(capsys, "test", str(tmp_path), "--edition", "13th")
+    code, out, _ = kotc("test", str(tmp_path), "--edition", "13th")
     assert code == 1 and "remove the mark" in out
 
 
-def test_json_output_and_house_rules_run_as_the_edition_they_extend(tmp_path, capsys):
+def test_json_output_and_house_rules_run_as_the_edition_they_extend(tmp_path, kotc):
     (tmp_path / "pierce.kscn").write_text(PASSING, encoding="utf-8")
     (tmp_path / "house.kotc").write_text(
         'edition "house" number 18 extends "17th"\n  contents { "Setup" }\n'
         'setup {\n  override starting_hp 40  @ "Setup"\n}\n', encoding="utf-8")
-    code, out, err = run(capsys, "test", str(tmp_path), "--edition",
+    code, out, err = kotc("test", str(tmp_path), "--edition",
                          str(tmp_path / "house.kotc"), "--format", "json")
     data = json.loads(out)
     assert code == 1  # 40 HP, so the old ruling's 33 no longer holds: as wanted
@@ -170,9 +163,9 @@ def test_json_output_and_house_rules_run_as_the_edition_they_extend(tmp_path, ca
     assert err.strip().splitlines()[-1] == "0 passed, 1 failed"
 
 
-def test_coverage_names_what_no_scenario_exercises(tmp_path, capsys):
+def test_coverage_names_what_no_scenario_exercises(tmp_path, kotc):
     (tmp_path / "pierce.kscn").write_text(PASSING, encoding="utf-8")
-    code, out, _ = run(capsys, "test", str(tmp_path), "-e", "17th", "--coverage")
+    code, out, _ = kotc("test", str(tmp_path), "-e", "17th", "--coverage")
     assert code == 0
     assert "Coverage of the 17th edition by 1 scenario run:" in out
     assert "not exercised: chain:open" in out
@@ -209,9 +202,9 @@ def test_every_broken_fixture_has_a_case():
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN_CASES))
-def test_a_malformed_scenario_is_located_and_exits_2(name, capsys):
+def test_a_malformed_scenario_is_located_and_exits_2(name, kotc):
     path = BROKEN / name
-    code, out, err = run(capsys, "test", str(path))
+    code, out, err = kotc("test", str(path))
     assert code == 2, out + err
     assert "Traceback" not in out + err
     found = [(int(m["line"]), int(m["col"]), m["message"]) for m in LOCATED.finditer(err)]

@@ -11,8 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli
-
 FIXTURES = Path(__file__).parent / "fixtures"
 LOCATED = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>\d+): \S", re.MULTILINE)
 
@@ -21,12 +19,6 @@ def kotc(*argv: str) -> subprocess.CompletedProcess:
     """The installed command, run from the fixtures folder as a user would."""
     return subprocess.run([sys.executable, "-m", "interpreter.cli", *argv],
                           capture_output=True, text=True, cwd=FIXTURES, timeout=120)
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # --- malformed input: located, exit 2, no traceback -----------------------------------
@@ -72,24 +64,24 @@ def test_an_unknown_edition_argument_exits_2_and_names_the_editions():
     assert "unknown edition '99th'; choose one of: 11th, 12th, 13th, 17th" in done.stderr
 
 
-def test_card_check_without_an_edition_is_a_usage_error(capsys):
-    code, _, err = run(capsys, "card", "check", str(FIXTURES / "plain_11th.kcard"))
+def test_card_check_without_an_edition_is_a_usage_error(kotc):
+    code, _, err = kotc("card", "check", str(FIXTURES / "plain_11th.kcard"))
     assert code == 2 and "--edition" in err
 
 
 # --- kotc card check ------------------------------------------------------------------
 
 
-def test_card_check_of_legal_cards_exits_0(capsys):
-    code, out, _ = run(capsys, "card", "check", str(FIXTURES / "plain_11th.kcard"),
+def test_card_check_of_legal_cards_exits_0(kotc):
+    code, out, _ = kotc("card", "check", str(FIXTURES / "plain_11th.kcard"),
                        "-e", "11th")
     assert code == 0
     assert "Footman: legal" in out
     assert out.rstrip().endswith("1 card under the 11th edition: 1 legal")
 
 
-def test_card_check_shows_the_refurbished_text_and_exits_0(capsys):
-    code, out, _ = run(capsys, "card", "check", str(FIXTURES / "resources_13th.kcard"),
+def test_card_check_shows_the_refurbished_text_and_exits_0(kotc):
+    code, out, _ = kotc("card", "check", str(FIXTURES / "resources_13th.kcard"),
                        "-e", "17th")
     assert code == 0
     assert "Granary Raid: refurbished" in out
@@ -97,8 +89,8 @@ def test_card_check_shows_the_refurbished_text_and_exits_0(capsys):
     assert "[17th §Refurbished Card Texts]" in out
 
 
-def test_card_check_says_why_a_card_is_pruned_and_exits_1(capsys):
-    code, out, _ = run(capsys, "card", "check", str(FIXTURES / "revised_levels.kcard"),
+def test_card_check_says_why_a_card_is_pruned_and_exits_1(kotc):
+    code, out, _ = kotc("card", "check", str(FIXTURES / "revised_levels.kcard"),
                        "-e", "17th")
     assert code == 1
     assert "Silo Fifteen: pruned" in out and "Silo Sixteen: legal" in out
@@ -106,8 +98,8 @@ def test_card_check_says_why_a_card_is_pruned_and_exits_1(capsys):
     assert out.rstrip().endswith("4 cards under the 17th edition: 1 legal, 3 pruned")
 
 
-def test_card_check_locates_each_reason_a_card_is_invalid(capsys):
-    code, out, _ = run(capsys, "card", "check",
+def test_card_check_locates_each_reason_a_card_is_invalid(kotc):
+    code, out, _ = kotc("card", "check",
                        str(FIXTURES / "unknown_counter_12th.kcard"), "-e", "12th")
     assert code == 1
     assert "Early Shield: invalid" in out
@@ -115,8 +107,8 @@ def test_card_check_locates_each_reason_a_card_is_invalid(capsys):
                      r"no Shield Counter", out)
 
 
-def test_card_check_as_json(capsys):
-    code, out, _ = run(capsys, "card", "check", str(FIXTURES / "banned_11th.kcard"),
+def test_card_check_as_json(kotc):
+    code, out, _ = kotc("card", "check", str(FIXTURES / "banned_11th.kcard"),
                        "-e", "11th", "--format", "json")
     assert code == 1
     report = json.loads(out)
@@ -132,20 +124,20 @@ def test_card_check_as_json(capsys):
 # --- kotc deck check ------------------------------------------------------------------
 
 
-def test_deck_check_uses_the_decks_own_edition(capsys):
-    code, out, _ = run(capsys, "deck", "check", str(FIXTURES / "ultra_points_10.kdeck"))
+def test_deck_check_uses_the_decks_own_edition(kotc):
+    code, out, _ = kotc("deck", "check", str(FIXTURES / "ultra_points_10.kdeck"))
     assert code == 0
     assert 'deck "Ten" under the 17th edition: legal (40 cards, 10 Ultra Points)' in out
 
 
-def test_deck_check_reports_the_deck_rules_it_breaks(capsys):
-    code, out, _ = run(capsys, "deck", "check", str(FIXTURES / "ultra_points_11.kdeck"))
+def test_deck_check_reports_the_deck_rules_it_breaks(kotc):
+    code, out, _ = kotc("deck", "check", str(FIXTURES / "ultra_points_11.kdeck"))
     assert code == 1
     assert "invalid: the deck holds 11 Ultra Points; at most 10 are allowed" in out
 
 
-def test_deck_check_under_another_edition(capsys):
-    code, out, _ = run(capsys, "deck", "check", str(FIXTURES / "reserves_12th_5.kdeck"),
+def test_deck_check_under_another_edition(kotc):
+    code, out, _ = kotc("deck", "check", str(FIXTURES / "reserves_12th_5.kdeck"),
                        "--edition", "13th")
     assert code == 1
     assert "under the 13th edition: pruned" not in out  # reserves make it invalid
@@ -153,8 +145,8 @@ def test_deck_check_under_another_edition(capsys):
     assert "Militia: pruned" in out
 
 
-def test_deck_check_as_json(capsys):
-    code, out, _ = run(capsys, "deck", "check", str(FIXTURES / "deck_11th_41.kdeck"),
+def test_deck_check_as_json(kotc):
+    code, out, _ = kotc("deck", "check", str(FIXTURES / "deck_11th_41.kdeck"),
                        "--format", "json")
     assert code == 1
     report = json.loads(out)
@@ -167,22 +159,22 @@ def test_deck_check_as_json(capsys):
 # --- kotc deck coverage ---------------------------------------------------------------
 
 
-def test_deck_coverage_of_a_fully_covered_edition_exits_0(capsys):
-    code, out, _ = run(capsys, "deck", "coverage", "13th")
+def test_deck_coverage_of_a_fully_covered_edition_exits_0(kotc):
+    code, out, _ = kotc("deck", "coverage", "13th")
     assert code == 0
     assert out.startswith('13th ("Cinder", "Ironbark"): complete')
     assert "keywords: 19/19 used" in out
 
 
-def test_deck_coverage_without_decks_lists_all_unused_and_exits_1(capsys, tmp_path):
-    code, out, _ = run(capsys, "deck", "coverage", "11th", "--decks", str(tmp_path))
+def test_deck_coverage_without_decks_lists_all_unused_and_exits_1(kotc, tmp_path):
+    code, out, _ = kotc("deck", "coverage", "11th", "--decks", str(tmp_path))
     assert code == 1
     assert "11th (no starter decks): incomplete" in out
     assert "keywords: 0/6 used; unused: draw, place_resource" in out
 
 
-def test_deck_coverage_as_json(capsys):
-    code, out, _ = run(capsys, "deck", "coverage", "--format", "json")
+def test_deck_coverage_as_json(kotc):
+    code, out, _ = kotc("deck", "coverage", "--format", "json")
     reports = {r["edition"]: r for r in json.loads(out)}
     assert set(reports) == {"11th", "12th", "13th", "17th"}
     for report in reports.values():

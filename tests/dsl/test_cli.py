@@ -35,12 +35,6 @@ zones {
 UNCITED = TINY.replace('  @ "Fields"', "")
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def loadable() -> list[str]:
     names = []
     for name in sorted(edition_files()):
@@ -61,8 +55,8 @@ def in_tmp(tmp_path, monkeypatch) -> Path:
 # --- kotc editions ----------------------------------------------------------------
 
 
-def test_editions_lists_every_file_in_editions(capsys):
-    code, out, _ = run(capsys, "editions")
+def test_editions_lists_every_file_in_editions(kotc):
+    code, out, _ = kotc("editions")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split() == ["EDITION", "NUMBER", "EXTENDS", "SUMMARY"]
@@ -71,8 +65,8 @@ def test_editions_lists_every_file_in_editions(capsys):
         assert any(line.split()[0] == name for line in lines[1:]), name
 
 
-def test_editions_as_json_names_each_file_its_number_and_base(capsys):
-    code, out, _ = run(capsys, "editions", "--format", "json")
+def test_editions_as_json_names_each_file_its_number_and_base(kotc):
+    code, out, _ = kotc("editions", "--format", "json")
     assert code == 0
     rows = json.loads(out)
     assert {(ROOT / r["file"]).resolve() for r in rows} == {p.resolve() for p in SHIPPED}
@@ -86,35 +80,35 @@ def test_editions_as_json_names_each_file_its_number_and_base(capsys):
 # --- kotc check -------------------------------------------------------------------
 
 
-def test_check_passes_the_shipped_editions(capsys):
-    code, out, err = run(capsys, "check", str(EDITIONS_DIR))
+def test_check_passes_the_shipped_editions(kotc):
+    code, out, err = kotc("check", str(EDITIONS_DIR))
     assert (code, err) == (0, ""), out
     assert out.splitlines()[-1] == f"{len(SHIPPED)} files checked, 0 errors"
 
 
-def test_check_locates_a_problem_relative_to_the_current_directory(capsys, in_tmp):
+def test_check_locates_a_problem_relative_to_the_current_directory(kotc, in_tmp):
     (in_tmp / "bad.kotc").write_text(UNCITED, encoding="utf-8")
-    code, out, _ = run(capsys, "check", "bad.kotc")
+    code, out, _ = kotc("check", "bad.kotc")
     assert code == 2
     first, *_, summary = out.splitlines()
     assert first.startswith("bad.kotc:4:3: ") and "citation" in first
     assert summary == "1 file checked, 1 error"
 
 
-def test_check_reports_a_syntax_error_with_its_place(capsys, in_tmp):
+def test_check_reports_a_syntax_error_with_its_place(kotc, in_tmp):
     (in_tmp / "broken.kotc").write_text(TINY.replace("zones {", "zones {{"),
                                         encoding="utf-8")
-    code, out, err = run(capsys, "check", str(in_tmp / "broken.kotc"))
+    code, out, err = kotc("check", str(in_tmp / "broken.kotc"))
     assert code == 2 and err == ""
     assert re.match(r"broken\.kotc:3:\d+: syntax error", out), out
 
 
-def test_check_walks_directories_and_counts_files(capsys, in_tmp):
+def test_check_walks_directories_and_counts_files(kotc, in_tmp):
     (in_tmp / "rules").mkdir()
     (in_tmp / "rules" / "good.kotc").write_text(TINY, encoding="utf-8")
     (in_tmp / "rules" / "bad.kotc").write_text(UNCITED, encoding="utf-8")
     (in_tmp / "rules" / "notes.txt").write_text("not a rule file", encoding="utf-8")
-    code, out, _ = run(capsys, "check", "rules")
+    code, out, _ = kotc("check", "rules")
     assert code == 2
     assert out.splitlines()[-1] == "2 files checked, 1 error"
     assert out.startswith("rules/bad.kotc:4:3:")
@@ -126,19 +120,19 @@ def test_check_walks_directories_and_counts_files(capsys, in_tmp):
     (lambda p: p.write_text("", encoding="utf-8"), "syntax error"),
     (lambda p: p.mkdir(), "no .kotc files in this directory"),
 ], ids=["missing", "not-utf8", "empty", "empty-directory"])
-def test_check_turns_bad_input_into_a_located_message(capsys, in_tmp, setup, fragment):
+def test_check_turns_bad_input_into_a_located_message(kotc, in_tmp, setup, fragment):
     setup(in_tmp / "nope.kotc")
-    code, out, err = run(capsys, "check", "nope.kotc")
+    code, out, err = kotc("check", "nope.kotc")
     assert code == 2, out
     location, message = out.split(" ", 1)
     assert location.startswith("nope.kotc:1:") and message.startswith(fragment)
     assert "Traceback" not in out + err
 
 
-def test_check_as_json(capsys, in_tmp):
+def test_check_as_json(kotc, in_tmp):
     (in_tmp / "bad.kotc").write_text(UNCITED, encoding="utf-8")
     (in_tmp / "good.kotc").write_text(TINY, encoding="utf-8")
-    code, out, _ = run(capsys, "check", "bad.kotc", "good.kotc", "--format", "json")
+    code, out, _ = kotc("check", "bad.kotc", "good.kotc", "--format", "json")
     assert code == 2
     data = json.loads(out)
     assert data["files"] == ["bad.kotc", "good.kotc"]
@@ -148,49 +142,49 @@ def test_check_as_json(capsys, in_tmp):
     assert "citation" in problem["message"]
 
 
-def test_check_json_when_clean(capsys):
-    code, out, _ = run(capsys, "check", str(EDITIONS_DIR), "--format", "json")
+def test_check_json_when_clean(kotc):
+    code, out, _ = kotc("check", str(EDITIONS_DIR), "--format", "json")
     assert code == 0
     assert json.loads(out)["errors"] == 0
 
 
 def test_an_unexpected_failure_is_a_located_problem_not_a_traceback(
-        capsys, in_tmp, monkeypatch):
+        kotc, in_tmp, monkeypatch):
     (in_tmp / "good.kotc").write_text(TINY, encoding="utf-8")
 
     def explode(path):
         raise ValueError("boom")
 
     monkeypatch.setattr(cli, "load_path", explode)
-    code, out, _ = run(capsys, "check", "good.kotc")
+    code, out, _ = kotc("check", "good.kotc")
     assert code == 2
     assert out.startswith("good.kotc:1:1: internal error (ValueError: boom); please")
 
 
-def test_absurdly_deep_nesting_is_a_located_problem(capsys, in_tmp):
+def test_absurdly_deep_nesting_is_a_located_problem(kotc, in_tmp):
     deep = "(" * 5000 + "true" + ")" * 5000
     (in_tmp / "deep.kotc").write_text(
         TINY.replace('private  @ "Fields"', f'private  @ "Fields"\n}}\nendgame {{\n'
                      f'  lose deep "Deep" when {deep}  @ "Fields"'), encoding="utf-8")
-    code, out, err = run(capsys, "check", "deep.kotc")
+    code, out, err = kotc("check", "deep.kotc")
     assert code == 2 and err == ""
     assert out.startswith("deep.kotc:1:1: nested too deeply")
 
 
 def test_a_failing_flow_check_is_a_located_problem_not_a_traceback(
-        capsys, in_tmp, monkeypatch):
+        kotc, in_tmp, monkeypatch):
     (in_tmp / "good.kotc").write_text(TINY, encoding="utf-8")
 
     def explode(ruleset):
         raise KeyError("phase")
 
     monkeypatch.setattr(cli, "graph_diagnostics", explode)
-    code, out, _ = run(capsys, "check", "good.kotc")
+    code, out, _ = kotc("check", "good.kotc")
     assert code == 2
     assert out.startswith("good.kotc:1:1: internal error (KeyError: 'phase')")
 
 
-def test_graph_checks_plug_into_check(capsys, in_tmp, monkeypatch):
+def test_graph_checks_plug_into_check(kotc, in_tmp, monkeypatch):
     (in_tmp / "good.kotc").write_text(TINY, encoding="utf-8")
     seen = []
 
@@ -199,7 +193,7 @@ def test_graph_checks_plug_into_check(capsys, in_tmp, monkeypatch):
         return [Diagnostic(ruleset.origin, "phase 'x' is never reached")]
 
     monkeypatch.setattr(cli, "graph_diagnostics", graph_problem)
-    code, out, _ = run(capsys, "check", "good.kotc")
+    code, out, _ = kotc("check", "good.kotc")
     assert seen == ["tiny"]
     assert code == 2
     assert "good.kotc:1:1: phase 'x' is never reached" in out
@@ -231,9 +225,9 @@ def test_check_never_fails_with_a_traceback_on_mangled_input(tmp_path_factory, j
 
 @pytest.mark.parametrize("section", ast.SECTIONS)
 @pytest.mark.parametrize("name", loadable())
-def test_show_each_section_with_citations(capsys, name, section):
+def test_show_each_section_with_citations(kotc, name, section):
     ruleset = load_edition(name)
-    code, out, err = run(capsys, "show", name, section)
+    code, out, err = kotc("show", name, section)
     assert (code, err) == (0, "")
     rules = ruleset.rules(section)
     noun = "rule" if len(rules) == 1 else "rules"
@@ -247,12 +241,12 @@ def test_show_each_section_with_citations(capsys, name, section):
         assert f"{name} has no {section} rules" in out
 
 
-def test_show_marks_inherited_rules_with_their_edition(capsys):
+def test_show_marks_inherited_rules_with_their_edition(kotc):
     derived = [n for n in loadable() if len(load_edition(n).lineage) > 1]
     if not derived:
         pytest.skip("no loadable edition extends another")
     ruleset = load_edition(derived[-1])
-    code, out, _ = run(capsys, "show", ruleset.name)
+    code, out, _ = kotc("show", ruleset.name)
     assert code == 0
     for base in ruleset.lineage[1:]:
         mine = [r for r in ruleset.rules() if r.cite and r.cite.edition == base]
@@ -261,25 +255,25 @@ def test_show_marks_inherited_rules_with_their_edition(capsys):
     assert f"Extends: {' <- '.join(ruleset.lineage[1:])}" in out
 
 
-def test_show_reads_like_the_rule_files(capsys):
-    code, out, _ = run(capsys, "show", str(EDITIONS_DIR / "11th.kotc"), "keywords")
+def test_show_reads_like_the_rule_files(kotc):
+    code, out, _ = kotc("show", str(EDITIONS_DIR / "11th.kotc"), "keywords")
     assert code == 0
     assert '  keyword draw "Draw" (who: player, n: int) {\n    repeat n {\n' in out
     assert "      11th §Turn Order\n" in out
 
 
-def test_show_a_file_by_path(capsys, in_tmp):
+def test_show_a_file_by_path(kotc, in_tmp):
     (in_tmp / "tiny.kotc").write_text(TINY, encoding="utf-8")
-    code, out, _ = run(capsys, "show", "tiny.kotc", "zones")
+    code, out, _ = kotc("show", "tiny.kotc", "zones")
     assert code == 0
     assert '  zone vault "Vault" private\n      tiny §Fields\n' in out
     assert 'zone deck "Deck" restricted ordered face_down' in out
     assert "(inherited from 11th)" in out
 
 
-def test_show_as_json(capsys, monkeypatch):
+def test_show_as_json(kotc, monkeypatch):
     monkeypatch.chdir(ROOT)
-    code, out, _ = run(capsys, "show", "11th", "zones", "--format", "json")
+    code, out, _ = kotc("show", "11th", "zones", "--format", "json")
     assert code == 0
     data = json.loads(out)
     assert data["edition"] == "11th"
@@ -290,8 +284,8 @@ def test_show_as_json(capsys, monkeypatch):
     assert all(z["citation"]["edition"] == "11th" for z in zones)
 
 
-def test_show_unknown_edition_lists_the_known_ones(capsys):
-    code, out, err = run(capsys, "show", "99th")
+def test_show_unknown_edition_lists_the_known_ones(kotc):
+    code, out, err = kotc("show", "99th")
     assert code == 2 and out == ""
     (line,) = err.splitlines()
     assert "unknown edition '99th'" in line
@@ -300,24 +294,24 @@ def test_show_unknown_edition_lists_the_known_ones(capsys):
 
 @pytest.mark.parametrize("argv", [("diff", "12th", "99th"), ("graph", "99th"),
                                   ("test", "--edition", "99th")])
-def test_an_unknown_edition_is_named_without_a_place_in_a_file(capsys, argv):
-    code, out, err = run(capsys, *argv)
+def test_an_unknown_edition_is_named_without_a_place_in_a_file(kotc, argv):
+    code, out, err = kotc(*argv)
     assert code == 2
     assert err.strip().splitlines()[0] == (
         f"99th: unknown edition (known: {', '.join(edition_files())})")
 
 
-def test_show_unknown_section_lists_the_sections(capsys):
-    code, out, err = run(capsys, "show", "11th", "rulez")
+def test_show_unknown_section_lists_the_sections(kotc):
+    code, out, err = kotc("show", "11th", "rulez")
     assert code == 2 and out == ""
     (line,) = err.splitlines()
     assert "unknown section 'rulez'" in line
     assert ", ".join(ast.SECTIONS) in line
 
 
-def test_show_a_file_that_does_not_load(capsys, in_tmp):
+def test_show_a_file_that_does_not_load(kotc, in_tmp):
     (in_tmp / "bad.kotc").write_text(UNCITED, encoding="utf-8")
-    code, out, err = run(capsys, "show", "bad.kotc")
+    code, out, err = kotc("show", "bad.kotc")
     assert code == 2 and out == ""
     assert err.startswith("bad.kotc:4:3:")
     assert "does not load" in err.splitlines()[-1]
@@ -330,16 +324,16 @@ def test_show_a_file_that_does_not_load(capsys, in_tmp):
     [], ["show"], ["check"], ["frobnicate"], ["check", "editions", "--format", "xml"],
     ["editions", "--colour"],
 ])
-def test_bad_usage_exits_2_with_the_usage_message(capsys, argv):
-    code, out, err = run(capsys, *argv)
+def test_bad_usage_exits_2_with_the_usage_message(kotc, argv):
+    code, out, err = kotc(*argv)
     assert code == 2
     assert err.startswith("usage: kotc")
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["show", "--help"],
                                   ["editions", "--help"]])
-def test_help_teaches_with_examples(capsys, argv):
-    code, out, _ = run(capsys, *argv)
+def test_help_teaches_with_examples(kotc, argv):
+    code, out, _ = kotc(*argv)
     assert code == 0
     assert "examples:\n  kotc " in out
     head = re.split(r"\n(?:positional arguments|options):", out)[0]
@@ -348,8 +342,8 @@ def test_help_teaches_with_examples(capsys, argv):
     assert not any(line.startswith(" ") for p in description for line in p.splitlines())
 
 
-def test_show_help_names_every_section(capsys):
-    _, out, _ = run(capsys, "show", "--help")
+def test_show_help_names_every_section(kotc):
+    _, out, _ = kotc("show", "--help")
     flat = " ".join(out.split())
     assert all(s in flat for s in ast.SECTIONS)
 
@@ -359,9 +353,9 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_colour_only_on_a_terminal_without_no_color(monkeypatch, capsys):
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch, kotc):
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert ANSI not in run(capsys, "check", str(EDITIONS_DIR))[1]  # captured: no tty
+    assert ANSI not in kotc("check", str(EDITIONS_DIR))[1]  # captured: no tty
 
     terminal = Terminal()
     monkeypatch.setattr(sys, "stdout", terminal)
@@ -375,8 +369,8 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch, capsys):
     assert ANSI not in terminal.getvalue()
 
 
-def test_version(capsys):
-    code, out, _ = run(capsys, "--version")
+def test_version(kotc):
+    code, out, _ = kotc("--version")
     assert code == 0 and out.startswith("kotc ")
 
 

@@ -21,8 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli
-
 FIXTURES = Path(__file__).parent / "fixtures" / "fuzz"
 
 # fixture -> (invariants it breaks, what the scenario's failed expectation reads)
@@ -35,12 +33,6 @@ BROKEN = {
 }
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture
 def edition_copy(tmp_path, request):
     """A broken fixture copied into a fresh folder (the scenario is written beside it)."""
@@ -51,9 +43,9 @@ def edition_copy(tmp_path, request):
 
 @pytest.mark.parametrize("edition_copy", sorted(BROKEN), indirect=True)
 def test_fuzz_catches_a_broken_edition_and_its_scenario_fails_under_kotc_test(
-        capsys, edition_copy):
+        kotc, edition_copy):
     broken, expectation = BROKEN[edition_copy.stem]
-    code, out, err = run(capsys, "fuzz", str(edition_copy), "--examples", "100",
+    code, out, err = kotc("fuzz", str(edition_copy), "--examples", "100",
                          "--shrink-seconds", "5", "--format", "json")
     assert code == 1, err
     report = json.loads(out)
@@ -65,16 +57,16 @@ def test_fuzz_catches_a_broken_edition_and_its_scenario_fails_under_kotc_test(
     assert scenario.is_file() and not list(edition_copy.parent.glob("*.part"))
     assert "exploring" in err  # the progress bar, on standard error
 
-    code, out, err = run(capsys, "test", str(scenario))
+    code, out, err = kotc("test", str(scenario))
     assert code == 1, out + err
     assert "0 passed, 1 failed" in out
     assert expectation in out
 
 
-def test_the_written_scenario_passes_once_the_rules_are_fixed(capsys, tmp_path):
+def test_the_written_scenario_passes_once_the_rules_are_fixed(kotc, tmp_path):
     broken = tmp_path / "recovery_forgets_to_unexhaust.kotc"
     shutil.copy(FIXTURES / broken.name, broken)
-    assert run(capsys, "fuzz", str(broken), "--shrink-seconds", "2")[0] == 1
+    assert kotc("fuzz", str(broken), "--shrink-seconds", "2")[0] == 1
     scenario = tmp_path / "recovery_forgets_to_unexhaust.fuzz.kscn"
     # the fix: the 12th edition's own Recovery Phase, which the fixture overrode
     text = broken.read_text(encoding="utf-8")
@@ -86,11 +78,11 @@ def test_the_written_scenario_passes_once_the_rules_are_fixed(capsys, tmp_path):
     assert "1 passed, 0 failed" in done.stdout
 
 
-def test_text_report_names_the_invariant_the_card_and_the_rule(capsys, tmp_path):
+def test_text_report_names_the_invariant_the_card_and_the_rule(kotc, tmp_path):
     broken = tmp_path / "recovery_forgets_to_unexhaust.kotc"
     shutil.copy(FIXTURES / broken.name, broken)
     out_file = tmp_path / "found.kscn"
-    code, out, _err = run(capsys, "fuzz", str(broken), "--out", str(out_file),
+    code, out, _err = kotc("fuzz", str(broken), "--out", str(out_file),
                           "--shrink-seconds", "2")
     assert code == 1
     assert "recovery_unexhausts: Recovery unexhausts every card that is not fatigued" \
@@ -100,8 +92,8 @@ def test_text_report_names_the_invariant_the_card_and_the_rule(capsys, tmp_path)
     assert out_file.is_file() and "found.kscn" in out
 
 
-def test_a_shipped_edition_holds_for_a_few_runs(capsys):
-    code, out, _err = run(capsys, "fuzz", "13th", "--examples", "5", "--steps", "5",
+def test_a_shipped_edition_holds_for_a_few_runs(kotc):
+    code, out, _err = kotc("fuzz", "13th", "--examples", "5", "--steps", "5",
                           "--warmup", "100", "--format", "json")
     assert code == 0
     report = json.loads(out)
@@ -115,18 +107,18 @@ def test_a_shipped_edition_holds_for_a_few_runs(capsys):
     (["12th", "--decks", "missing.kdeck"], "missing.kdeck"),
     (["12th", "--out", "no/such/dir/x.kscn"], "no such directory"),
 ])
-def test_bad_input_exits_2_with_a_message_and_no_traceback(capsys, argv, words):
-    code, out, err = run(capsys, "fuzz", *argv)
+def test_bad_input_exits_2_with_a_message_and_no_traceback(kotc, argv, words):
+    code, out, err = kotc("fuzz", *argv)
     assert code == 2
     assert words in err and "Traceback" not in err + out
 
 
-def test_a_ruleset_that_does_not_load_is_located(capsys, tmp_path):
+def test_a_ruleset_that_does_not_load_is_located(kotc, tmp_path):
     bad = tmp_path / "bad.kotc"
     bad.write_text('edition "bad" number 99 extends "12th"\n'
                    'invariants {\n  invariant x "X" you.hp + 1 @ "Endgame"\n}\n',
                    encoding="utf-8")
-    code, _out, err = run(capsys, "fuzz", str(bad))
+    code, _out, err = kotc("fuzz", str(bad))
     assert code == 2
     assert "bad.kotc:3:" in err and "must be bool" in err
 

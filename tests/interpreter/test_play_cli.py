@@ -8,33 +8,27 @@ import json
 
 import pytest
 
-from interpreter import cli, cli_play
+from interpreter import cli_play
 from interpreter.cli_play import _decks
 from interpreter.game import Game
 from kotc_dsl import load_edition
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_play_tells_the_game_citing_the_rules(capsys):
-    code, out, err = run(capsys, "play", "17th", "--seed", "3")
+def test_play_tells_the_game_citing_the_rules(kotc):
+    code, out, err = kotc("play", "17th", "--seed", "3")
     assert code == 0, err
     assert "Turn 1" in out or "turn 1" in out
     assert "[17th §" in out  # the lines cite the rule that made them happen
     assert "wins" in out.splitlines()[-1] or "tie" in out.splitlines()[-1]
 
 
-def test_play_json_is_the_event_log_the_same_for_the_same_seed(capsys, tmp_path):
+def test_play_json_is_the_event_log_the_same_for_the_same_seed(kotc, tmp_path):
     log = tmp_path / "game.jsonl"
-    code, first, err = run(capsys, "play", "13th", "--seed", "5", "--json",
+    code, first, err = kotc("play", "13th", "--seed", "5", "--json",
                            "--log", str(log))
     assert code == 0, err
-    _, again, _ = run(capsys, "play", "13th", "--seed", "5", "--json")
-    _, other, _ = run(capsys, "play", "13th", "--seed", "6", "--json")
+    _, again, _ = kotc("play", "13th", "--seed", "5", "--json")
+    _, other, _ = kotc("play", "13th", "--seed", "6", "--json")
     assert first == again and first != other
     events = [json.loads(line) for line in first.splitlines()]
     assert events[-1]["kind"] == "game_over"
@@ -43,15 +37,15 @@ def test_play_json_is_the_event_log_the_same_for_the_same_seed(capsys, tmp_path)
     assert [p.name for p in tmp_path.iterdir()] == ["game.jsonl"]
 
 
-def simulate(capsys, *flags: str) -> dict:
-    code, out, err = run(capsys, "simulate", "17th", "--format", "json", *flags)
+def simulate(kotc, *flags: str) -> dict:
+    code, out, err = kotc("simulate", "17th", "--format", "json", *flags)
     assert code == 0, err
     assert "games" in err  # the progress bar, on standard error
     return json.loads(out)
 
 
-def test_simulate_sums_up_the_games(capsys):
-    report = simulate(capsys, "--games", "6", "--seed", "40")
+def test_simulate_sums_up_the_games(kotc):
+    report = simulate(kotc, "--games", "6", "--seed", "40")
     assert report["games"] == 6
     assert sum(report["win_rate"].values()) + report["ties"] == pytest.approx(1)
     assert sum(report["ended_by"].values()) == 6
@@ -60,14 +54,14 @@ def test_simulate_sums_up_the_games(capsys):
     assert report["keywords"]  # the starter decks' cards use keywords
 
 
-def test_simulate_gives_the_same_summary_in_any_number_of_processes(capsys):
-    alone = simulate(capsys, "--games", "6", "--seed", "7")
-    shared = simulate(capsys, "--games", "6", "--seed", "7", "--workers", "2")
+def test_simulate_gives_the_same_summary_in_any_number_of_processes(kotc):
+    alone = simulate(kotc, "--games", "6", "--seed", "7")
+    shared = simulate(kotc, "--games", "6", "--seed", "7", "--workers", "2")
     alone.pop("seconds"), shared.pop("seconds")
     assert alone == shared
 
 
-def test_simulate_reads_each_deck_file_once(capsys, monkeypatch):
+def test_simulate_reads_each_deck_file_once(kotc, monkeypatch):
     reads = []
     real = cli_play.deck_from_file
 
@@ -77,7 +71,7 @@ def test_simulate_reads_each_deck_file_once(capsys, monkeypatch):
 
     monkeypatch.setattr(cli_play, "deck_from_file", counted)
     monkeypatch.setattr(cli_play, "_SETUPS", {})
-    simulate(capsys, "--games", "5")
+    simulate(kotc, "--games", "5")
     assert len(reads) == 2  # the two starter decks, not two per game
 
 
@@ -97,16 +91,16 @@ BAD = [
 
 
 @pytest.mark.parametrize(("argv", "message"), BAD, ids=[" ".join(a) for a, _ in BAD])
-def test_bad_input_is_refused_with_a_message(capsys, argv, message):
-    code, out, err = run(capsys, *argv)
+def test_bad_input_is_refused_with_a_message(kotc, argv, message):
+    code, out, err = kotc(*argv)
     assert code == 2
     assert message in err
     assert "Traceback" not in err and out == ""
 
 
-def test_play_refuses_a_log_in_a_missing_folder_before_playing(capsys, tmp_path):
+def test_play_refuses_a_log_in_a_missing_folder_before_playing(kotc, tmp_path):
     log = tmp_path / "nowhere" / "game.jsonl"
-    code, out, err = run(capsys, "play", "17th", "--log", str(log))
+    code, out, err = kotc("play", "17th", "--log", str(log))
     assert code == 2 and "--log: no such directory" in err and out == ""
     assert not log.parent.exists()
 
