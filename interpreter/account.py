@@ -3,24 +3,60 @@ the result, each line with the rule that caused it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from .game import Event, Game
 from .values import Seat
+from .view import can_see, may_look
+
+EVERYTHING = "everything"  # `account`'s reader who may know every card
 
 
 def account(
     game: Game,
     events: Iterable[Event] | None = None,
     cite: Callable[[str], str] = lambda c: f"  [{c}]",
+    reader: int | None | str = EVERYTHING,
 ) -> list[str]:
-    """Readable lines for the events (all of the game's by default)."""
+    """Readable lines for the events (all of the game's by default).
+
+    `reader` is who reads them: a seat, or None for a watcher, reads "a card" for
+    each card they may not look at where it lies now (`view.can_see`), except in
+    the line of a reveal; by default every card is named."""
     lines = []
     for e in game.events if events is None else events:
         text = _line(game, e)
-        if text is not None:
-            lines.append(text + (cite(e.cite) if e.cite else ""))
+        if text is None:
+            continue
+        if reader != EVERYTHING and e.kind != "reveal":
+            text = _hide(game, text, reader, e)
+        lines.append(text + (cite(e.cite) if e.cite else ""))
     return lines
+
+
+_CARD_ID = re.compile(r"#(\d+)")
+
+
+def _hide(game: Game, text: str, reader: int | None, e: Event) -> str:
+    """The line with each card the reader may not look at named "a card". Cards
+    are written `Name#id`, in the account's lines and in actions' labels alike.
+    A moved card is judged where the move put it (it may have moved on since, as
+    a card drawn and then played); any other, where it lies now."""
+    for found in set(_CARD_ID.findall(text)):
+        card = int(found)
+        if card >= len(game.cards):
+            continue
+        if e.kind == "move" and e.data.get("card") == card and "player" in e.data:
+            c, zone, holder = game.cards[card], e.data["to"], int(e.data["player"])
+            here = c.zone == zone and c.controller == holder
+            face_up = c.face_up if here else game.engine.face_up[zone]
+            seen = may_look(game, reader, zone, holder, face_up)
+        else:
+            seen = can_see(game, reader, card)
+        if not seen:
+            text = text.replace(f"{game.cards[card].name}#{card}", "a card")
+    return text
 
 
 def _card(game: Game, card) -> str:

@@ -16,6 +16,7 @@ from .account import account
 from .agents import FirstLegalAgent, RandomAgent, play
 from .decks import deck_from_file, vanilla_deck
 from .game import Deck, Engine, Game, card_pool, check_players
+from .table import Abandoned, HumanAgent, Narrator
 
 DECKS_DIR = Path(__file__).resolve().parent.parent / "decks"
 
@@ -36,10 +37,22 @@ def _decks(rs, paths: list[str] | None) -> tuple[list[Deck], list[str]]:
     return decks, [f.stem for f in files]
 
 
-def _agents(kind: str, seed: int, players: int) -> list:
-    if kind == "first":
-        return [FirstLegalAgent() for _ in range(players)]
-    return [RandomAgent(seed * 1000 + seat) for seat in range(players)]
+AGENTS = ("random", "first", "human")
+
+
+def _agents(kinds: list[str], seed: int, players: int, human=None) -> list:
+    """An agent per seat, of the kinds given in turn (one kind: every seat);
+    `human` makes the agent of a seat where a person plays."""
+    agents = []
+    for seat in range(players):
+        kind = kinds[seat % len(kinds)]
+        if kind == "first":
+            agents.append(FirstLegalAgent())
+        elif kind == "human":
+            agents.append(human())
+        else:
+            agents.append(RandomAgent(seed * 1000 + seat))
+    return agents
 
 
 def play_arguments(p) -> None:
@@ -56,11 +69,15 @@ def play_arguments(p) -> None:
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     p.add_argument(
         "--agent",
-        choices=("random", "first"),
-        default="random",
-        help="how every seat chooses (default: random); `first` takes the first legal "
-             "action, so it may undo and redo one forever (an exchange where the rules "
-             "allow any number) until the game's decision limit ends it",
+        nargs="+",
+        choices=AGENTS,
+        default=["random"],
+        metavar="AGENT",
+        help="how each seat chooses, one per seat in turn (one for all): `random` "
+             "(the default); `first` takes the first legal action, so it may undo and "
+             "redo one forever (an exchange where the rules allow any number) until "
+             "the game's decision limit ends it; `human` asks you at the terminal, "
+             "showing what that seat sees",
     )
     p.add_argument("--max-turns", type=int, default=300,
                    help="safety limit on turns (default 300)")
@@ -74,11 +91,22 @@ def play_command(args, con) -> int:
     The account gives the turns and phases, each action and choice, the cards'
     moves, dice, damage and stat changes, chain links, and the result. `--json`
     prints the event log instead, one JSON object per line; `--log` also writes
-    it to a file."""
+    it to a file.
+
+    With `--agent human` at a seat, you play it: before each of your decisions
+    you read what happened since your last one (the cards you may not look at,
+    such as the other hands, left unnamed), the table as your seat sees it, and
+    the legal actions, numbered. Answer with a number or an action's label;
+    `table` shows the table again, `quit` (or the end of input) leaves the game,
+    exit status 1, and writes no log."""
     from .cli import below_one
 
     if below_one(con, "play", (("--players", args.players),
                                ("--max-turns", args.max_turns))):
+        return 2
+    if "human" in args.agent and args.json:
+        con.error("kotc play: --json prints the log once the game is over; with a "
+                  "human at the table, write it with --log FILE")
         return 2
     if args.log and not Path(args.log).parent.is_dir():
         con.error(f"kotc play: --log: no such directory: {Path(args.log).parent}")
@@ -92,6 +120,8 @@ def play_command(args, con) -> int:
     except (RulesetError, ValueError, OSError) as err:
         con.error(str(err))
         return 2
+    if "human" in args.agent:
+        return _play_at_table(args, con, game)
     play(game, _agents(args.agent, args.seed, args.players))
     if args.log:
         _write_log(Path(args.log), game)
@@ -101,6 +131,37 @@ def play_command(args, con) -> int:
         return 0
     for line in account(game, cite=lambda c: con.style(f"  [{c}]", "dim")):
         con.print(line)
+    return 0
+
+
+def _play_at_table(args, con, game: Game) -> int:
+    """A game with people at the table: told as it goes, each person asked in
+    turn; leaving the game writes no log."""
+    from .cli import _isatty
+
+    seats = [s for s in range(args.players) if args.agent[s % len(args.agent)] == "human"]
+    narrator = Narrator(con, seats, cite=lambda c: con.style(f"  [{c}]", "dim"))
+
+    def read(prompt: str) -> str | None:
+        con.out.write(prompt)
+        con.out.flush()
+        line = sys.stdin.readline()
+        if line and not _isatty(sys.stdin):  # answers from a file or a pipe: shown
+            con.out.write(line if line.endswith("\n") else line + "\n")
+        return line if line else None
+
+    agents = _agents(
+        args.agent, args.seed, args.players, lambda: HumanAgent(narrator, read)
+    )
+    try:
+        play(game, agents)
+    except Abandoned:
+        con.print()
+        con.error("kotc play: game abandoned" + ("; no log written" if args.log else ""))
+        return 1
+    narrator.catch_up(game)
+    if args.log:
+        _write_log(Path(args.log), game)
     return 0
 
 
@@ -138,7 +199,7 @@ def _one_game(edition: str, deck_paths, seed: int, players: int, max_turns: int)
     game = Game.new(
         rs, decks, seed=seed, players=players, max_turns=max_turns, engine=engine
     )
-    play(game, _agents("random", seed, players))
+    play(game, _agents(["random"], seed, players))
     return {
         "winner": game.result["winner"],
         "first": game.first_player,

@@ -116,6 +116,8 @@ class Engine:
         self.reserve_zone = next((z.name for z in zones if "reserve" in z.flags), None)
         self.face_up = {z.name: z.face == "face_up" for z in rs.zones.values()}
         self.exhaustible = {z.name for z in rs.zones.values() if "exhaustible" in z.flags}
+        # who may look at a zone's cards (`view`): public, private or restricted
+        self.knowledge = {z.name: z.knowledge for z in rs.zones.values()}
         self.floors = {s.name: s.floor for s in rs.stats.values()}
         cost = rs.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None
@@ -373,6 +375,13 @@ class Game:
             )
         self._advance()
         return events[start:]
+
+    def view(self, seat: int | None) -> dict:
+        """What `seat` sees of the game, as JSON data: the observation to decide on
+        (None: what a watcher sees). See `interpreter.view`."""
+        from .view import view
+
+        return view(self, seat)
 
     @property
     def result(self) -> dict | None:

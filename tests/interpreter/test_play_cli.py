@@ -129,3 +129,42 @@ def test_a_seed_gives_the_same_game_whatever_the_string_hashing():
 
     first = log("1")
     assert first and first == log("2")
+
+
+def test_a_person_plays_a_seat_from_the_terminal(kotc, monkeypatch, tmp_path):
+    import io
+
+    log = tmp_path / "game.jsonl"
+    # "x" is no option: asked again; then option 1 each time until the game ends
+    monkeypatch.setattr("sys.stdin", io.StringIO("x\n" + "1\n" * 3000))
+    code, out, err = kotc("play", "17th", "--agent", "human", "random", "--seed", "2",
+                          "--max-turns", "6", "--log", str(log))
+    assert code == 0, err
+    assert "'x' is not one of the options" in out
+    assert "player 0 (you): HP" in out and "player 0, may:" in out
+    assert "\nGame over" in out
+    # the other player's draws are told, their cards not named
+    theirs = [line for line in out.splitlines() if "to player 1's hand" in line]
+    assert theirs and all("a card to" in line for line in theirs)
+    mine = [line for line in out.splitlines() if "to player 0's hand" in line]
+    assert any("#" in line.split(" to ")[0] for line in mine)
+    assert json.loads(log.read_text().splitlines()[-1])["kind"] == "game_over"
+
+
+def test_a_person_who_leaves_abandons_the_game_and_no_log_is_written(
+    kotc, monkeypatch, tmp_path
+):
+    import io
+
+    log = tmp_path / "game.jsonl"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\n"))  # then the input ends
+    code, out, err = kotc("play", "17th", "--agent", "human", "--log", str(log))
+    assert code == 1 and "game abandoned; no log written" in err
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert kotc("play", "17th", "--agent", "random", "human")[0] == 1
+
+
+def test_a_person_at_the_table_gets_the_log_with_log_not_json(kotc):
+    code, out, err = kotc("play", "17th", "--agent", "human", "--json")
+    assert code == 2 and "--log FILE" in err and out == ""
