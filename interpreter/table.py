@@ -47,13 +47,17 @@ class HumanAgent:
 
     def __init__(self, narrator: Narrator, read: Callable[[str], str | None]):
         self.narrator, self.read = narrator, read
+        self.shown: list[str] = []  # the table as last shown
 
     def act(self, game):
         self.narrator.catch_up(game)
         con, d = self.narrator.con, game.decision
         con.print()
-        for line in table(game.view(d.player)):
-            con.print(line)
+        now = table(game.view(d.player))
+        if now != self.shown:  # shown again only once something on it changed
+            self.shown = now
+            for line in now:
+                con.print(line)
         cite = f"  [{d.cite.text}]" if d.cite else ""
         con.print(con.style(f"player {d.player}, {d.prompt}:", "bold") + cite)
         options = game.legal_actions()
@@ -70,7 +74,7 @@ class HumanAgent:
             if chosen:
                 return chosen[0]
             if answer.lower() in ("t", "table"):
-                for line in table(game.view(d.player)):
+                for line in self.shown:
                     con.print(line)
                 continue
             if answer not in ("?", "help", "h"):
