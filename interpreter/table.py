@@ -77,7 +77,7 @@ class HumanAgent:
                 for line in self.shown:
                     con.print(line)
                 continue
-            if answer not in ("?", "help", "h"):
+            if answer not in ("", "?", "help", "h"):
                 con.print(f"'{answer}' is not one of the options 1..{len(options)}")
             con.print(HELP)
 

@@ -46,7 +46,13 @@ def view(game, seat: int | None) -> dict[str, Any]:
     `players` gives each player's HP and zones; a zone lists the cards the seat
     may look at and stands in `{"hidden": true}` (with `exhausted` where cards of
     the zone exhaust) for each other. `decision` says who decides and on what;
-    `options`, the labels of the legal actions, only to the player deciding."""
+    `options`, the labels of the legal actions, only to the player deciding.
+
+    Raises:
+        ValueError: no such seat in this game.
+    """
+    if seat is not None and not 0 <= seat < len(game.players):
+        raise ValueError(f"no seat {seat}: the seats are 0..{len(game.players) - 1}")
     exhaustible = game.engine.exhaustible
     players = []
     for p in game.players:

@@ -158,3 +158,9 @@ def test_a_reader_reads_their_own_draws_and_not_the_others():
             assert name in account(g, [e], reader=seat)[0]
             assert name not in account(g, [e], reader=1 - seat)[0]
             assert "a card to" in account(g, [e], reader=1 - seat)[0]
+
+
+def test_a_view_is_of_a_seat_at_the_table():
+    g = next(positions("17th", seed=2))
+    with pytest.raises(ValueError, match="no seat 2"):
+        g.view(2)
