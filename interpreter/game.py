@@ -149,6 +149,14 @@ def check_players(rs: Ruleset, n: int) -> None:
 class Game:
     """One game in progress. Create with `Game.new`."""
 
+    # What one listing of options reads again and again, kept while it is made
+    # (the state does not change meanwhile): the standard activation condition and
+    # the resources to pay with, per player; None outside a listing. Kept here, not
+    # on the engine that games share, so that games played at once in threads
+    # never read each other's.
+    _standard_memo: dict | None = None
+    _resources_memo: dict | None = None
+
     # --- creation -------------------------------------------------------------------
 
     @classmethod

@@ -42,7 +42,7 @@ class _Window:
         gen.seats.add(self.you)
         gen.emit(f"{self.out} = []")
         memo = "{}" if listing.standard_per_player else "None"
-        gen.emit(f"listing._standard_memo, listing._resources_memo = {memo}, {{}}")
+        gen.emit(f"g._standard_memo, g._resources_memo = {memo}, {{}}")
         gen.emit("try:")
         gen.depth += 1
         if any(listing.actions[name].counter_kinds is not None for name in names):
@@ -53,7 +53,7 @@ class _Window:
             self.offer(listing.actions[name])
         gen.depth -= 1
         gen.emit("finally:")
-        gen.emit("    listing._standard_memo = listing._resources_memo = None")
+        gen.emit("    g._standard_memo = g._resources_memo = None")
         gen.emit(f"return {self.out}")
         return write_function(gen, "window", "listing, g, seat", "<kotc listing>")
 
@@ -256,10 +256,10 @@ class _Window:
         if kind == "hp":
             return gen.into(f"g.players[{you}].hp")
         gen.emit(f"if {have} is None:")  # a binder called before may have read them
-        gen.emit(f"    {have} = listing._resources_memo.get({you})")
+        gen.emit(f"    {have} = g._resources_memo.get({you})")
         gen.emit(f"    if {have} is None:")
         gen.emit(
-            f"        {have} = listing._resources_memo[{you}] = "
+            f"        {have} = g._resources_memo[{you}] = "
             f"g.unexhausted_resources({you})"
         )
         return have

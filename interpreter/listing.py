@@ -63,11 +63,6 @@ class CompiledAction:
 class Listing:
     """The legal actions of a player, for the referee."""
 
-    # what one listing reads again and again, kept while it is made (the state
-    # does not change meanwhile): the standard condition and the resources to
-    # pay with, per player; None outside a listing
-    _standard_memo: dict | None = None
-    _resources_memo: dict | None = None
     # names of actions -> the function listing them (see `options`)
     _windows: dict
 
@@ -413,7 +408,7 @@ class Listing:
             if kind == "hp":
                 have = g.players[you].hp
             else:
-                memo = self._resources_memo
+                memo = g._resources_memo
                 have = None if memo is None else memo.get(you)
                 if have is None:
                     have = g.unexhausted_resources(you)
@@ -564,7 +559,7 @@ class Listing:
     def _standard_in_listing(self, g, seat) -> bool | None:
         """The standard activation condition for `seat`, evaluated once per listing
         of options; None outside a listing (it is then evaluated in full)."""
-        memo = self._standard_memo
+        memo = g._standard_memo
         if memo is None:
             return None
         known = memo.get(seat)

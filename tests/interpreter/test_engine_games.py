@@ -311,3 +311,39 @@ def test_games_of_one_ruleset_and_card_pool_share_an_engine(monkeypatch):
     monkeypatch.setattr(Engine, "SHARED", 2)
     Game.position(rs, designs[3:6])  # one pool too many: the oldest is let go
     assert Game.new(rs, decks, seed=3).engine is not first
+
+
+@pytest.mark.parametrize("edition", ["11th", "17th"])
+def test_games_played_at_once_in_threads_are_the_games_played_alone(edition):
+    """Games of one engine share it; nothing a game writes while it is played may
+    live there (a listing's memo once did, and a game in another thread read it)."""
+    import sys
+    import threading
+
+    rs = load_edition(edition)
+    decks, _ = _decks(rs, None)
+
+    def log(seed: int) -> list:
+        g = Game.new(rs, decks, seed=seed)
+        play(g, [RandomAgent(seed), RandomAgent(seed + 1)])
+        return [(e.kind, repr(e.data)) for e in g.events]
+
+    seeds = range(6)
+    alone = {s: log(s) for s in seeds}
+    together: dict = {}
+
+    def worker(mine) -> None:
+        for s in mine:
+            together[s] = log(s)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns as often as they can
+    try:
+        threads = [threading.Thread(target=worker, args=(seeds[i::3],)) for i in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert [s for s in seeds if together.get(s) != alone[s]] == []
