@@ -13,6 +13,7 @@ OpenSpiel-style API: `Game.new`, `legal_actions`, `apply`, `is_over`, `result`,
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -33,7 +34,7 @@ DEFAULT_MAX_TURNS = 300
 # agreement after this many decisions.
 MAX_DECISIONS = 100_000
 # the layout of `Game.to_json`; a state written in another cannot be restored
-STATE_FORMAT = 2
+STATE_FORMAT = 3
 
 
 @dataclass
@@ -98,7 +99,9 @@ class Engine:
         self.programs = Programs(ruleset, printed)
         self.abilities: dict[str, list[CompiledAbility]] = {}
         self.designs: dict[str, CardDesign] = {}
-        for d in designs:
+        # in name order: the programs are numbered as compiled, and a saved game
+        # names them by number, so one pool listed in any order compiles alike
+        for d in sorted(designs, key=lambda d: d.name):
             if d.name not in self.designs:
                 self.designs[d.name] = d
                 self.abilities[d.name] = compile_card(d, ruleset, self.programs)
@@ -106,6 +109,8 @@ class Engine:
         self.able = frozenset(name for name, abs_ in self.abilities.items() if abs_)
         self._tables(ruleset)
         self.referee = Referee(self)
+        self.layout = _layout(self)
+
 
     def _tables(self, rs: Ruleset) -> None:
         """Lookups the hot paths need, read once from the ruleset."""
@@ -132,6 +137,34 @@ class Engine:
         self.keyword_params = {
             k.name: [p.name for p in k.params] for k in rs.keywords.values()
         }
+
+
+def _other_engine(saved: list[str], engine: list[str]) -> str:
+    """Why a state cannot be restored by an engine compiled from other cards or
+    rules than the one that wrote it."""
+    missing = [d for d in saved if d not in engine]
+    more = [d for d in engine if d not in saved]
+    if missing or more:
+        why = "; ".join(
+            f"{label}: {', '.join(names[:5])}{'...' if len(names) > 5 else ''}"
+            for label, names in (("cards it lacks", missing), ("cards it adds", more))
+            if names
+        )
+        return (
+            f"this state was written by an engine of other cards ({why}); restore it "
+            "with an engine of the game's cards, as `Engine.shared` makes"
+        )
+    return (
+        "this state was written by an engine compiled from other rules or card "
+        "texts; restore it with an engine of the same ruleset and cards"
+    )
+
+
+def _layout(engine: Engine) -> str:
+    """A fingerprint of how the engine numbered its programs: a saved game refers to
+    them by number, and is restored only by an engine that numbers them alike."""
+    text = "\n".join(f"{b.where} {len(b.stmts)}" for b in engine.programs.blocks)
+    return hashlib.sha256(f"{engine.rs.name}\n{text}".encode()).hexdigest()[:16]
 
 
 def check_players(rs: Ruleset, n: int) -> None:
@@ -426,6 +459,8 @@ class Game:
         data = {
             "format": STATE_FORMAT,
             "edition": self.engine.rs.name,
+            "designs": list(self.engine.designs),
+            "layout": self.engine.layout,
             "seed": self.seed,
             "players": [p.to_json() for p in self.players],
             "cards": [c.to_json() for c in self.cards],
@@ -490,6 +525,8 @@ class Game:
                 f"a state of the {data['edition']} edition cannot be played with an "
                 f"engine of the {engine.rs.name} edition"
             )
+        if data["layout"] != engine.layout:
+            raise ValueError(_other_engine(data["designs"], list(engine.designs)))
         g = object.__new__(cls)
         g.engine = engine
         g.seed = data["seed"]

@@ -165,6 +165,12 @@ class Referee(Listing):
         }
         self.fire_block = self._block([self._react(None)], None, "event")
         self.link_block = self._block([self._make_link], None, "chain link")
+        # made here, not when first needed: a block's number is saved with a game
+        # (`Game.to_json`), and must not depend on what games were played before
+        self.step_blocks = {
+            timing: self._block([self._react(timing)], None, f"{timing} step")
+            for timing in ("before", "after")
+        }
         self.card_types = set(rs.card_types)
         self.modifiers = frozenset(rs.modifiers)
         self.zone_names = frozenset(rs.zones)
@@ -813,14 +819,8 @@ class Referee(Listing):
                 "__prevented": False,
             }
             g.frames.append(
-                Frame(self._step_block(timing), {"you": seat_of(g.active)}, event=event)
+                Frame(self.step_blocks[timing], {"you": seat_of(g.active)}, event=event)
             )
-
-    def _step_block(self, timing: str) -> Block:
-        key = f"_step_{timing}"
-        if not hasattr(self, key):
-            setattr(self, key, self._block([self._react(timing)], None, f"{timing} step"))
-        return getattr(self, key)
 
     def emit(self, g, name: str, fields: dict, env: dict, cite) -> None:
         g.log(name, cite, **{k: v for k, v in fields.items()})

@@ -160,6 +160,48 @@ def test_only_a_state_of_this_format_and_edition_is_restored(table):
         Game.from_json(json.dumps({**data, "edition": "other"}), engine)
 
 
+def test_a_state_is_restored_by_an_engine_of_its_cards_listed_in_any_order():
+    """A saved game names the programs under way by number: an engine of the same
+    cards, listed in another order, numbers them alike (it used to play on with
+    other programs, or fail); one of other cards refuses the state."""
+    rs = load_edition("17th")
+    decks, _ = _decks(rs, None)
+    pool = card_pool(decks)
+    reordered = Engine(rs, list(reversed(pool)))
+    checked = 0
+    for seed in range(4):
+        g = Game.new(rs, decks, seed=seed)
+        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+        while not g.is_over:
+            action = agents[g.current_player].act(g)
+            if g.frames:  # programs under way
+                checked += 1
+                restored = Game.from_json(g.to_json(), reordered)
+                i = g.legal_actions().index(action)
+                assert [e.to_json() for e in restored.apply(i)] == [
+                    e.to_json() for e in g.clone().apply(i)
+                ]
+            g.apply(action)
+    assert checked > 100
+    fewer = [d for d in pool if d.name != pool[0].name]
+    with pytest.raises(ValueError, match=f"cards it lacks: {pool[0].name}"):
+        Game.from_json(Game.new(rs, decks, seed=1).to_json(), Engine(rs, fewer))
+
+
+@pytest.mark.parametrize("edition", ["11th", "12th", "13th", "17th"])
+def test_playing_compiles_no_program_of_its_own(edition):
+    """An engine's programs are all made with it: one made during play would be
+    numbered by the games played before, and a saved game could not name it."""
+    rs = load_edition(edition)
+    decks, _ = _decks(rs, None)
+    engine = Engine(rs, card_pool(decks))
+    made = len(engine.programs.blocks)
+    for seed in range(6):
+        g = Game.new(rs, decks, seed=seed, engine=engine)
+        play(g, [RandomAgent(seed), RandomAgent(seed + 1)])
+    assert len(engine.programs.blocks) == made
+
+
 def test_clone_is_independent(table):
     g = new_game(table, 3)
     rng = random.Random(3)
