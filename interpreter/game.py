@@ -83,10 +83,15 @@ class Engine:
         """The engine of a ruleset and card pool, made once per process and reused:
         compiling the cards' texts takes longer than playing most games or rulings.
         (Games only read their engine; what it caches does not depend on a game.)"""
-        key = (id(ruleset), tuple(designs))
+        pool = tuple(designs)
+        key = (id(ruleset), pool)
         kept = cls._shared.get(key)
         if kept is not None and kept[0] is ruleset:
             return kept[1]
+        for (_, kept_pool), (kept_rs, engine) in cls._shared.items():
+            # an equal ruleset (one unpickled with a game, say) compiles alike
+            if kept_pool == pool and kept_rs == ruleset:
+                return engine
         engine = cls(ruleset, designs)
         cls._shared[key] = (ruleset, engine)  # the ruleset is kept: its id stays its own
         while len(cls._shared) > cls.SHARED:
@@ -95,6 +100,7 @@ class Engine:
 
     def __init__(self, ruleset: Ruleset, designs: list[CardDesign]):
         self.rs = ruleset
+        self.pool = tuple(designs)  # as given (`Engine.shared` knows it so)
         printed = frozenset(s.stat for d in designs for s in d.stats)
         self.programs = Programs(ruleset, printed)
         self.abilities: dict[str, list[CompiledAbility]] = {}
@@ -137,6 +143,12 @@ class Engine:
         self.keyword_params = {
             k.name: [p.name for p in k.params] for k in rs.keywords.values()
         }
+
+
+def _unpickled(rs: Ruleset, pool: tuple, state: str, events: list) -> Game:
+    g = Game.from_json(state, Engine.shared(rs, list(pool)))
+    g.events = list(events)
+    return g
 
 
 def _other_engine(saved: list[str], engine: list[str]) -> str:
@@ -449,6 +461,20 @@ class Game:
         g.counters_in_play = dict(self.counters_in_play)
         g.marked = set(self.marked)
         return g
+
+    # `copy.copy` and `copy.deepcopy` clone too: a copy sharing the cards would
+    # change with the game, and one with a copy of the engine costs a compile
+    def __copy__(self) -> Game:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self.clone()
+
+    def __reduce__(self):
+        """Pickled as its state, event log, ruleset and cards (a process pool sends
+        games so); unpickled with the engine `Engine.shared` keeps for them."""
+        engine = self.engine
+        return (_unpickled, (engine.rs, engine.pool, self.to_json(), self.events))
 
     # --- JSON -----------------------------------------------------------------------
 

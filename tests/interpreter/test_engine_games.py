@@ -389,3 +389,32 @@ def test_games_played_at_once_in_threads_are_the_games_played_alone(edition):
     finally:
         sys.setswitchinterval(interval)
     assert [s for s in seeds if together.get(s) != alone[s]] == []
+
+
+@pytest.mark.parametrize("edition", ["11th", "12th", "13th", "17th"])
+def test_a_game_pickles_and_copies_as_itself(edition, monkeypatch):
+    """A process pool pickles the games it sends; `copy` and `deepcopy` clone."""
+    import copy
+    import pickle
+
+    rs = load_edition(edition)
+    decks, _ = _decks(rs, None)
+    g = Game.new(rs, decks, seed=4)
+    agents = [RandomAgent(4), RandomAgent(5)]
+    for _ in range(60):
+        g.apply(agents[g.current_player].act(g))
+    for twin in (pickle.loads(pickle.dumps(g)), copy.copy(g), copy.deepcopy(g)):
+        assert twin.engine is g.engine  # not compiled again
+        assert twin.to_json() == g.to_json() and twin.events == g.events
+        before = g.to_json()
+        rng = random.Random(1)
+        for _ in range(20):
+            if not twin.is_over:
+                twin.apply(rng.choice(twin.legal_actions()))
+        assert g.to_json() == before  # the twin plays on alone
+    monkeypatch.setattr(Engine, "_shared", {})  # as in another process
+    again = pickle.loads(pickle.dumps(g))
+    assert again.engine is not g.engine and again.to_json() == g.to_json()
+    action = agents[g.current_player].act(g)
+    i = g.legal_actions().index(action)
+    assert [e.to_json() for e in again.apply(i)] == [e.to_json() for e in g.apply(i)]
