@@ -145,6 +145,44 @@ class Engine:
         }
 
 
+class Namer:
+    """Writes the label of an action listed without one (see `Action`) from what it
+    names: players, and cards and their abilities by the name and design each card
+    has from the first. An action keeps its namer, not its game, so a bot that
+    keeps actions keeps no game alive; a game's clones share it until one makes a
+    card (a pawn)."""
+
+    __slots__ = ("engine", "cards")
+
+    def __init__(self, engine: Engine, cards: tuple[tuple[str, str | None], ...]):
+        self.engine, self.cards = engine, cards  # (name, design) by card id
+
+    @staticmethod
+    def of(engine: Engine, cards: list[CardState]) -> Namer:
+        return Namer(engine, tuple((c.name, c.design) for c in cards))
+
+    def adding(self, c: CardState) -> Namer:
+        return Namer(self.engine, (*self.cards, (c.name, c.design)))
+
+    def label_of(self, action: Action) -> str:
+        if action.kind == "act":
+            name, args = action.value
+            return f"{name} " + " ".join(self.name(a) for a in args)
+        return self.name(action.value)
+
+    def name(self, value: Any) -> str:
+        """How an option names what it takes: a card, a player, an ability."""
+        if isinstance(value, Seat):
+            return f"player {int(value)}"
+        if isinstance(value, AbilityRef):
+            design = self.cards[value.card][1]
+            ability = self.engine.abilities[design][value.index]
+            return ability.name or f"ability {value.index + 1}"
+        if isinstance(value, int) and not isinstance(value, DieRef):
+            return f"{self.cards[value][0]}#{value}"
+        return str(value)
+
+
 def _unpickled(rs: Ruleset, pool: tuple, state: str, events: list) -> Game:
     g = Game.from_json(state, Engine.shared(rs, list(pool)))
     g.events = list(events)
@@ -241,6 +279,7 @@ class Game:
         for seat in range(n):
             deck = decks[seat % len(decks)]
             g._deal(seat_of(seat), deck)
+        g.namer = Namer.of(g.engine, g.cards)
         g.tasks = [["setup", 0, 0]]
         g._advance()
         return g
@@ -269,6 +308,7 @@ class Game:
         if unknown:  # a card's stats hold only these (`Programs.card_keys`)
             raise ValueError(f"{design} has no stat {', '.join(sorted(unknown))}")
         card = self._new_card(self.engine.designs[design], seat, zone)
+        self.namer = self.namer.adding(self.cards[card])
         c = self.cards[card]
         for key, value in state.items():
             if key == "stats":
@@ -301,6 +341,7 @@ class Game:
         # changed in place (a clone may share it)
         self.in_game: list[Seat] = [seat_of(i) for i in range(n)]
         self.cards: list[CardState] = []
+        self.namer = Namer(self.engine, ())
         self.rng = Dice(seed, dice)
         self.seed = seed
         self.turn = 0
@@ -559,6 +600,7 @@ class Game:
         g.players = [PlayerState.from_json(p) for p in data["players"]]
         g.in_game = [seat_of(p.seat) for p in g.players if not p.eliminated]
         g.cards = [CardState.from_json(c) for c in data["cards"]]
+        g.namer = Namer.of(engine, g.cards)
         g.rng = Dice.from_json(data["rng"])
         for k in (
             "turn",
@@ -652,17 +694,7 @@ class Game:
     def pick_action(self, x: Any) -> Action:
         if type(x) is DieRef:  # a die's value may change: its label is made now
             return Action("pick", x, f"die {self.dice[x][0]}")
-        return Action("pick", x, None, self)
-
-    def label_of(self, action: Action) -> str:
-        """The label of an action listed without one (see `Action`): what it names
-        (players, cards, abilities) does not change once listed."""
-        if action.kind == "act":
-            name, args = action.value
-            return f"{name} " + " ".join(
-                self.engine.referee.label(self, a) for a in args
-            )
-        return self.engine.referee.label(self, action.value)
+        return Action("pick", x, None, self.namer)
 
     def done_action(self) -> Action:
         return Action("done", None, "done")
@@ -1077,6 +1109,7 @@ class Game:
             pawn=True,
         )
         self.cards.append(c)
+        self.namer = self.namer.adding(c)
         self.players[seat].zones[zone].append(c.id)
         c.zone, c.face_up = zone, True
         self.log("pawn", cite, card=c.id, player=int(seat), stats=printed)

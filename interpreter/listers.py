@@ -101,7 +101,7 @@ class _Window:
             gen.emit(f"{binder}(g, {a}, {{'you': {self.you}}}, {found}, False, False)")
         gen.emit(f"if {found}:")
         gen.emit(
-            f"    {out} += [{self.action}('act', ({act.name!r}, args), None, g) "
+            f"    {out} += [{self.action}('act', ({act.name!r}, args), None, g.namer) "
             f"for args in {found}]"
         )
 
@@ -266,5 +266,6 @@ class _Window:
 
     def found(self, act: CompiledAction, args: str) -> None:
         self.gen.emit(
-            f"{self.out}.append({self.action}('act', ({act.name!r}, {args}), None, g))"
+            f"{self.out}.append({self.action}('act', ({act.name!r}, {args}), None, "
+            "g.namer))"
         )

@@ -74,19 +74,6 @@ class Listing:
             window = self._window(names)
         return window(self, g, seat)
 
-    def label(self, g, value: Any) -> str:
-        """How an option names what it takes: a card, a player, an ability."""
-        if type(value) is int:  # a card (a seat is an int of a type of its own)
-            return f"{g.cards[value].name}#{value}"
-        if isinstance(value, AbilityRef):
-            ab = g.ability(value)
-            return ab.name or f"ability {value.index + 1}"
-        if isinstance(value, Seat):
-            return f"player {int(value)}"
-        if isinstance(value, int):
-            return f"{g.cards[value].name}#{value}"
-        return str(value)
-
     def bindings(
         self,
         g,

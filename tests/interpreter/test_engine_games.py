@@ -418,3 +418,29 @@ def test_a_game_pickles_and_copies_as_itself(edition, monkeypatch):
     action = agents[g.current_player].act(g)
     i = g.legal_actions().index(action)
     assert [e.to_json() for e in again.apply(i)] == [e.to_json() for e in g.apply(i)]
+
+
+def test_actions_kept_keep_no_game_alive():
+    """A bot may keep the actions of many positions (a search tree): each keeps
+    what its label is written from, not the game it was listed in."""
+    import gc
+    import weakref
+
+    rs = load_edition("17th")
+    decks, _ = _decks(rs, None)
+    g = Game.new(rs, decks, seed=6)
+    agents = [RandomAgent(6), RandomAgent(7)]
+    kept = []
+    while not g.is_over and len(kept) < 200:
+        kept += [(a, a._label) for a in g.legal_actions()]
+        g.apply(agents[g.current_player].act(g))
+    unwritten = [a for a, label in kept if label is None]
+    assert unwritten  # labels written only when read
+    gone = weakref.ref(g)
+    labels = [a.label for a in unwritten[: len(unwritten) // 2]]
+    del g
+    gc.collect()
+    assert gone() is None
+    assert all("#" in label or label.startswith(("player", "act")) for label in labels)
+    later = [a.label for a in unwritten[len(unwritten) // 2 :]]  # the game is gone
+    assert all(later)
