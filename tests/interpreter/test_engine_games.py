@@ -444,3 +444,40 @@ def test_actions_kept_keep_no_game_alive():
     assert all("#" in label or label.startswith(("player", "act")) for label in labels)
     later = [a.label for a in unwritten[len(unwritten) // 2 :]]  # the game is gone
     assert all(later)
+
+
+def test_a_state_saved_in_one_process_is_restored_in_another():
+    """Programs are numbered alike in every process (whatever its string hashing):
+    a state written by one plays on in another as it would have where written."""
+    import subprocess
+    import sys
+
+    script = (
+        "from interpreter.agents import RandomAgent\n"
+        "from interpreter.cli_play import _decks\n"
+        "from interpreter.game import Game\n"
+        "from kotc_dsl import load_edition\n"
+        "rs = load_edition('17th')\n"
+        "g = Game.new(rs, _decks(rs, None)[0], seed=9)\n"
+        "a = [RandomAgent(9), RandomAgent(10)]\n"
+        "while not g.frames or g.applied < 40:\n"
+        "    g.apply(a[g.current_player].act(g))\n"
+        "print(g.to_json())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "7", "KOTC_CACHE_DIR": "off"}
+    text = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                          text=True, env=env, check=True).stdout
+    rs = load_edition("17th")
+    decks, _ = _decks(rs, None)
+    here = Game.new(rs, decks, seed=9)
+    agents = [RandomAgent(9), RandomAgent(10)]
+    while not here.frames or here.applied < 40:
+        here.apply(agents[here.current_player].act(here))
+    there = Game.from_json(text, here.engine)
+    assert there.to_json() == here.to_json()
+    rng = random.Random(3)
+    while not here.is_over:
+        i = rng.randrange(len(here.legal_actions()))
+        assert [e.to_json() for e in there.apply(i)] == [
+            e.to_json() for e in here.apply(i)
+        ]
