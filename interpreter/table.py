@@ -59,7 +59,9 @@ class HumanAgent:
             for line in now:
                 con.print(line)
         cite = f"  [{d.cite.text}]" if d.cite else ""
-        con.print(con.style(f"player {d.player}, {d.prompt}:", "bold") + cite)
+        # where in the flow it is asked: a prompt alone ("may") can say little
+        where = f" ({game.node})" if game.node else ""
+        con.print(con.style(f"player {d.player}, {d.prompt}{where}:", "bold") + cite)
         options = game.legal_actions()
         for i, a in enumerate(options, 1):
             con.print(f"  {i:>2}. {a}")

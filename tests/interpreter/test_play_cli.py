@@ -141,7 +141,7 @@ def test_a_person_plays_a_seat_from_the_terminal(kotc, monkeypatch, tmp_path):
                           "--max-turns", "6", "--log", str(log))
     assert code == 0, err
     assert "'x' is not one of the options" in out
-    assert "player 0 (you): HP" in out and "player 0, may:" in out
+    assert "player 0 (you): HP" in out and "player 0, may (setup:mulligan):" in out
     assert "\nGame over" in out
     # the other player's draws are told, their cards not named
     theirs = [line for line in out.splitlines() if "to player 1's hand" in line]
