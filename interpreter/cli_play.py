@@ -104,6 +104,10 @@ def play_command(args, con) -> int:
     if below_one(con, "play", (("--players", args.players),
                                ("--max-turns", args.max_turns))):
         return 2
+    if len(args.agent) > args.players:
+        con.error(f"kotc play: --agent: {len(args.agent)} agents for {args.players} "
+                  "players (give one per seat, or one for all)")
+        return 2
     if "human" in args.agent and args.json:
         con.error("kotc play: --json prints the log once the game is over; with a "
                   "human at the table, write it with --log FILE")

@@ -81,6 +81,7 @@ BAD = [
     (("play", "17th", "--max-turns", "0"), "--max-turns must be at least 1"),
     (("play", "nosuch"), "unknown edition"),
     (("play", "17th", "--decks", "missing.kdeck"), "missing.kdeck:1:1:"),
+    (("play", "17th", "--agent", "human", "random", "first"), "3 agents for 2 players"),
     (("simulate", "17th", "--games", "0"), "--games must be at least 1"),
     (("simulate", "17th", "--workers", "0"), "--workers must be at least 1"),
     (("simulate", "17th", "--players", "0"), "--players must be at least 1"),
