@@ -1151,6 +1151,7 @@ BUILTINS: dict[str, Callable] = {
     "counters_on": lambda g, c, k: g.counters_placed(c, k, None),
     "left_of": lambda g, p: g.left_of(p),
     "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
+    "victims": lambda g, p: g.engine.referee.possible_victims(g, p),
     "tagged": lambda g, c, t: g.is_tagged(c, t),
 }
 

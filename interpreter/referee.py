@@ -999,7 +999,7 @@ class Referee(Listing):
             if answer is not None:
                 b.victim = answer.value
             else:
-                victims = self._victims(g, b.attacker)
+                victims = self.possible_victims(g, b.attacker)
                 if not victims or not b.attack_team:
                     b.cancelled = True
                     g.log("no_battle", cite, reason="no team or no victim")
@@ -1020,7 +1020,10 @@ class Referee(Listing):
         )
         return True
 
-    def _victims(self, g, attacker: int) -> list:
+    def possible_victims(self, g, attacker: int) -> list:
+        """The players and minions `attacker` may declare the victim of a battle
+        now, under the battle section's victim kinds, each once per Battle Phase
+        (what the DSL's `victims(player)` reads)."""
         out: list = []
         if "player" in self.victim_kinds:
             out += [s for s in g.seats_in_game() if s != attacker and s not in g.victims]

@@ -37,10 +37,13 @@ ELEMENT = {
     "players": "player",
     "dice": "die",
     "ints": "int",
+    "victims": "victim",
 }
 
 # The implicit name of an element inside `collection where <cond>`.
-ELEMENT_NAME = {"card": "card", "player": "player", "die": "die", "int": "value"}
+ELEMENT_NAME = {
+    "card": "card", "player": "player", "die": "die", "int": "value", "victim": "victim"
+}
 
 PLAYER_ATTRS = {
     "hp": "int",
@@ -124,6 +127,8 @@ FUNCTIONS = {
     "left_of": (("player",), "player"),
     "tagged": (("card", "tag"), "bool"),
     "enemies": (("player",), "players"),
+    # the players and minions a battle this player starts now may have as victim
+    "victims": (("player",), "victims"),
 }
 
 # Language constructs a glossary term may name instead of a definition.
