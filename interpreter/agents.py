@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+import os
 import random
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .actions import Action, IllegalAction
 
@@ -69,7 +73,62 @@ def _keep_playing(game, legal: list[Action]) -> list[Action]:
     return keep or legal
 
 
+class AgentError(Exception):
+    """An agent failed to decide: its `act` raised `error`, or chose an action the
+    game refused (`error` is then the `IllegalAction`)."""
+
+    def __init__(self, seat: int, agent: Any, error: Exception):
+        super().__init__(f"player {seat}'s agent: {type(error).__name__}: {error}")
+        self.seat, self.agent, self.error = seat, agent, error
+
+
 def play(game, agents: list) -> None:
-    """Let each seat's agent decide until the game is over."""
+    """Let each seat's agent decide until the game is over.
+
+    Raises:
+        AgentError: an agent's `act` raised, or chose an illegal action.
+    """
     while not game.is_over:
-        game.apply(agents[game.current_player].act(game))
+        seat = game.current_player
+        agent = agents[seat]
+        try:
+            action = agent.act(game)
+        except Exception as err:
+            raise AgentError(seat, agent, err) from err
+        try:
+            game.apply(action)
+        except IllegalAction as err:  # the engine's own errors are not the agent's
+            raise AgentError(seat, agent, err) from err
+
+
+def agent_maker(spec: str) -> Callable[[int], Any]:
+    """What makes an agent named on the command line, given a seed: `random`,
+    `first`, or `MODULE:NAME`, a class or function of a module (importable, or a
+    `.py` file in the current directory) that, called with a seed, returns an
+    object with `act(game) -> action`.
+
+    Raises:
+        ValueError: no such module or name, or the name is not callable.
+    """
+    if spec == "random":
+        return RandomAgent
+    if spec == "first":
+        return lambda seed: FirstLegalAgent()
+    module, colon, name = spec.partition(":")
+    if not (colon and module and name):
+        raise ValueError(
+            f"unknown agent '{spec}': write random, first, or MODULE:NAME (a class "
+            "or function of a module that makes an agent from a seed)"
+        )
+    if os.getcwd() not in sys.path:  # as `python -m` would: the current directory
+        sys.path.insert(0, os.getcwd())
+    try:
+        found = importlib.import_module(module)
+    except Exception as err:  # not found, or it fails as it is read
+        raise ValueError(
+            f"agent '{spec}': cannot import {module}: {type(err).__name__}: {err}"
+        ) from None
+    maker = getattr(found, name, None)
+    if not callable(maker):
+        raise ValueError(f"agent '{spec}': {module} has no class or function {name}")
+    return maker

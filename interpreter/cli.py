@@ -411,6 +411,7 @@ COMMANDS: tuple[Command, ...] = (
             "kotc play {new} --agent human random"),
     Command("simulate", simulate_command, simulate_arguments,
             "kotc simulate {new} --games 200 --workers 2\n"
+            "kotc simulate {new} --agent mybot:Bot random\n"
             "kotc simulate {old} --games 50 --format json"),
     Command("test", scenarios_command, scenarios_arguments,
             "kotc test\nkotc test tests/scenarios/battle --edition {third}\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 from kotc_dsl import RulesetError, load_edition
 
 from .account import account
-from .agents import FirstLegalAgent, RandomAgent, play
+from .agents import AgentError, agent_maker, play
 from .decks import deck_from_file, vanilla_deck
 from .game import Deck, Engine, Game, card_pool, check_players
 from .table import Abandoned, HumanAgent, Narrator
@@ -37,22 +37,45 @@ def _decks(rs, paths: list[str] | None) -> tuple[list[Deck], list[str]]:
     return decks, [f.stem for f in files]
 
 
-AGENTS = ("random", "first", "human")
+AGENT_HELP = (
+    "`random` (the default); `first` takes the first legal action, so it may undo "
+    "and redo one forever (an exchange where the rules allow any number) until the "
+    "game's decision limit ends it; `MODULE:NAME` is your own: a class or function "
+    "of a module (importable, or a .py file here) that, called with a seed, makes "
+    "an object with `act(game) -> action`"
+)
 
 
-def _agents(kinds: list[str], seed: int, players: int, human=None) -> list:
-    """An agent per seat, of the kinds given in turn (one kind: every seat);
-    `human` makes the agent of a seat where a person plays."""
+def _agents(specs: list[str], seed: int, players: int, human=None) -> list:
+    """An agent per seat, of the kinds given in turn (one kind: every seat), each
+    made with a seed of its own; `human` makes the agent of a seat where a person
+    plays."""
     agents = []
     for seat in range(players):
-        kind = kinds[seat % len(kinds)]
-        if kind == "first":
-            agents.append(FirstLegalAgent())
-        elif kind == "human":
+        spec = specs[seat % len(specs)]
+        if spec == "human":
             agents.append(human())
         else:
-            agents.append(RandomAgent(seed * 1000 + seat))
+            agents.append(agent_maker(spec)(seed * 1000 + seat))
     return agents
+
+
+def _check_agents(con, command: str, specs: list[str], players: int) -> bool:
+    """Whether every agent named can be made, for that many players; if not, say
+    why."""
+    if len(specs) > players:
+        con.error(f"kotc {command}: --agent: {len(specs)} agents for {players} "
+                  "players (give one per seat, or one for all)")
+        return False
+    for spec in specs:
+        if spec == "human" and command == "play":
+            continue
+        try:
+            agent_maker(spec)
+        except ValueError as err:
+            con.error(f"kotc {command}: --agent: {err}")
+            return False
+    return True
 
 
 def play_arguments(p) -> None:
@@ -70,14 +93,10 @@ def play_arguments(p) -> None:
     p.add_argument(
         "--agent",
         nargs="+",
-        choices=AGENTS,
         default=["random"],
         metavar="AGENT",
-        help="how each seat chooses, one per seat in turn (one for all): `random` "
-             "(the default); `first` takes the first legal action, so it may undo and "
-             "redo one forever (an exchange where the rules allow any number) until "
-             "the game's decision limit ends it; `human` asks you at the terminal, "
-             "showing what that seat sees",
+        help="how each seat chooses, one per seat in turn (one for all): `human` "
+             "asks you at the terminal, showing what that seat sees; " + AGENT_HELP,
     )
     p.add_argument("--max-turns", type=int, default=300,
                    help="safety limit on turns (default 300)")
@@ -104,9 +123,7 @@ def play_command(args, con) -> int:
     if below_one(con, "play", (("--players", args.players),
                                ("--max-turns", args.max_turns))):
         return 2
-    if len(args.agent) > args.players:
-        con.error(f"kotc play: --agent: {len(args.agent)} agents for {args.players} "
-                  "players (give one per seat, or one for all)")
+    if not _check_agents(con, "play", args.agent, args.players):
         return 2
     if "human" in args.agent and args.json:
         con.error("kotc play: --json prints the log once the game is over; with a "
@@ -126,7 +143,11 @@ def play_command(args, con) -> int:
         return 2
     if "human" in args.agent:
         return _play_at_table(args, con, game)
-    play(game, _agents(args.agent, args.seed, args.players))
+    try:
+        play(game, _agents(args.agent, args.seed, args.players))
+    except AgentError as err:
+        con.error(f"kotc play: {err}")
+        return 1
     if args.log:
         _write_log(Path(args.log), game)
     if args.json:
@@ -159,9 +180,13 @@ def _play_at_table(args, con, game: Game) -> int:
     )
     try:
         play(game, agents)
-    except Abandoned:
+    except AgentError as err:
         con.print()
-        con.error("kotc play: game abandoned" + ("; no log written" if args.log else ""))
+        if isinstance(err.error, Abandoned):
+            unwritten = "; no log written" if args.log else ""
+            con.error(f"kotc play: game abandoned{unwritten}")
+        else:
+            con.error(f"kotc play: {err}")
         return 1
     narrator.catch_up(game)
     if args.log:
@@ -195,15 +220,28 @@ def simulate_arguments(p) -> None:
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     p.add_argument("--max-turns", type=int, default=300,
                    help="safety limit on turns per game (default 300)")
+    p.add_argument(
+        "--agent",
+        nargs="+",
+        default=["random"],
+        metavar="AGENT",
+        help="how each seat chooses, one per seat in turn (one for all): "
+        + AGENT_HELP,
+    )
     format_option(p)
 
 
-def _one_game(edition: str, deck_paths, seed: int, players: int, max_turns: int) -> dict:
+def _one_game(
+    edition: str, deck_paths, seed: int, players: int, max_turns: int, agents: list
+) -> dict:
     rs, decks, engine = _setup(edition, deck_paths)
     game = Game.new(
         rs, decks, seed=seed, players=players, max_turns=max_turns, engine=engine
     )
-    play(game, _agents(["random"], seed, players))
+    try:
+        play(game, _agents(agents, seed, players))
+    except AgentError as err:  # told, not raised: a worker's report must pickle
+        return {"seed": seed, "error": str(err)}
     return {
         "winner": game.result["winner"],
         "first": game.first_player,
@@ -232,14 +270,16 @@ def _setup(edition: str, deck_paths) -> tuple:
 
 
 def simulate_command(args, con) -> int:
-    """Play many seeded random games and report how they went.
+    """Play many seeded games and report how they went.
 
     The report gives the win rate of each seat and of the player who went first,
     turns per game, what ended the games, chain lengths, and how often each
     keyword and counter was used. Game i uses seed --seed + i, so a report can be
     reproduced; games run in parallel with --workers, and the report does not
-    depend on how many.
-    A progress bar runs on standard error."""
+    depend on how many. The players are random agents unless --agent names
+    others: your own bot against random play, say, to see how often it wins.
+    A progress bar runs on standard error. An agent that fails (raises, or chooses
+    an illegal action) stops the run: exit status 1, and the seed of its game."""
     from .cli import below_one
 
     if below_one(con, "simulate", (("--games", args.games), ("--workers", args.workers),
@@ -252,10 +292,13 @@ def simulate_command(args, con) -> int:
     except (RulesetError, ValueError, OSError) as err:
         con.error(str(err))
         return 2
+    if not _check_agents(con, "simulate", args.agent, args.players):
+        return 2
     start = time.perf_counter()
     results = []
     jobs = [
-        (args.edition, args.decks, args.seed + i, args.players, args.max_turns)
+        (args.edition, args.decks, args.seed + i, args.players, args.max_turns,
+         args.agent)
         for i in range(args.games)
     ]
     bar = _Progress(args.games, con.err)
@@ -263,14 +306,25 @@ def simulate_command(args, con) -> int:
         for job in jobs:
             results.append(_one_game(*job))
             bar.tick()
+            if "error" in results[-1]:
+                break
     else:
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             for future in as_completed([pool.submit(_one_game, *job) for job in jobs]):
                 results.append(future.result())
                 bar.tick()
+                if "error" in results[-1]:
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    break
     bar.done()
+    failed = sorted((r for r in results if "error" in r), key=lambda r: r["seed"])
+    if failed:
+        con.error(f"kotc simulate: the game of seed {failed[0]['seed']}: "
+                  f"{failed[0]['error']}")
+        return 1
     report = _summary(results, args.players, time.perf_counter() - start)
     report["edition"] = rs.name
+    report["agents"] = [args.agent[s % len(args.agent)] for s in range(args.players)]
     if args.format == "json":
         con.json(report)
         return 0
@@ -319,8 +373,10 @@ def _print_summary(con, r: dict) -> None:
             "bold",
         )
     )
+    agents = r["agents"]
     for seat, rate in r["win_rate"].items():
-        con.print(f"  seat {seat} wins {rate:6.1%}")
+        who = f"  ({agents[int(seat)]})" if len(set(agents)) > 1 else ""
+        con.print(f"  seat {seat} wins {rate:6.1%}{who}")
     con.print(f"  ties        {r['ties']:6.1%}")
     con.print(f"  first player wins {r['first_player_win_rate']:.1%}")
     t = r["turns"]

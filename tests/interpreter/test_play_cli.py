@@ -169,3 +169,81 @@ def test_a_person_who_leaves_abandons_the_game_and_no_log_is_written(
 def test_a_person_at_the_table_gets_the_log_with_log_not_json(kotc):
     code, out, err = kotc("play", "17th", "--agent", "human", "--json")
     assert code == 2 and "--log FILE" in err and out == ""
+
+
+BOTS = '''
+import random
+
+
+class Greedy:
+    """Summons and battles whenever it may; otherwise plays at random."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def act(self, game):
+        legal = game.legal_actions()
+        for a in legal:
+            if a.kind == "act" and a.value[0] in ("summon", "battle"):
+                return a
+        keep = [a for a in legal if a.kind != "act" or a.value[0] != "agree_to_end"]
+        return self.rng.choice(keep or legal)
+
+
+def broken(seed):
+    class Broken:
+        def act(self, game):
+            return 1 / 0
+    return Broken()
+'''
+
+
+@pytest.fixture
+def bots(tmp_path, monkeypatch):
+    """A module of agents in the current directory, as a bot writer has one."""
+    import sys
+
+    (tmp_path / "kotc_test_bots.py").write_text(BOTS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    yield "kotc_test_bots"
+    sys.modules.pop("kotc_test_bots", None)
+
+
+def test_simulate_pits_your_agent_against_random_play(kotc, bots):
+    code, out, err = kotc("simulate", "17th", "--games", "8", "--agent",
+                          f"{bots}:Greedy", "random", "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["agents"] == [f"{bots}:Greedy", "random"]
+    assert report["win_rate"]["0"] > report["win_rate"]["1"]
+    assert report["ended_by"] == {"all_but_one": 8}  # it never loops to the limit
+    _, text, _ = kotc("simulate", "17th", "--games", "2", "--agent", f"{bots}:Greedy",
+                      "random")
+    assert "seat 0 wins" in text and f"({bots}:Greedy)" in text
+
+
+def test_an_agent_that_fails_stops_the_run_naming_the_seed(kotc, bots):
+    code, out, err = kotc("simulate", "17th", "--games", "4", "--seed", "7",
+                          "--agent", "random", f"{bots}:broken")
+    assert code == 1 and out == ""
+    assert "the game of seed 7: player 1's agent: ZeroDivisionError" in err
+    code, out, err = kotc("play", "17th", "--agent", f"{bots}:broken")
+    assert code == 1 and "player 0's agent: ZeroDivisionError" in err
+
+
+@pytest.mark.parametrize(("agent", "message"), [
+    ("nosuchmodule:Bot", "cannot import nosuchmodule"),
+    ("kotc_test_bots:Nope", "has no class or function Nope"),
+    ("whatever", "unknown agent 'whatever'"),
+])
+def test_an_agent_that_cannot_be_made_is_refused_before_playing(kotc, bots, agent,
+                                                                message):
+    for command in ("play", "simulate"):
+        code, out, err = kotc(command, "17th", "--agent", agent)
+        assert code == 2 and message in err and out == ""
+
+
+def test_simulate_has_no_human_at_the_table(kotc):
+    code, _, err = kotc("simulate", "17th", "--agent", "human")
+    assert code == 2 and "unknown agent 'human'" in err
