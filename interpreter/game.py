@@ -117,7 +117,6 @@ class Engine:
         self.referee = Referee(self)
         self.layout = _layout(self)
 
-
     def _tables(self, rs: Ruleset) -> None:
         """Lookups the hot paths need, read once from the ruleset."""
         self.zones = rs.zones
