@@ -573,8 +573,8 @@ class Game:
         ruleset and cards).
 
         Raises:
-            ValueError: the text is not a state this version writes, or is a state
-                of another edition than the engine's.
+            ValueError: the text is not a whole state this version writes, or is a
+                state of another edition, or of other cards, than the engine's.
         """
         try:
             data = json.loads(text)
@@ -586,13 +586,22 @@ class Game:
                 f"not a game state this kotc can restore (format {written}; it "
                 f"reads format {STATE_FORMAT})"
             )
-        if data["edition"] != engine.rs.name:
+        try:
+            if data["edition"] != engine.rs.name:
+                raise ValueError(
+                    f"a state of the {data['edition']} edition cannot be played with "
+                    f"an engine of the {engine.rs.name} edition"
+                )
+            if data["layout"] != engine.layout:
+                raise ValueError(_other_engine(data["designs"], list(engine.designs)))
+            return cls._restored(data, engine)
+        except (KeyError, IndexError, TypeError, AttributeError) as err:
             raise ValueError(
-                f"a state of the {data['edition']} edition cannot be played with an "
-                f"engine of the {engine.rs.name} edition"
-            )
-        if data["layout"] != engine.layout:
-            raise ValueError(_other_engine(data["designs"], list(engine.designs)))
+                f"not a whole game state ({type(err).__name__}: {err})"
+            ) from None
+
+    @classmethod
+    def _restored(cls, data: dict, engine: Engine) -> Game:
         g = object.__new__(cls)
         g.engine = engine
         g.seed = data["seed"]
