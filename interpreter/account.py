@@ -3,12 +3,11 @@ the result, each line with the rule that caused it."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 
 from .game import Event, Game
 from .values import Seat
-from .view import can_see, may_look
+from .view import can_see, may_look, unnamed
 
 EVERYTHING = "everything"  # `account`'s reader who may know every card
 
@@ -35,28 +34,20 @@ def account(
     return lines
 
 
-_CARD_ID = re.compile(r"#(\d+)")
-
-
 def _hide(game: Game, text: str, reader: int | None, e: Event) -> str:
-    """The line with each card the reader may not look at named "a card". Cards
-    are written `Name#id`, in the account's lines and in actions' labels alike.
-    A moved card is judged where the move put it (it may have moved on since, as
-    a card drawn and then played); any other, where it lies now."""
-    for found in set(_CARD_ID.findall(text)):
-        card = int(found)
-        if card >= len(game.cards):
-            continue
+    """The line with each card the reader may not look at named "a card". A moved
+    card is judged where the move put it (it may have moved on since, as a card
+    drawn and then played); any other, where it lies now."""
+
+    def seen(card: int) -> bool:
         if e.kind == "move" and e.data.get("card") == card and "player" in e.data:
             c, zone, holder = game.cards[card], e.data["to"], int(e.data["player"])
             here = c.zone == zone and c.controller == holder
             face_up = c.face_up if here else game.engine.face_up[zone]
-            seen = may_look(game, reader, zone, holder, face_up)
-        else:
-            seen = can_see(game, reader, card)
-        if not seen:
-            text = text.replace(f"{game.cards[card].name}#{card}", "a card")
-    return text
+            return may_look(game, reader, zone, holder, face_up)
+        return can_see(game, reader, card)
+
+    return unnamed(game, text, seen)
 
 
 def _card(game: Game, card) -> str:

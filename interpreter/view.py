@@ -16,6 +16,8 @@ its id (ids follow the deck lists, so an id would tell the card).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from .values import AbilityRef, Seat
@@ -38,6 +40,19 @@ def may_look(game, seat: int | None, zone: str, holder: int, face_up: bool) -> b
     if knowledge == "public" and face_up:
         return True
     return seat is not None and holder == seat
+
+
+_CARD_ID = re.compile(r"#(\d+)")
+
+
+def unnamed(game, text: str, seen: Callable[[int], bool]) -> str:
+    """The text with each card not `seen` named "a card". Cards are written
+    `Name#id` in the account's lines, actions' labels and prompts alike."""
+    for found in set(_CARD_ID.findall(text)):
+        card = int(found)
+        if card < len(game.cards) and not seen(card):
+            text = text.replace(f"{game.cards[card].name}#{card}", "a card")
+    return text
 
 
 def view(game, seat: int | None) -> dict[str, Any]:
@@ -91,7 +106,10 @@ def view(game, seat: int | None) -> dict[str, Any]:
     }
     d = game.decision
     if d is not None and not game.is_over:
-        data["decision"] = {"player": d.player, "prompt": d.prompt}
+        prompt = d.prompt  # it may name a card: the deciding player's, say
+        if seat != d.player:
+            prompt = unnamed(game, prompt, lambda card: can_see(game, seat, card))
+        data["decision"] = {"player": d.player, "prompt": prompt}
         if seat == d.player:
             data["decision"]["options"] = [str(a) for a in d.options]
     return data

@@ -164,3 +164,12 @@ def test_a_view_is_of_a_seat_at_the_table():
     g = next(positions("17th", seed=2))
     with pytest.raises(ValueError, match="no seat 2"):
         g.view(2)
+
+
+def test_a_prompt_names_only_the_cards_a_seat_may_see():
+    g = next(positions("17th", seed=2))
+    mine = g.players[g.decision.player].zones["hand"][0]
+    named = f"{g.cards[mine].name}#{mine}"
+    g.decision = g.decision._replace(prompt=f"keep {named}?")  # as a card's own might
+    assert g.view(g.decision.player)["decision"]["prompt"] == f"keep {named}?"
+    assert g.view(1 - g.decision.player)["decision"]["prompt"] == "keep a card?"
