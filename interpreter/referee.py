@@ -333,7 +333,9 @@ class Referee(Listing):
     def _battle_settings(self, rs) -> None:
         s = lambda name: rs.setting("battle", name)  # noqa: E731
         self.team_zone = s("team").zone if s("team") else None
-        self.victim_kinds = tuple(s("victim_kinds").kinds) if s("victim_kinds") else ()
+        victim_kinds = frozenset(s("victim_kinds").kinds if s("victim_kinds") else ())
+        self.players_are_victims = "player" in victim_kinds
+        self.minion_victim_kinds = victim_kinds - {"player"}
         self.defender_rule = s("defender").who if s("defender") else "controller"
         self.dice_per = s("dice_per").stat if s("dice_per") else None
         damage = s("damage_by")
@@ -1024,21 +1026,24 @@ class Referee(Listing):
         """The players and minions `attacker` may declare the victim of a battle
         now, under the battle section's victim kinds, each once per Battle Phase
         (what the DSL's `victims(player)` reads)."""
-        out: list = []
-        if "player" in self.victim_kinds:
-            out += [s for s in g.seats_in_game() if s != attacker and s not in g.victims]
-        kinds = [k for k in self.victim_kinds if k != "player"]
-        for p in g.players:
-            if p.seat == attacker or p.eliminated:
-                continue
-            for c in p.zones.get(self.team_zone, []):
-                card = g.cards[c]
-                if (
-                    card.type in kinds
-                    and c not in g.victims
-                    and "petrified" not in card.tags
-                ):
-                    out.append(c)
+        declared = g.victims
+        out: list = (
+            [s for s in g.in_game if s != attacker and s not in declared]
+            if self.players_are_victims
+            else []
+        )
+        kinds, zone, cards = self.minion_victim_kinds, self.team_zone, g.cards
+        if kinds:
+            for p in g.players:
+                if p.seat != attacker and not p.eliminated:
+                    out += [
+                        c
+                        for c in p.zones.get(zone, ())
+                        for card in (cards[c],)
+                        if card.type in kinds
+                        and c not in declared
+                        and "petrified" not in card.tags
+                    ]
         return out
 
     def _defender(self, g, victim: Any) -> int:
