@@ -333,7 +333,11 @@ class Referee(Listing):
     def _battle_settings(self, rs) -> None:
         s = lambda name: rs.setting("battle", name)  # noqa: E731
         self.team_zone = s("team").zone if s("team") else None
-        victim_kinds = frozenset(s("victim_kinds").kinds if s("victim_kinds") else ())
+        # cards carrying these marks are not enlisted, nor declared the victim
+        self.team_excluded = frozenset(s("team").excluded if s("team") else ())
+        kinds = s("victim_kinds")
+        victim_kinds = frozenset(kinds.kinds if kinds else ())
+        self.victim_excluded = frozenset(kinds.excluded if kinds else ())
         self.players_are_victims = "player" in victim_kinds
         self.minion_victim_kinds = victim_kinds - {"player"}
         self.defender_rule = s("defender").who if s("defender") else "controller"
@@ -964,11 +968,14 @@ class Referee(Listing):
 
     def _unexhausted(self, g, seat: int, exclude: list) -> list[int]:
         zone, cards = g.players[seat].zones.get(self.team_zone, []), g.cards
+        excluded = self.team_excluded
         return [
             c
             for c in zone
             for card in [cards[c]]
-            if not card.exhausted and c not in exclude and "petrified" not in card.tags
+            if not card.exhausted
+            and c not in exclude
+            and card.tags.keys().isdisjoint(excluded)
         ]
 
     def _enlist_step(self, g, b, seat: int, team: list, minimum: int, cite) -> bool:
@@ -1033,6 +1040,7 @@ class Referee(Listing):
             else []
         )
         kinds, zone, cards = self.minion_victim_kinds, self.team_zone, g.cards
+        excluded = self.victim_excluded
         if kinds:
             for p in g.players:
                 if p.seat != attacker and not p.eliminated:
@@ -1042,7 +1050,7 @@ class Referee(Listing):
                         for card in (cards[c],)
                         if card.type in kinds
                         and c not in declared
-                        and "petrified" not in card.tags
+                        and card.tags.keys().isdisjoint(excluded)
                     ]
         return out
 

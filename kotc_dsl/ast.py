@@ -696,6 +696,7 @@ class VictimRule(Setting):
 @dataclass(frozen=True)
 class VictimKinds(Setting):
     kinds: tuple[str, ...]
+    excluded: tuple[str, ...] = ()  # tags: a card carrying one is no victim
     setting = "victim_kinds"
 
 
@@ -732,6 +733,7 @@ class LeftoverDefense(Setting):
 @dataclass(frozen=True)
 class TeamRule(Setting):
     zone: str
+    excluded: tuple[str, ...] = ()  # tags: a card carrying one is not enlisted
     setting = "team"
 
 

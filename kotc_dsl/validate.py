@@ -187,6 +187,8 @@ class Checker:
         for k in r.kinds:
             if k != "player":
                 self.ref(r, k, self.card_types, "card type")
+        for tag in r.excluded:
+            self.ref(r, tag, self.rs.tags, "tag")
 
     def rule_DicePer(self, r: ast.DicePer) -> None:
         self.ref(r, r.stat, self.stats, "stat")
@@ -197,6 +199,8 @@ class Checker:
 
     def rule_TeamRule(self, r: ast.TeamRule) -> None:
         self.ref(r, r.zone, self.zones, "zone")
+        for tag in r.excluded:
+            self.ref(r, tag, self.rs.tags, "tag")
 
     def rule_Anytime(self, r: ast.Anytime) -> None:
         for a in r.actions:

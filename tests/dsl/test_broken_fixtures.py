@@ -105,6 +105,7 @@ CASES: dict[str, Case] = {
     "trigger_unknown_event": one(5, 40, "unknown event 'explode'"),
     "skip_unknown_step": one(6, 5, "unknown battle step or phase 'charge'"),
     "damage_by_unknown_keyword": one(5, 3, "unknown keyword 'smite'"),
+    "team_excepts_unknown_tag": one(5, 3, "unknown tag 'stunned'"),
     "zone_holds_unknown_card_type": one(5, 3, "unknown card type 'minion'"),
     "card_type_unknown_stat": one(5, 3, "unknown stat 'durability'"),
     "event_named_like_keyword": one(
