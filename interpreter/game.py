@@ -969,6 +969,9 @@ class Game:
         if until is not None:
             c.timed[name] = c.timed.get(name, 0) + change
             self.marked.add(obj)
+        elif delta is None and name in c.timed:
+            # set outright, for good: the changes made before no longer expire
+            del c.timed[name]
         self.log("stat", cite, card=obj, stat=name, value=value)
 
     def reset_stats(self, cards: list, stats: tuple) -> None:

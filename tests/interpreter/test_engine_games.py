@@ -487,3 +487,21 @@ def test_a_state_saved_in_one_process_is_restored_in_another():
         assert [e.to_json() for e in there.apply(i)] == [
             e.to_json() for e in here.apply(i)
         ]
+
+
+def test_a_stat_set_outright_keeps_its_value_when_earlier_changes_expire():
+    """`set` replaces a stat for good: a change made before it `until recovery` no
+    longer expires from it (it did: +2 SP until recovery, then set to 0, came out
+    at -2)."""
+    rs = load_edition("17th")
+    decks, _ = _decks(rs, None)
+    g = Game.position(rs, card_pool(decks))
+    card = g.put("Berzerker", 0, "battlefield")
+    other = g.put("Berzerker", 0, "battlefield")
+    g.change(card, "sp", 2, "recovery", None)
+    g.assign(card, "sp", 0, None, None)  # a Weakness Counter's `set host.sp to 0`
+    g.change(other, "sp", 2, "recovery", None)
+    g.change(other, "sp", -1, None, None)  # a lasting change: both count
+    g.expire("recovery")
+    assert g.cards[card].stats["sp"] == 0
+    assert g.cards[other].stats["sp"] == g.cards[other].printed["sp"] - 1
