@@ -473,7 +473,10 @@ class _Converter:
     # the file
 
     def edition_problem(self, origin: ast.Origin, message: str, edition: str) -> None:
-        self.by_edition.setdefault((origin, message), []).append(edition)
+        # one problem per place, whatever the number of scenarios that meet it
+        editions = self.by_edition.setdefault((origin, message), [])
+        if edition not in editions:
+            editions.append(edition)
 
     def file(self, model) -> list[Scenario]:
         shared = self.uses(model.uses)
