@@ -180,14 +180,14 @@ def _play_at_table(args, con, game: Game) -> int:
     )
     try:
         play(game, agents)
-    except AgentError as err:
+    except (AgentError, KeyboardInterrupt) as err:  # Ctrl-C at the prompt: left too
         con.print()
-        if isinstance(err.error, Abandoned):
-            unwritten = "; no log written" if args.log else ""
-            con.error(f"kotc play: game abandoned{unwritten}")
-        else:
+        if isinstance(err, AgentError) and not isinstance(err.error, Abandoned):
             con.error(f"kotc play: {err}")
-        return 1
+            return 1
+        unwritten = "; no log written" if args.log else ""
+        con.error(f"kotc play: game abandoned{unwritten}")
+        return 130 if isinstance(err, KeyboardInterrupt) else 1
     narrator.catch_up(game)
     if args.log:
         _write_log(Path(args.log), game)

@@ -247,3 +247,18 @@ def test_an_agent_that_cannot_be_made_is_refused_before_playing(kotc, bots, agen
 def test_simulate_has_no_human_at_the_table(kotc):
     code, _, err = kotc("simulate", "17th", "--agent", "human")
     assert code == 2 and "unknown agent 'human'" in err
+
+
+def test_ctrl_c_at_the_table_abandons_the_game(kotc, monkeypatch, tmp_path):
+    class Interrupted:
+        def readline(self):
+            raise KeyboardInterrupt
+
+        def isatty(self):
+            return True
+
+    log = tmp_path / "game.jsonl"
+    monkeypatch.setattr("sys.stdin", Interrupted())
+    code, _, err = kotc("play", "17th", "--agent", "human", "--log", str(log))
+    assert code == 130 and "game abandoned; no log written" in err
+    assert not log.exists()
