@@ -21,8 +21,9 @@ def account(
     """Readable lines for the events (all of the game's by default).
 
     `reader` is who reads them: a seat, or None for a watcher, reads "a card" for
-    each card they may not look at where it lies now (`view.can_see`), except in
-    the line of a reveal; by default every card is named."""
+    each card they may not look at (`view.can_see`) where it lies now, or where
+    a move put it, except in the line of a reveal; by default every card is
+    named."""
     lines = []
     for e in game.events if events is None else events:
         text = _line(game, e)

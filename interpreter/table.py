@@ -98,13 +98,27 @@ def table(view: dict) -> list[str]:
                 lines.append(f"    {zone}: {_zone(cards)}")
     battle = view["battle"]
     if battle is not None:
+        # the cards in play a battle names, by name where the seat sees them
+        names = {
+            c["id"]: f"{c['name']}#{c['id']}"
+            for p in view["players"]
+            for cards in p["zones"].values()
+            for c in cards
+            if not c.get("hidden")
+        }
+        name = lambda card: names.get(card, "a card")  # noqa: E731
         victim = battle["victim"]
         if isinstance(victim, dict):
             victim = f"player {victim['player']}"
+        elif victim is not None:
+            victim = name(victim)
+        attack = ", ".join(map(name, battle["attack_team"]))
+        defense = ", ".join(map(name, battle["defense_team"]))
         lines.append(
             f"battle: player {battle['attacker']} attacks"
             + (f" {victim}" if victim is not None else "")
-            + (f" with {battle['attack_team']}" if battle["attack_team"] else "")
+            + (f" with {attack}" if attack else "")
+            + (f"; defended by {defense}" if defense else "")
         )
     for link in view["chain"] or ():
         source = f" from {link['source']}" if "source" in link else ""
@@ -130,6 +144,7 @@ def _card(c: dict) -> str:
         for flag in ("exhausted", "fatigued", "face_down", "pawn")
         if c.get(flag)
     ]
+    marks += c.get("marks", [])
     marks += [f"{kind} counter" for kind, _ in c.get("counters", ())]
     extra = f"; {', '.join(marks)}" if marks else ""
     return f"{c['name']}#{c['id']} ({stats}{extra})"

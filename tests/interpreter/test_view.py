@@ -173,3 +173,22 @@ def test_a_prompt_names_only_the_cards_a_seat_may_see():
     g.decision = g.decision._replace(prompt=f"keep {named}?")  # as a card's own might
     assert g.view(g.decision.player)["decision"]["prompt"] == f"keep {named}?"
     assert g.view(1 - g.decision.player)["decision"]["prompt"] == "keep a card?"
+
+
+def test_the_table_a_person_reads_names_what_their_seat_sees():
+    from interpreter.table import table
+
+    shown = 0
+    for g in positions("17th", seed=3, every=1):
+        if g.battle is None or not g.battle.attack_team or g.is_over:
+            continue
+        lines = table(g.view(0))
+        assert lines[0].startswith("player 0 (you): HP")
+        (battle,) = [line for line in lines if line.startswith("battle:")]
+        for card in g.battle.attack_team:  # in play, face up: named for all
+            assert f"{g.cards[card].name}#{card}" in battle
+        hand = g.players[1].zones["hand"]
+        theirs = [x for x in lines if x.startswith("    hand:") and "unseen" in x]
+        assert theirs == ([f"    hand: {len(hand)} unseen"] if hand else [])
+        shown += 1
+    assert shown
