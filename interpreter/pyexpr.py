@@ -703,6 +703,8 @@ class _Test:
             return "None"
         if isinstance(e, ast.Path):
             return self.path(e.parts)
+        if isinstance(e, ast.FuncCall):
+            return self.tagged(e)
         if not isinstance(e, ast.Binary):
             return None
         if e.op == "in":
@@ -790,6 +792,25 @@ class _Test:
         ):
             self.safe = True
             return f"({self.state}.zone == {right.parts[2]!r})"
+        return None
+
+    def tagged(self, e: ast.FuncCall) -> str | None:
+        """`tagged(card, petrified)`: a mark on the card, as `_Gen` writes the call
+        (the tag's name read once, before the loop: a name bound to one names it)."""
+        if (
+            e.func == "tagged"
+            and e.func not in self.gen.p.terms
+            and len(e.args) == 2
+            and isinstance(e.args[0], ast.Path)
+            and e.args[0].parts == ("card",)
+            and isinstance(e.args[1], ast.Path)
+            and len(e.args[1].parts) == 1
+            and e.args[1].parts[0] != "card"
+        ):
+            bare = e.args[1].parts[0]
+            tag = self.local(f"env.get({bare!r}, {bare!r})")
+            self.safe = True
+            return f"({tag} in {self.state}.tags)"
         return None
 
     def is_type(self, e: ast.Binary) -> str | None:

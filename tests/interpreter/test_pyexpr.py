@@ -320,6 +320,11 @@ def test_a_where_over_cards_written_as_one_comprehension(table):
     assert where(ast.Unary("not", b("is", p("card"), p(g.cards[small].type)))) == []
     assert where(b("in", p("card"), p("card", "controller", field))) == [
         small, big, theirs]
+    # a mark, by its name or by a name bound to one
+    tagged = ast.FuncCall("tagged", (p("card"), p("berzerk")))
+    assert where(tagged) == [small]
+    assert where(ast.Unary("not", tagged)) == [big, theirs, held]
+    assert where(tagged, {"you": Seat(0), "berzerk": "other"}) == []
     # a name read only where the condition gets to it: unbound, it fails there only
     assert where(b("or", ast.BoolLit(True), p("ghost"))) == [small, big, theirs, held]
     with pytest.raises(RuntimeError, match="'ghost' is not bound"):
