@@ -1152,6 +1152,7 @@ BUILTINS: dict[str, Callable] = {
     "left_of": lambda g, p: g.left_of(p),
     "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
     "victims": lambda g, p: g.engine.referee.possible_victims(g, p),
+    "enlistable": lambda g, p: g.engine.referee.enlistable(g, p),
     "tagged": lambda g, c, t: g.is_tagged(c, t),
 }
 

@@ -966,7 +966,10 @@ class Referee(Listing):
         b.passes, b.asking = 0, int(g.left_of(seat))
         self.take(g, seat, action)
 
-    def _unexhausted(self, g, seat: int, exclude: list) -> list[int]:
+    def enlistable(self, g, seat: int, exclude: list | tuple = ()) -> list[int]:
+        """The minions `seat` may enlist into a team now, under the battle section's
+        team rule, but those in `exclude` (what the DSL's `enlistable(player)`
+        reads)."""
         zone, cards = g.players[seat].zones.get(self.team_zone, []), g.cards
         excluded = self.team_excluded
         return [
@@ -987,7 +990,7 @@ class Referee(Listing):
             team.append(answer.value)
             if "enlisted" in self.listened:
                 self.note(g, "enlisted", {"target": answer.value})
-        candidates = self._unexhausted(g, seat, team)
+        candidates = self.enlistable(g, seat, team)
         if not candidates:
             return True
         options = [g.pick_action(c) for c in candidates]

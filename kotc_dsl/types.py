@@ -129,6 +129,8 @@ FUNCTIONS = {
     "enemies": (("player",), "players"),
     # the players and minions a battle this player starts now may have as victim
     "victims": (("player",), "victims"),
+    # the minions this player may enlist into a team now
+    "enlistable": (("player",), "cards"),
 }
 
 # Language constructs a glossary term may name instead of a definition.
