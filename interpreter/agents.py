@@ -108,7 +108,8 @@ def agent_maker(spec: str) -> Callable[[int], Any]:
     object with `act(game) -> action`.
 
     Raises:
-        ValueError: no such module or name, or the name is not callable.
+        ValueError: no such module or name, or the name is not callable; and, from
+            the maker, an agent that cannot be made from a seed or cannot act.
     """
     if spec == "random":
         return RandomAgent
@@ -131,4 +132,16 @@ def agent_maker(spec: str) -> Callable[[int], Any]:
     maker = getattr(found, name, None)
     if not callable(maker):
         raise ValueError(f"agent '{spec}': {module} has no class or function {name}")
-    return maker
+
+    def make(seed: int) -> Any:
+        try:
+            agent = maker(seed)
+        except Exception as err:
+            raise ValueError(
+                f"agent '{spec}': {name}(seed) failed: {type(err).__name__}: {err}"
+            ) from None
+        if not callable(getattr(agent, "act", None)):
+            raise ValueError(f"agent '{spec}': what {name}(seed) makes has no act(game)")
+        return agent
+
+    return make

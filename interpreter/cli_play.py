@@ -71,7 +71,7 @@ def _check_agents(con, command: str, specs: list[str], players: int) -> bool:
         if spec == "human" and command == "play":
             continue
         try:
-            agent_maker(spec)
+            agent_maker(spec)(0)  # made once, to be sure it can be
         except ValueError as err:
             con.error(f"kotc {command}: --agent: {err}")
             return False

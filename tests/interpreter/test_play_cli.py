@@ -195,6 +195,18 @@ def broken(seed):
         def act(self, game):
             return 1 / 0
     return Broken()
+
+
+class NoSeed:
+    def __init__(self):
+        pass
+
+    def act(self, game):
+        return game.legal_actions()[0]
+
+
+def mute(seed):
+    return object()
 '''
 
 
@@ -236,6 +248,8 @@ def test_an_agent_that_fails_stops_the_run_naming_the_seed(kotc, bots):
     ("nosuchmodule:Bot", "cannot import nosuchmodule"),
     ("kotc_test_bots:Nope", "has no class or function Nope"),
     ("whatever", "unknown agent 'whatever'"),
+    ("kotc_test_bots:NoSeed", "NoSeed(seed) failed: TypeError"),
+    ("kotc_test_bots:mute", "what mute(seed) makes has no act(game)"),
 ])
 def test_an_agent_that_cannot_be_made_is_refused_before_playing(kotc, bots, agent,
                                                                 message):
