@@ -1,4 +1,6 @@
-"""Players that choose actions: random (seeded), first-legal, and scripted."""
+"""Players that choose actions: random (seeded), first-legal, and scripted; `play`,
+which lets them decide in turn; and `agent_maker`, the agent a command names
+(one of these, or one of the user's own, `MODULE:NAME`)."""
 
 from __future__ import annotations
 
