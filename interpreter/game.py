@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -76,27 +77,30 @@ class Engine:
 
     # engines made by `shared`, newest last: (ruleset id, designs) -> (ruleset, engine)
     _shared: dict[tuple, tuple] = {}
+    _lock = threading.Lock()
     SHARED = 32  # at most this many are kept
 
     @classmethod
     def shared(cls, ruleset: Ruleset, designs: list[CardDesign]) -> Engine:
         """The engine of a ruleset and card pool, made once per process and reused:
         compiling the cards' texts takes longer than playing most games or rulings.
-        (Games only read their engine; what it caches does not depend on a game.)"""
+        (Games only read their engine; what it caches does not depend on a game.)
+        Games made in threads at once wait for one another here, and share."""
         pool = tuple(designs)
         key = (id(ruleset), pool)
-        kept = cls._shared.get(key)
-        if kept is not None and kept[0] is ruleset:
-            return kept[1]
-        for (_, kept_pool), (kept_rs, engine) in cls._shared.items():
-            # an equal ruleset (one unpickled with a game, say) compiles alike
-            if kept_pool == pool and kept_rs == ruleset:
-                return engine
-        engine = cls(ruleset, designs)
-        cls._shared[key] = (ruleset, engine)  # the ruleset is kept: its id stays its own
-        while len(cls._shared) > cls.SHARED:
-            del cls._shared[next(iter(cls._shared))]
-        return engine
+        with cls._lock:
+            kept = cls._shared.get(key)
+            if kept is not None and kept[0] is ruleset:
+                return kept[1]
+            for (_, kept_pool), (kept_rs, engine) in cls._shared.items():
+                # an equal ruleset (one unpickled with a game, say) compiles alike
+                if kept_pool == pool and kept_rs == ruleset:
+                    return engine
+            engine = cls(ruleset, designs)
+            cls._shared[key] = (ruleset, engine)  # kept: its id stays its own
+            while len(cls._shared) > cls.SHARED:
+                del cls._shared[next(iter(cls._shared))]
+            return engine
 
     def __init__(self, ruleset: Ruleset, designs: list[CardDesign]):
         self.rs = ruleset

@@ -505,3 +505,40 @@ def test_a_stat_set_outright_keeps_its_value_when_earlier_changes_expire():
     g.expire("recovery")
     assert g.cards[card].stats["sp"] == 0
     assert g.cards[other].stats["sp"] == g.cards[other].printed["sp"] - 1
+
+
+def test_engines_are_shared_safely_between_threads(monkeypatch):
+    """Games made at once in threads share engines: the map that keeps them must
+    not change while a thread looks through it. Here another thread makes an engine
+    just as this one compares two pools; it used to fail with "dictionary changed
+    size during iteration"."""
+    import threading
+
+    rs = load_edition("17th")
+    pool = card_pool(_decks(rs, None)[0])
+    monkeypatch.setattr(Engine, "_shared", {})
+    other: list = []
+
+    def make_another() -> None:
+        other.append(Engine.shared(rs, pool[1:2]))
+
+    class Meddler:
+        """A pool's member that, as it is first compared, has another thread make
+        an engine."""
+
+        def __eq__(self, _other) -> bool:
+            if not other and not threading.current_thread().name.startswith("meddled"):
+                t = threading.Thread(target=make_another, name="meddled")
+                t.start()
+                t.join(timeout=0.5)  # it waits for this one, if the map is locked
+            return False
+
+        __hash__ = object.__hash__
+
+    Engine._shared[(0, (Meddler(),))] = (rs, None)
+    engine = Engine.shared(rs, pool[:1])
+    assert engine.pool == tuple(pool[:1])
+    for t in threading.enumerate():
+        if t is not threading.current_thread():
+            t.join(timeout=5)
+    assert [e.pool for e in other] == [tuple(pool[1:2])]
