@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from .game import Event, Game
-from .values import Seat
+from .values import Seat, card_label
 from .view import can_see, may_look, unnamed
 
 EVERYTHING = "everything"  # `account`'s reader who may know every card
@@ -53,7 +53,7 @@ def _hide(game: Game, text: str, reader: int | None, e: Event) -> str:
 
 def _card(game: Game, card) -> str:
     if isinstance(card, int) and 0 <= card < len(game.cards):
-        return f"{game.cards[card].name}#{card}"
+        return card_label(game.cards[card].name, card)
     return str(card)
 
 

@@ -37,13 +37,22 @@ def _decks(rs, paths: list[str] | None) -> tuple[list[Deck], list[str]]:
     return decks, [f.stem for f in files]
 
 
-AGENT_HELP = (
-    "`random` (the default); `first` takes the first legal action, so it may undo "
-    "and redo one forever (an exchange where the rules allow any number) until the "
-    "game's decision limit ends it; `MODULE:NAME` is your own: a class or function "
-    "of a module (importable, or a .py file here) that, called with a seed, makes "
-    "an object with `act(game) -> action`"
-)
+def agent_option(p, human: bool) -> None:
+    """`--agent`, for `play` (where a person may take a seat) and `simulate`."""
+    person = "`human` asks you at the terminal, showing what that seat sees; "
+    p.add_argument(
+        "--agent",
+        nargs="+",
+        default=["random"],
+        metavar="AGENT",
+        help="how each seat chooses, one per seat in turn (one for all): "
+        + (person if human else "")
+        + "`random` (the default); `first` takes the first legal action, so it may "
+        "undo and redo one forever (an exchange where the rules allow any number) "
+        "until the game's decision limit ends it; `MODULE:NAME` is your own: a class "
+        "or function of a module (importable, or a .py file here) that, called with "
+        "a seed, makes an object with `act(game) -> action`",
+    )
 
 
 def _agents(specs: list[str], seed: int, players: int, human=None) -> list:
@@ -90,14 +99,7 @@ def play_arguments(p) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed for dice and agents")
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
-    p.add_argument(
-        "--agent",
-        nargs="+",
-        default=["random"],
-        metavar="AGENT",
-        help="how each seat chooses, one per seat in turn (one for all): `human` "
-             "asks you at the terminal, showing what that seat sees; " + AGENT_HELP,
-    )
+    agent_option(p, human=True)
     p.add_argument("--max-turns", type=int, default=300,
                    help="safety limit on turns (default 300)")
     p.add_argument("--log", metavar="FILE", help="also write the event log as JSON lines")
@@ -220,14 +222,7 @@ def simulate_arguments(p) -> None:
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     p.add_argument("--max-turns", type=int, default=300,
                    help="safety limit on turns per game (default 300)")
-    p.add_argument(
-        "--agent",
-        nargs="+",
-        default=["random"],
-        metavar="AGENT",
-        help="how each seat chooses, one per seat in turn (one for all): "
-        + AGENT_HELP,
-    )
+    agent_option(p, human=False)
     format_option(p)
 
 

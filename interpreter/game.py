@@ -28,7 +28,8 @@ from .dice import Dice
 from .programs import NEXT, PUSHED, WAIT, Block, Frame, Programs, as_list, run
 from .referee import Referee
 from .state import CardState, PlayerState, Record
-from .values import AbilityRef, DieRef, Seat, decode, encode, seat_of
+from .values import AbilityRef, DieRef, Seat, card_label, decode, encode, seat_of
+from .view import view as seen_by
 
 DEFAULT_MAX_TURNS = 300
 # A safety net for programs that loop on free actions: the game ends as if by
@@ -182,7 +183,7 @@ class Namer:
             ability = self.engine.abilities[design][value.index]
             return ability.name or f"ability {value.index + 1}"
         if isinstance(value, int) and not isinstance(value, DieRef):
-            return f"{self.cards[value][0]}#{value}"
+            return card_label(self.cards[value][0], value)
         return str(value)
 
 
@@ -476,9 +477,7 @@ class Game:
     def view(self, seat: int | None) -> dict:
         """What `seat` sees of the game, as JSON data: the observation to decide on
         (None: what a watcher sees). See `interpreter.view`."""
-        from .view import view
-
-        return view(self, seat)
+        return seen_by(self, seat)
 
     @property
     def result(self) -> dict | None:

@@ -25,7 +25,7 @@ from typing import Any
 from kotc_dsl import Ruleset, ast
 from kotc_dsl.unparse import unparse_expr
 
-from .values import Seat
+from .values import Seat, card_label
 
 # A turn with more decisions than this is taken as a game that never ends.
 DECISIONS_PER_TURN = 5000
@@ -191,7 +191,7 @@ class Invariants:
     def card(self, g, card: int) -> str:
         c = g.cards[card]
         where = f"player {c.controller}'s {c.zone}" if c.zone else "removed from the game"
-        return f"card {c.name}#{c.id} ({where})"
+        return f"card {card_label(c.name, c.id)} ({where})"
 
     def describe(self, g, value: Any) -> str:
         if isinstance(value, Seat):

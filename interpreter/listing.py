@@ -52,7 +52,8 @@ class CompiledAction:
     by_zone: dict = field(default_factory=dict)
     # the binder for the shape of its parameters, if one is written (`_shape_binder`)
     binder: Any = None
-    # as written: `costs` (kind, amount), and `checks` (each a conjunction, or None)
+    # `costs` and `checks` as written, for a window's function to write in place:
+    # (kind, amount expression) per cost, and per parameter a conjunction or None
     pays: list = field(default_factory=list)
     stages: list = field(default_factory=list)
     # a parameter takes one of the counters on the card before it: the kinds it

@@ -25,7 +25,7 @@ from .listers import window_lister
 from .listing import CompiledAction, Listing, _names, _trigger_table
 from .programs import NEXT, PUSHED, Block, Frame
 from .state import PlayerState, Record
-from .values import AbilityRef, Seat, seat_of
+from .values import AbilityRef, Seat, card_label, seat_of
 
 
 class CompiledPhase(NamedTuple):
@@ -757,7 +757,7 @@ class Referee(Listing):
             spec = self.counters[kind]
             return g.ask(
                 placer,
-                f"pop {spec.name} on {g.cards[card].name}#{card}?",
+                f"pop {spec.name} on {card_label(g.cards[card].name, card)}?",
                 [_POP, _KEEP],
                 cite=spec.cite,
             )
@@ -1113,12 +1113,9 @@ class Referee(Listing):
                 values = {}
                 for d in dice:
                     values.setdefault(g.dice[d][0], d)
+                first = card_label(g.cards[targets[0]].name, targets[0])
                 options = [
-                    Action(
-                        "die",
-                        d,
-                        f"inflict {v} on {g.cards[targets[0]].name}#{targets[0]}",
-                    )
+                    Action("die", d, f"inflict {v} on {first}")
                     for v, d in sorted(values.items())
                 ]
                 g.ask(seat, "allocate a die", options, resume="battle", cite=cite)
@@ -1303,9 +1300,10 @@ def _visible(event: dict) -> dict:
     return {k: v for k, v in event.items() if not k.startswith("__")}
 
 
-__all__ = ["Referee"]
-
 
 def _cite(rule) -> ast.Citation | None:
     """A rule's citation, or None where the ruleset has no such rule."""
     return None if rule is None else rule.cite
+
+
+__all__ = ["Referee"]

@@ -46,7 +46,7 @@ from .actions import Action, IllegalAction
 from .dice import Dice
 from .game import Deck, Game
 from .programs import as_list
-from .values import AbilityRef, DieRef, Seat
+from .values import AbilityRef, DieRef, Seat, card_label
 
 # Decisions at which a player is free to act: a script may stop there.
 FREE = ("phase", "chain")
@@ -408,7 +408,7 @@ class _Play:
     def show(self, card: int) -> str:
         label = next((k for k, v in self.labels.items() if v == card), None)
         c = self.g.cards[card]
-        return label or f"{c.name}#{card}"
+        return label or card_label(c.name, card)
 
     def value(self, x: Any) -> Any:
         """A step's argument as the engine writes it."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .account import account
+from .values import card_label
 
 
 class Abandoned(Exception):
@@ -100,7 +101,7 @@ def table(view: dict) -> list[str]:
     if battle is not None:
         # the cards in play a battle names, by name where the seat sees them
         names = {
-            c["id"]: f"{c['name']}#{c['id']}"
+            c["id"]: card_label(c["name"], c["id"])
             for p in view["players"]
             for cards in p["zones"].values()
             for c in cards
@@ -147,4 +148,4 @@ def _card(c: dict) -> str:
     marks += c.get("marks", [])
     marks += [f"{kind} counter" for kind, _ in c.get("counters", ())]
     extra = f"; {', '.join(marks)}" if marks else ""
-    return f"{c['name']}#{c['id']} ({stats}{extra})"
+    return f"{card_label(c['name'], c['id'])} ({stats}{extra})"

@@ -11,6 +11,12 @@ from operator import itemgetter
 from typing import Any
 
 
+def card_label(name: str, card: int) -> str:
+    """How a card is named to people: `Name#id`, in labels, prompts and the account
+    alike (`view.unnamed` finds cards so)."""
+    return f"{name}#{card}"
+
+
 class Seat(int):
     """A player, by seat number (0 is the first seat; play goes clockwise)."""
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .values import AbilityRef, Seat
+from .values import AbilityRef, Seat, card_label
 
 
 def can_see(game, seat: int | None, card: int) -> bool:
@@ -46,12 +46,12 @@ _CARD_ID = re.compile(r"#(\d+)")
 
 
 def unnamed(game, text: str, seen: Callable[[int], bool]) -> str:
-    """The text with each card not `seen` named "a card". Cards are written
-    `Name#id` in the account's lines, actions' labels and prompts alike."""
+    """The text with each card not `seen` named "a card" (cards are named by
+    `card_label`, whose `#id` this finds)."""
     for found in set(_CARD_ID.findall(text)):
         card = int(found)
         if card < len(game.cards) and not seen(card):
-            text = text.replace(f"{game.cards[card].name}#{card}", "a card")
+            text = text.replace(card_label(game.cards[card].name, card), "a card")
     return text
 
 
