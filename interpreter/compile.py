@@ -263,13 +263,19 @@ class _Builder:
             self.g.add_edge(node, node, kind="action", **common)
 
     def anytime(self) -> None:
-        """Actions open at any time: from every phase and every battle step."""
+        """Actions open at any time: from every phase and every battle step, but
+        giving the game up (`Ruleset.concessions`), which only the active player
+        is offered, in its phases."""
         rule = self.rs.setting("turn", "anytime")
         if rule is None:
             return
+        concessions = self.rs.concessions
         for nid, data in list(self.g.nodes(data=True)):
-            if data.get("role") in ("phase", "window", "battle_step"):
+            role = data.get("role")
+            if role in ("phase", "window", "battle_step"):
                 for name in rule.actions:
+                    if role == "battle_step" and name in concessions:
+                        continue
                     self.open_action(nid, name, rule.cite, rule.origin, anytime=True)
 
     # --- battle ------------------------------------------------------------------

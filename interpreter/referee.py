@@ -24,7 +24,7 @@ from .actions import Action
 from .listers import window_lister
 from .listing import CompiledAction, Listing, _names, _trigger_table
 from .programs import NEXT, PUSHED, Block, Frame
-from .state import PlayerState, Record
+from .state import Record
 from .values import AbilityRef, Seat, card_label, seat_of
 
 
@@ -177,7 +177,7 @@ class Referee(Listing):
         self.hidden_zones = {
             z.name for z in rs.zones.values() if z.knowledge == "restricted"
         }
-        self.concessions = self._concessions(rs)
+        self.concessions = rs.concessions
         # Card types no card of this game can have (no design of that type, and
         # pawns are minions): an action with a parameter of such a type is never
         # offered, and listing options need not look for one. Nor is one that takes
@@ -221,20 +221,6 @@ class Referee(Listing):
     def _bindable(self, names) -> tuple:
         """The actions named that this game's cards may ever bind, in order."""
         return tuple(a for a in names if a not in self.unbindable)
-
-    def _concessions(self, rs) -> set[str]:
-        """Actions by which a player gives the game up: they emit an event an end or
-        lose condition waits for, or one that sets a player's flag (`agreed`)."""
-        watched = {c.event for c in rs.end_conditions + rs.lose_conditions if c.event}
-        flags = set(PlayerState.__slots__)
-        return {
-            a.name
-            for a in rs.actions.values()
-            if any(
-                isinstance(s, ast.Emit) and (s.event in watched or s.event in flags)
-                for s in a.body
-            )
-        }
 
     def _block(self, stmts: list, cite, where: str) -> Block:
         b = Block(len(self.programs.blocks), stmts, cite, where)
@@ -448,9 +434,10 @@ class Referee(Listing):
     def _others_window(self, g, task: list, ph) -> None:
         """Once the active player ends a phase, each other player in turn from their
         left may take the actions open at any time (the rules let them: \"during
-        any phase of any player's turn\"), until they pass; the phase then ends. A
-        player with nothing to take but a concession passes without being asked.
-        `task[3]` counts seats from the active player."""
+        any phase of any player's turn\"), until they pass; the phase then ends.
+        Giving the game up is not among them (`Ruleset.concessions`). A player with
+        nothing to take passes without being asked. `task[3]` counts seats from the
+        active player."""
         n = len(g.players)
         k = task[3]
         while k < n:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import ast
+from .types import PLAYER_ATTRS
 
 
 @dataclass
@@ -117,6 +118,23 @@ class Ruleset:
     @property
     def invariants(self) -> list[ast.Invariant]:
         return [r for r in self.rules("invariants") if isinstance(r, ast.Invariant)]
+
+    @property
+    def concessions(self) -> set[str]:
+        """Actions by which a player gives the game up: they emit an event an end or
+        lose condition waits for, or one that sets a player's flag (`agreed`). The
+        engine offers them only to the active player in its phase windows, so no
+        player is asked at every step whether to give up."""
+        watched = {c.event for c in self.end_conditions + self.lose_conditions if c.event}
+        flags = {name for name, kind in PLAYER_ATTRS.items() if kind == "bool"}
+        return {
+            a.name
+            for a in self.actions.values()
+            if any(
+                isinstance(s, ast.Emit) and (s.event in watched or s.event in flags)
+                for s in a.body
+            )
+        }
 
     @property
     def has_chain(self) -> bool:

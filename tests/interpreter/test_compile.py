@@ -173,6 +173,14 @@ def test_the_chain_comes_from_the_data_not_the_edition():
     assert check_flow(fg) == []
 
 
+@pytest.mark.parametrize("name", EDITIONS)
+def test_giving_up_is_open_in_the_phases_not_between_battle_steps(flows, name):
+    fg = flows[name]
+    giving_up = load_edition(name).concessions
+    callers = {u for u, _, d in fg.graph.edges(data=True) if d.get("action") in giving_up}
+    assert callers and callers <= set(fg.nodes(role="phase")) | set(fg.nodes(role="window"))
+
+
 @pytest.mark.parametrize("name", ["12th", "13th", "17th"])
 def test_counters_pop_at_any_time_into_the_chain(flows, name):
     fg = flows[name]

@@ -293,6 +293,26 @@ def test_the_flow_node_is_a_node_of_the_flow_graph(table):
     assert seen <= set(graph.graph.nodes), seen - set(graph.graph.nodes)
 
 
+def test_only_the_active_player_is_offered_to_give_up_and_only_in_its_phases(table):
+    """As the flow graph draws it (no concession between battle steps): nobody is
+    asked at every step whether to give the game up."""
+    rs, decks, engine = table
+    giving_up = rs.concessions
+    assert giving_up
+    offered = 0
+    for seed in range(4):
+        g = Game.new(rs, decks, seed=seed, players=3, engine=engine)
+        rng = random.Random(seed)
+        while not g.is_over:
+            legal = g.legal_actions()
+            if any(a.kind == "act" and a.value[0] in giving_up for a in legal):
+                offered += 1
+                assert g.current_player == g.active and g.node.startswith("phase:")
+            keep = [a for a in legal if not (a.kind == "act" and a.value[0] in giving_up)]
+            g.apply(rng.choice(keep or legal))
+    assert offered > 0
+
+
 def test_an_if_running_its_branch_in_place_plays_as_with_a_frame(table, monkeypatch):
     # A branch ending in a statement that never waits (a keyword call, an event)
     # runs in its `if`'s place; with no such tails, every such branch gets a frame
