@@ -120,6 +120,8 @@ def _line(game: Game, e: Event) -> str | None:
             return f"     player {d['player']} pops {d['counter']} on {host}"
         case "place":
             return f"     {d['n']} {d['counter']} on {_card(game, d['card'])}"
+        case "stop":
+            return "     (the ability has no further effect)"
         case "zombie":
             return f"   player {d['player']} has no HP left and plays on, a zombie"
         case "eliminated":

@@ -36,7 +36,7 @@ DEFAULT_MAX_TURNS = 300
 # agreement after this many decisions.
 MAX_DECISIONS = 100_000
 # the layout of `Game.to_json`; a state written in another cannot be restored
-STATE_FORMAT = 3
+STATE_FORMAT = 4
 
 
 @dataclass
@@ -879,8 +879,11 @@ class Game:
                     if stat not in c.timed:
                         stats[stat] = printed.get(stat, stats[stat])
         c.fatigued = False
-        if self.battle is not None:
+        b = self.battle
+        if b is not None:
             self.withdraw(c.id, None)
+            if type(b.victim) is int and b.victim == c.id:  # not a seat
+                b.left_from = c.controller
 
     def give(self, card: int, seat: int, cite) -> None:
         c = self.cards[card]

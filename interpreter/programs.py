@@ -791,6 +791,19 @@ class Programs:
 
         return prevent
 
+    def _s_Stop(self, s, cite, where):
+        cond = self.expr(s.cond)
+
+        def stop(g, f):
+            # at the top of the ability's own block (as validated): its end
+            if not cond(g, f.env):
+                return NEXT
+            f.pc = len(f.block.stmts)
+            g.log("stop", cite)
+            return PUSHED  # `go` returns; run() finds the frame done
+
+        return stop
+
     def _s_Negate(self, s, cite, where):
         what = self.expr(s.what)
 

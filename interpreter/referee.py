@@ -336,6 +336,13 @@ class Referee(Listing):
         self.leftover_to = leftover.to if leftover else "victim"
         self.battle_cite = damage.cite if damage else None
         self.step_windows = s("step_windows")
+        # the steps that happen at once with the step after them: the game's end
+        # waits until the last of them is done (as it waits for each step's end)
+        together = s("simultaneous_steps")
+        order = [step.name for step in rs.battle_steps]
+        self.joined = frozenset(
+            order.index(step) for step in (together.steps[:-1] if together else ())
+        )
         self._ops = {
             name[4:]: getattr(self, name) for name in dir(self) if name[:4] == "_op_"
         }
@@ -891,11 +898,12 @@ class Referee(Listing):
                     task[1] += 1
                 else:
                     task[2] = "ops"
-                    b.op = 0
+                    b.op, b.holding = 0, True
                     self.fire_step(g, "before", name)
             elif stage == "ops":
                 if b.op >= len(ops):
                     task[2] = "after"
+                    b.holding = i in self.joined
                     self.fire_step(g, "after", name)
                 elif self._ops[ops[b.op]](g, b, cite):
                     b.op += 1
@@ -1130,9 +1138,11 @@ class Referee(Listing):
             if isinstance(victim, Seat) or g.cards[victim].zone == self.team_zone:
                 self._damage(g, b.attacker, victim, total, None, cite)
             elif self.leftover_to == "victim_or_controller":
-                self._damage(
-                    g, b.attacker, seat_of(g.cards[victim].controller), total, None, cite
-                )
+                # its controller when it left the battlefield (its grave is its owner's)
+                holder = b.left_from
+                if holder is None:
+                    holder = g.cards[victim].controller
+                self._damage(g, b.attacker, seat_of(holder), total, None, cite)
             return False
         return True
 
@@ -1155,7 +1165,12 @@ class Referee(Listing):
             g.dirty = True
 
     def check_end(self, g) -> None:
+        """Look for the game's end once something it reads changed (`dirty`), but
+        not in the middle of what happens at once (a battle step): both players of
+        a battle may reach 0 HP in it."""
         if not getattr(g, "dirty", True) or g.is_over:
+            return
+        if g.battle is not None and g.battle.holding:
             return
         g.dirty = False
         for name, cond, _event, cite in self.lose_conditions:
@@ -1277,6 +1292,8 @@ def _new_battle(attacker: int) -> Record:
         skipped=[],
         forced=False,
         cancelled=False,
+        holding=False,  # in what happens at once: the end waits (`check_end`)
+        left_from=None,  # the seat that controlled the victim minion when it left
         op=0,
         stage=0,
         answer=None,

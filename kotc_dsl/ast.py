@@ -327,6 +327,13 @@ class Prevent(Stmt):
 
 
 @dataclass(frozen=True)
+class Stop(Stmt):
+    """The rest of the ability has no effect, if `cond` holds (phrases only)."""
+
+    cond: Expr
+
+
+@dataclass(frozen=True)
 class Negate(Stmt):
     what: Expr
 
@@ -740,6 +747,12 @@ class TeamRule(Setting):
 @dataclass(frozen=True)
 class StepWindows(Setting):
     setting = "step_windows"
+
+
+@dataclass(frozen=True)
+class SimultaneousSteps(Setting):
+    steps: tuple[str, ...]  # consecutive battle steps
+    setting = "simultaneous_steps"
 
 
 @dataclass(frozen=True)

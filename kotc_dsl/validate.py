@@ -80,6 +80,7 @@ class Checker:
         self.keyword_calls: dict[str, set[str]] = {}
         self.term_types: dict[str, str] = {}
         self.expanding: list[str] = []
+        self.phrase_top: tuple = ()  # the statements `stop` may be (see stmt_Stop)
 
     def error(self, node: ast.Node, message: str) -> None:
         self.problems.append(Diagnostic(node.origin, message))
@@ -182,6 +183,17 @@ class Checker:
     def rule_BattleStep(self, r: ast.BattleStep) -> None:
         if len(set(r.ops)) != len(r.ops):
             self.error(r, f"battle step '{r.name}' repeats an operation")
+
+    def rule_SimultaneousSteps(self, r: ast.SimultaneousSteps) -> None:
+        order = [s.name for s in self.rs.battle_steps]
+        for step in r.steps:
+            self.ref(r, step, order, "battle step")
+        at = [order.index(s) for s in r.steps if s in order]
+        if len(at) == len(r.steps) and (
+            len(at) < 2 or at != list(range(at[0], at[0] + len(at)))
+        ):
+            self.error(r, "simultaneous steps must be two or more consecutive battle "
+                          "steps, in order")
 
     def rule_VictimKinds(self, r: ast.VictimKinds) -> None:
         for k in r.kinds:
@@ -333,7 +345,9 @@ class Checker:
             self.error(r, f"{r.phrase_kind} phrase '{r.name}' needs a program")
         if r.phrase_kind == "effect":
             scope = scope.with_names(targets="cards")
+        self.phrase_top = r.body
         self.block(r.body, scope)
+        self.phrase_top = ()
         if r.phrase_kind == "target" and not any(
             isinstance(s, ast.Choose) and s.name == "targets" for s in r.body
         ):
@@ -586,6 +600,15 @@ class Checker:
                 s,
                 "`prevent event` only works before the event happens "
                 "(in a `when would ...` trigger)",
+            )
+
+    def stmt_Stop(self, s: ast.Stop, sc: Scope) -> None:
+        self.bool_expr(s.cond, sc)
+        if not any(s is top for top in self.phrase_top):
+            self.error(
+                s,
+                "`stop` ends the ability a phrase is part of: it stands only at the "
+                "top of a phrase's program",
             )
 
     def stmt_Negate(self, s, sc) -> None:

@@ -135,6 +135,11 @@ CASES: dict[str, Case] = {
     "set_not_assignable": one(6, 9, "'target.owner' cannot be changed"),
     "move_top_and_bottom": one(6, 5, "`top and bottom` cannot both apply"),
     "prevent_outside_would": one(6, 5, "`prevent event` only works before the event"),
+    "stop_outside_a_phrase": Case((
+        Loc(6, 5, "`stop` ends the ability a phrase is part of"),
+        Loc(12, 29, "`stop` ends the ability a phrase is part of"),
+    )),
+    "simultaneous_steps_apart": one(5, 3, "two or more consecutive battle steps"),
     "event_field_set_after": one(6, 9, "event fields can only be changed before"),
     "keyword_calls_itself": one(5, 3, "keyword 'echo' calls itself"),
     "keywords_call_each_other": Case((

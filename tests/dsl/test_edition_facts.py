@@ -312,7 +312,8 @@ def test_11th_exchange_with_reserves_during_resource_phase(rs):
         ("11th", {"summon", "cast", "set_trap", "activate", "activate_trap"}),
         ("12th", {"summon", "cast", "set_trap", "activate", "activate_trap"}),
         ("13th", {"summon", "cast", "activate"}),
-        ("17th", {"summon", "cast", "activate"}),
+        # and a spell's hex-play or ghost-play ability, wherever the spell is
+        ("17th", {"summon", "cast", "activate", "activate_spell"}),
     ],
 )
 def test_action_phase_opens(rs, edition, opens):
