@@ -64,7 +64,9 @@ def scenarios_command(args: argparse.Namespace, con: Console) -> int:
     Names may be the edition's own or edition-neutral: `minion`, `power` (the
     stat battle dice count), `toughness`, `cost`; zones `field`, `grave`,
     `deck`, `hand`, `resources`, `reserves`, `traps`. A decision the script does
-    not answer fails the scenario, saying which; so does an unscripted die.
+    not answer fails the scenario, saying which; so does an unscripted die, and
+    so does any of the engine's invariants (those `kotc fuzz` checks) broken in
+    the position or after a step.
 
     Each run prints PASS, FAIL (each expectation against what happened, located
     in the file) or SKIP (marked `xfail` with a reason, and still failing). The

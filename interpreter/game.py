@@ -840,7 +840,10 @@ class Game:
             old.remove(card)
         leaving_play = c.zone != zone or c.controller != seat
         if c.pawn and engine.pawn_zone and zone != engine.pawn_zone:
+            self._leave(c)  # its team, counters and marks go with it
             c.zone = ""
+            if old_zone in engine.referee.watched_zones:
+                self.dirty = True
             self.log("removed", engine.pawn_cite, card=card, name=c.name)
             return
         target = self.players[seat].zones[zone]
@@ -903,7 +906,9 @@ class Game:
             zone = self.players[c.controller].zones[c.zone]
             if card in zone:
                 zone.remove(card)
-            self._clear_counters(c)
+            self._leave(c)  # its team, counters and marks go with it
+            if c.zone in self.engine.referee.watched_zones:
+                self.dirty = True
             c.zone = ""
             self.log("removed", cite, card=card, name=c.name)
 

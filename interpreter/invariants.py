@@ -11,7 +11,7 @@ Built-in invariants (`BUILTINS`): each card is in exactly one place; pawns exist
 only in their zone; HP and stats respect their floors; at most one chain; links
 resolve last-in-first-out; nothing chains while a chain resolves; cards unexhaust
 only in recovery, and recovery unexhausts them; fatigue is respected; counters sit
-only on on-field cards; play rests on a node of the flow graph; a legal action
+only on on-field cards, and the engine counts them right; play rests on a node of the flow graph; a legal action
 exists until the game ends; every game ends within a bound; zones hold only
 the card types they may, and only exhaustible zones hold exhausted cards.
 """
@@ -19,6 +19,7 @@ the card types they may, and only exhaustible zones hold exhausted cards.
 from __future__ import annotations
 
 import weakref
+from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -42,6 +43,7 @@ BUILTINS = {
     "recovery_unexhausts": "Recovery unexhausts every card that is not fatigued",
     "fatigue": "Fatigue is respected",
     "counter_hosts": "Counters sit only on on-field cards",
+    "counter_count": "The counters counted in play are those the cards hold",
     "zone_holds": "A zone holds only the card types it may",
     "exhaustible": "Only cards in exhaustible zones are exhausted or fatigued",
     "flow_node": "Play rests on a node of the flow graph",
@@ -215,6 +217,11 @@ class Invariants:
         zones, exhaustible = self.zones, self.exhaustible
         for c in g.cards:
             if not c.zone:
+                if c.counters:
+                    kinds = ", ".join(sorted({k for k, _ in c.counters}))
+                    broken("counter_hosts", self.card(g, c.id),
+                           f"removed from the game, yet holds counters ({kinds})",
+                           self.counter_cite)
                 continue
             if c.pawn and pawn_zone and c.zone != pawn_zone:
                 broken("pawn_zone", self.card(g, c.id),
@@ -240,6 +247,12 @@ class Invariants:
                 broken("fatigue", self.card(g, c.id),
                        f"fatigued on turn {c.fatigued_turn}, after the current turn "
                        f"{turn}", self.fatigue_cite)
+        # the engine's running count (it gates the windows that offer counters)
+        on_cards = Counter(k for c in g.cards if c.zone for k, _ in c.counters)
+        if g.counters_in_play != on_cards:
+            broken("counter_count", "the game",
+                   f"counts {dict(g.counters_in_play)} counters in play, the cards "
+                   f"hold {dict(on_cards)}", self.counter_cite)
         if self.hp_floor is not None:
             for p in g.players:
                 if p.hp < self.hp_floor:
@@ -459,10 +472,15 @@ class Monitor:
             return [Violation("engine_error", BUILTINS["engine_error"], "the game",
                               f"{type(err).__name__}: {err} (taking '{action}')",
                               step=g.applied)]
-        found = self.inv.step(before, g, events)
+        return self.after(before, events)
+
+    def after(self, before: Snapshot, events: list) -> list[Violation]:
+        """Every invariant, once a step taken from `before` caused `events` (for a
+        caller that applies the step itself)."""
+        found = self.inv.step(before, self.g, events)
         found += self._recovery(events)
         found += self._bound()
-        found += self.inv.state(g)
+        found += self.inv.state(self.g)
         return found
 
     def _at_window(self, g) -> bool:

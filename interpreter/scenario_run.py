@@ -45,6 +45,7 @@ from . import referee as referee_module
 from .actions import Action, IllegalAction
 from .dice import Dice
 from .game import Deck, Game
+from .invariants import Monitor, Snapshot
 from .programs import as_list
 from .values import AbilityRef, DieRef, Seat, card_label
 
@@ -63,6 +64,7 @@ class Failure:
     what: str
     expected: str | None = None
     actual: str | None = None
+    invariant: str | None = None  # the engine's invariant found broken, if that is all
 
     def __str__(self) -> str:
         text = f"{self.origin}: {self.what}"
@@ -239,6 +241,8 @@ class _Play:
         self.labels: dict[str, int] = {}
         self.where = scn.origin
         self.g: TracedGame | None = None
+        self.monitor: Monitor | None = None  # the engine's invariants, after each step
+        self.violations: set[str] = set()
         self.chains: list[dict[int, tuple]] = []
         self.resolved: list[tuple[int, int]] = []
         self.seen_events = 0
@@ -262,6 +266,8 @@ class _Play:
             raise _Stop(Failure(start.origin, why)) from None
         finally:
             _strict.reset(token)
+        self.monitor = Monitor(self.g)
+        self.broken(self.monitor.check(), start.origin, "where play begins")
         self.observe()
         for item in self.scn.steps_for(self.edition):
             if isinstance(item, Expect):
@@ -443,15 +449,26 @@ class _Play:
     def apply(self, action: Action, origin: ast.Origin) -> None:
         g = self.g
         g.acting(action)
+        before = Snapshot(g)
         try:
-            g.apply(action)
+            events = g.apply(action)
         except UnscriptedDie:
             raise _Stop(Failure(origin, f"a die was rolled past the script (after "
                                         f"{g.rng.rolled} scripted dice), and the "
                                         f"scenario has no seed")) from None
         except IllegalAction as err:
             raise _Stop(Failure(origin, f"refused: {err}")) from None
+        self.broken(self.monitor.after(before, events), origin, "after this step")
         self.observe()
+
+    def broken(self, found: list, origin: ast.Origin, when: str) -> None:
+        """The engine's invariants hold in every ruling too: a broken one fails it
+        (once, where it is first found)."""
+        for v in found:
+            text = f"an invariant is broken {when}: {v}"
+            if str(v) not in self.violations:
+                self.violations.add(str(v))
+                self.failures.append(Failure(origin, text, invariant=v.invariant))
 
     def refuse(self, step: Step, d) -> None:
         """The step must be refused, for a reason containing the one given."""

@@ -118,6 +118,7 @@ def test_a_counter_on_a_resource_breaks_the_rulebook_and_the_engine_invariant():
     g.players[0].zones["granary"].append(card)
     g.cards[card].zone = "granary"
     g.cards[card].counters.append(["weakness", 1])
+    g.counters_in_play["weakness"] = 1  # as the engine counts a counter placed
     found = {v.invariant: v for v in Monitor(g).check()}
     assert set(found) == {"counter_hosts", "counters_only_on_minions"}
     assert found["counters_only_on_minions"].cite == "12th §Counters"
