@@ -799,7 +799,12 @@ class Programs:
             if not cond(g, f.env):
                 return NEXT
             f.pc = len(f.block.stmts)
-            g.log("stop", cite)
+            if f.env.get("__cost"):  # a cost not paid: the ability fails, so the
+                below = g.frames[-2]  # link (or resolution) under the cost goes too
+                below.pc = len(below.block.stmts)
+                g.log("stop", cite, cost=True)
+            else:
+                g.log("stop", cite)
             return PUSHED  # `go` returns; run() finds the frame done
 
         return stop
