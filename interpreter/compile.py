@@ -367,6 +367,11 @@ class _Builder:
                           rule=lifo)
         self.edge(resolve, close, "next", "no links left", cite=lifo.cite,
                   origin=lifo.origin)
+        renew = setting("chain", "new_chain_after_resolving")
+        if renew is not None:  # a player who waited starts a new chain
+            for name in sorted(self.chaining):
+                self.edge(close, opened, "respond", name, action=name, cite=renew.cite,
+                          origin=renew.origin)
         self.connect_calls("chain", opened, close, "chain closed", "")
 
     # --- endgame -----------------------------------------------------------------

@@ -11,9 +11,10 @@ Built-in invariants (`BUILTINS`): each card is in exactly one place; pawns exist
 only in their zone; HP and stats respect their floors; at most one chain; links
 resolve last-in-first-out; nothing chains while a chain resolves; cards unexhaust
 only in recovery, and recovery unexhausts them; fatigue is respected; counters sit
-only on on-field cards, and the engine counts them right; play rests on a node of the flow graph; a legal action
-exists until the game ends; every game ends within a bound; zones hold only
-the card types they may, and only exhaustible zones hold exhausted cards.
+only on on-field cards, and the engine counts them right; play rests on a node of
+the flow graph; a legal action exists until the game ends; every game ends within a
+bound; zones hold only the card types they may, and only exhaustible zones hold
+exhausted cards.
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ class Referee(Listing):
                     run_block,
                     f"phase:{ph.name}",
                     Action("end", None, f"end the {ph.label}"),
-                    tuple(ph.opens) + self.anytime,
+                    tuple(dict.fromkeys(tuple(ph.opens) + self.anytime)),
                     ph.name,
                     bool(ph.opens or self.anytime),
                 )
@@ -93,6 +93,8 @@ class Referee(Listing):
         self.turn_cite = _cite(rs.setting("turn", "next_turn"))
         self.link_cite = _cite(chaining)
         self.respond_cite = _cite(rs.setting("chain", "respond"))
+        # once a chain has resolved in a phase, the others may start a new one
+        self.new_chain = rs.setting("chain", "new_chain_after_resolving")
         self.resolve_cite = _cite(rs.setting("chain", "resolve_last_in_first_out"))
         self.has_chain = rs.has_chain
         std = rs.setting("actions", "standard_activation")
@@ -623,6 +625,8 @@ class Referee(Listing):
             g.chain = None
             g.tasks.pop()
             g.node = "chain:close"
+            if self.new_chain is not None and g.tasks and g.tasks[-1][0] == "phase":
+                g.tasks.append(["renew", 1])  # after what the chain leaves to do
             for block_id, env in reversed(g.after):
                 g.frames.append(Frame(self.programs.blocks[block_id], env))
             g.after = []
@@ -645,6 +649,34 @@ class Referee(Listing):
                 ch.asking = int(g.left_of(ch.asking))
             return
         self.take(g, ch.asking, action)
+
+    def _task_renew(self, g, task: list) -> None:
+        """Once a chain has resolved in a phase, each player other than the active
+        one, in turn from its left, may start a new chain (a player with no
+        chaining action to take is not asked); the active player then goes on in
+        its own window. `task[1]` counts seats from the active player."""
+        n = len(g.players)
+        k = task[1]
+        g.node = "chain:close"
+        while k < n:
+            seat = (g.active + k) % n
+            if not g.players[seat].eliminated:
+                options = self.options(g, seat, self.chain_offer)
+                if options:
+                    task[1] = k
+                    options.append(_PASS)
+                    g.ask(seat, "start a new chain", options, resume="renew",
+                          cite=self.new_chain.cite)
+                    return
+            k += 1
+        g.tasks.pop()
+
+    def _answer_renew(self, g, task: list, action: Action) -> None:
+        if action.kind == "pass":
+            task[1] += 1
+            return
+        g.tasks.pop()  # the new chain asks again once it has resolved
+        self.take(g, (g.active + task[1]) % len(g.players), action)
 
     def pop_counter(self, g, card: int, kind: str, seat: int, cite) -> None:
         c = g.cards[card]

@@ -770,6 +770,11 @@ class ChainingActions(Setting):
 
 
 @dataclass(frozen=True)
+class NewChainAfterResolving(Setting):
+    setting = "new_chain_after_resolving"
+
+
+@dataclass(frozen=True)
 class ResponseOrder(Setting):
     direction: str
     setting = "respond"

@@ -330,6 +330,7 @@ _SYNTAX: dict[type, Syntax] = {
     ast.TeamRule: "team from {zone} unexhausted exhausting [except tagged {excluded:,}]",
     ast.WithdrawRule: "withdraw_on_leave",
     ast.StepWindows: "windows after_each_step",
+    ast.NewChainAfterResolving: "new_chain after_resolving",
     ast.SimultaneousSteps: "simultaneous {steps:,}",
     ast.ChainingActions: "chaining {actions:,}",
     ast.ResponseOrder: "respond {direction} from_left_of last_actor until all_pass",
