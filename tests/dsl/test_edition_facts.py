@@ -322,17 +322,19 @@ def test_action_phase_opens(rs, edition, opens):
 
 
 @pytest.mark.parametrize(
-    "edition,section,leave",
+    "edition,section,actions",
     [
-        ("11th", "Ability Clarifications/Rulings", "forfeit"),
-        ("12th", "Counters", "agree_to_end"),
-        ("13th", "Counters", "agree_to_end"),
-        ("17th", "Counters", "agree_to_end"),
+        ("11th", "Ability Clarifications/Rulings", ("pop", "forfeit")),
+        # from the 12th, whatever starts a chain: a counter, or an ability whose
+        # activation condition is met
+        ("12th", "Chains", ("pop", "agree_to_end", "activate", "activate_trap", "cast")),
+        ("13th", "Chains", ("pop", "agree_to_end", "activate", "cast")),
+        ("17th", "Chains", ("pop", "agree_to_end", "activate", "activate_spell", "cast")),
     ],
 )
-def test_counters_pop_at_any_time(rs, edition, section, leave):
+def test_what_is_open_at_any_time(rs, edition, section, actions):
     anytime = rs[edition].setting("turn", "anytime")
-    assert anytime.actions == ("pop", leave) and anytime.cite.section == section
+    assert anytime.actions == actions and anytime.cite.section == section
 
 
 @pytest.mark.parametrize(

@@ -130,7 +130,8 @@ def test_turn_view_shows_other_subflows_as_stubs(flows):
     assert d.label("Action Phase", "Chain") == "cast, activate, activate_trap"
     assert d.label("Chain", "Action Phase") == "chain closed"
     assert d.label("Battle Phase", "Battle") == "battle"
-    assert d.label("Any time", "Chain") == "pop"
+    # a counter, or an ability whose activation condition is met (Abilities)
+    assert d.label("Any time", "Chain") == "pop, activate, activate_trap, cast"
     box = " ".join(d.nodes[d.id("Any time")]["label"].split())
     assert box == "Any time in every phase"
 
@@ -141,7 +142,9 @@ def test_chain_view_keeps_its_openers_by_name(flows):
     assert d.label("Chain closes", "Action Phase") == "chain closed"
     assert d.label("Responses", "Responses") == "activate, cast, pop"
     assert d.label("Resolve", "Resolve") == "links remain"
-    assert d.label("Any time", "Chain opens") == "pop"
+    # once a chain has resolved, a player who waited starts a new one
+    assert d.label("Chain closes", "Chain opens") == "activate, cast, pop"
+    assert d.label("Any time", "Chain opens") == "pop, activate, cast"
     assert " ".join(d.nodes[d.id("Any time")]["label"].split()) == (
         "Any time in every phase and every battle step")
 
