@@ -29,6 +29,9 @@ class CompiledAbility:
     resolution: Block
     cite: ast.Citation | None
     affordable: object = None  # (game, env) -> whether the printed cost can be paid
+    # where targets are chosen on activation (`targets on_activation`): the target
+    # selections, run after the cost; `resolution` then holds only the effects
+    targeting: Block | None = None
 
 
 def compile_card(
@@ -38,10 +41,13 @@ def compile_card(
     readings, problems = read_card(card, rs)
     if problems:
         raise ValueError("; ".join(str(p) for p in problems))
-    return [_ability(r, card, programs) for r in readings]
+    early = rs.setting("chain", "targets_on_activation") is not None
+    return [_ability(r, card, programs, early) for r in readings]
 
 
-def _ability(r: AbilityReading, card: CardDesign, programs: Programs) -> CompiledAbility:
+def _ability(
+    r: AbilityReading, card: CardDesign, programs: Programs, early: bool = False
+) -> CompiledAbility:
     where = f"card {card.name!r}"
     trigger = cond = trigger_cond = None
     modifiers: frozenset[str] = frozenset()
@@ -61,15 +67,74 @@ def _ability(r: AbilityReading, card: CardDesign, programs: Programs) -> Compile
     if r.cost is not None:
         cost = _phrase_block([r.cost], programs, f"{where} cost")
         affordable = _with_numbers(_payments(r.cost.phrase.body, programs, 0), r.cost)
-    pieces: list[Reading] = []
-    for sub in r.subs:
-        if sub.target is not None:
-            pieces.append(sub.target)
-        pieces.extend(sub.effects)
-    resolution = _phrase_block(pieces, programs, where)
+    targeting = None
+    if early and any(sub.target is not None for sub in r.subs):
+        targeting, resolution = _targets_first(r, programs, where)
+    else:
+        pieces: list[Reading] = []
+        for sub in r.subs:
+            if sub.target is not None:
+                pieces.append(sub.target)
+            pieces.extend(sub.effects)
+        resolution = _phrase_block(pieces, programs, where)
     return CompiledAbility(
-        r.name, trigger, trigger_cond, cond, modifiers, cost, resolution, cite, affordable
+        r.name, trigger, trigger_cond, cond, modifiers, cost, resolution, cite,
+        affordable, targeting,
     )
+
+
+def _targets_first(r: AbilityReading, programs: Programs, where: str) -> tuple:
+    """The target selections of every sub-ability as one block, run on activation,
+    and the effects as another, run as the link resolves. What each selection
+    binds (`targets`, and any name it chose along the way) is kept apart per
+    sub-ability and handed to the link; each sub-ability's effects read their own."""
+    select, effects = [], []
+    for i, sub in enumerate(r.subs):
+        if sub.target is not None:
+            kept = f"#targets{i}"  # no name of the language has a '#'
+            select.extend(_phrase_stmts(sub.target, programs, where))
+            select.append(_keep(kept))
+            effects.append(_restore(kept))
+        for reading in sub.effects:
+            effects.extend(_phrase_stmts(reading, programs, where))
+    select.append(_hand_over)
+    cite = r.subs[0].target.phrase.cite if r.subs and r.subs[0].target else None
+    targeting = Block(len(programs.blocks), select, cite, f"{where} targets")
+    programs.blocks.append(targeting)
+    cite = next((e.phrase.cite for sub in r.subs for e in sub.effects), cite)
+    resolution = Block(len(programs.blocks), effects, cite, where)
+    programs.blocks.append(resolution)
+    return targeting, resolution
+
+
+def _keep(key: str):
+    def keep(g, f):
+        f.env[key] = {k: v for k, v in f.env.items() if k[:1] not in "_#"}
+        return NEXT
+
+    return keep
+
+
+def _restore(key: str):
+    def restore(g, f):
+        f.env.update(f.env[key])
+        return NEXT
+
+    return restore
+
+
+def _hand_over(g, f):
+    """The selections, to the link (or resolution) the activation makes: the frame
+    under the targeting one."""
+    g.frames[-2].env.update({k: v for k, v in f.env.items() if k[:1] == "#"})
+    return NEXT
+
+
+def _phrase_stmts(reading: Reading, programs: Programs, where: str) -> list:
+    """A printed piece: bind its numbers, then run its phrase's program."""
+    phrase = reading.phrase
+    body = [programs.stmt(s, phrase.cite, where) for s in phrase.body]
+    return [_binder(reading), *body]
 
 
 def _payments(stmts: tuple, programs: Programs, depth: int):
@@ -141,9 +206,7 @@ def _phrase_block(readings: list[Reading], programs: Programs, where: str) -> Bl
     stmts = []
     cite = readings[0].phrase.cite if readings else None
     for reading in readings:
-        stmts.append(_binder(reading))
-        phrase = reading.phrase
-        stmts.extend(programs.stmt(s, phrase.cite, where) for s in phrase.body)
+        stmts.extend(_phrase_stmts(reading, programs, where))
     block = Block(len(programs.blocks), stmts, cite, where)
     programs.blocks.append(block)
     return block

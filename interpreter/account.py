@@ -121,8 +121,8 @@ def _line(game: Game, e: Event) -> str | None:
         case "place":
             return f"     {d['n']} {d['counter']} on {_card(game, d['card'])}"
         case "stop":
-            if d.get("cost"):
-                return "     (the cost cannot be paid: the ability fails)"
+            if d.get("activating"):
+                return "     (the ability fails: its cost or targets cannot be had)"
             return "     (the ability has no further effect)"
         case "zombie":
             return f"   player {d['player']} has no HP left and plays on, a zombie"

@@ -799,10 +799,18 @@ class Programs:
             if not cond(g, f.env):
                 return NEXT
             f.pc = len(f.block.stmts)
-            if f.env.get("__cost"):  # a cost not paid: the ability fails, so the
-                below = g.frames[-2]  # link (or resolution) under the cost goes too
-                below.pc = len(below.block.stmts)
-                g.log("stop", cite, cost=True)
+            if f.env.get("__activating"):
+                # a cost not paid, or targets chosen on activation not found: the
+                # ability fails, and what the activation was to do goes too, down
+                # to the link (or resolution) it was to make
+                frames, i = g.frames, -2
+                while True:
+                    below = frames[i]
+                    below.pc = len(below.block.stmts)
+                    if not below.env.get("__activating"):
+                        break
+                    i -= 1
+                g.log("stop", cite, activating=True)
             else:
                 g.log("stop", cite)
             return PUSHED  # `go` returns; run() finds the frame done

@@ -573,8 +573,13 @@ class Referee(Listing):
                     {**link_env, "__block": ab.resolution.id, "__source": ref.card},
                 )
             )
+        # run before the link is made: the cost, then (where the rules say so) the
+        # targets; a `stop` in either ends the activation (see `_s_Stop`)
+        if ab.targeting is not None:
+            g.frames.append(Frame(ab.targeting, {**link_env, "__activating": True}))
         if ab.cost is not None:
-            g.frames.append(Frame(ab.cost, {**link_env, "__cost": True}))
+            cost_env = {**link_env, "__cost": True, "__activating": True}
+            g.frames.append(Frame(ab.cost, cost_env))
 
     def _make_link(self, g, f: Frame) -> int:
         env = {k: v for k, v in f.env.items() if not k.startswith("__")}

@@ -770,6 +770,11 @@ class ChainingActions(Setting):
 
 
 @dataclass(frozen=True)
+class TargetsOnActivation(Setting):
+    setting = "targets_on_activation"
+
+
+@dataclass(frozen=True)
 class NewChainAfterResolving(Setting):
     setting = "new_chain_after_resolving"
 

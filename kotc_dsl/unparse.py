@@ -331,6 +331,7 @@ _SYNTAX: dict[type, Syntax] = {
     ast.WithdrawRule: "withdraw_on_leave",
     ast.StepWindows: "windows after_each_step",
     ast.NewChainAfterResolving: "new_chain after_resolving",
+    ast.TargetsOnActivation: "targets on_activation",
     ast.SimultaneousSteps: "simultaneous {steps:,}",
     ast.ChainingActions: "chaining {actions:,}",
     ast.ResponseOrder: "respond {direction} from_left_of last_actor until all_pass",

@@ -172,13 +172,17 @@ def test_chain_example_weakness_resolves_before_destroy(edition, weakened):
     g.apply(
         next(a for a in g.legal_actions() if a.kind == "act" and a.value[1] == (cast,))
     )
+    early = rs.setting("chain", "targets_on_activation") is not None
+    if early:  # the 12th chooses the target as the spell is cast
+        pick(g, brute)
     assert g.chain is not None and g.node == "chain:respond" and g.decision.player == 1
     pop = next(a for a in g.legal_actions() if a.kind == "act" and a.value[0] == "pop")
     g.apply(pop)  # link 2
     assert len(g.chain.links) == 2
     choose(g, "pass")  # player 0
     choose(g, "pass")  # player 1: all passed in a row
-    pick(g, brute)  # link 1 resolves: its target
+    if not early:
+        pick(g, brute)  # link 1 resolves: its target
     attack = rs.setting("battle", "dice_per").stat
     kinds = [
         (e.kind, e.data.get("card"))
@@ -212,10 +216,10 @@ def test_batch_subtract_example_12th():
     g.apply(
         next(a for a in g.legal_actions() if a.kind == "act" and a.value[1] == (cast,))
     )
-    choose(g, "pass")
-    choose(g, "pass")
-    pick(g, weak)
+    pick(g, weak)  # the targets, as the spell is cast
     pick(g, strong)
+    choose(g, "pass")
+    choose(g, "pass")
     pick(g, weak)  # 1 from the first: it is at 0 now
     assert [a.value for a in g.legal_actions()] == [strong]
     pick(g, strong)
