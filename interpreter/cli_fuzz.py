@@ -75,10 +75,17 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
         what = "no such file" if args.edition.endswith(SUFFIX) else "unknown edition"
         con.error(f"kotc fuzz: {what}: {args.edition}")
         return BAD_INPUT
+    from .cli_play import check_decks, output_problem
+
+    if not check_decks(con, "fuzz", args.decks, args.players):
+        return BAD_INPUT
     try:
+        from .decks import check_deck_file
         from .fuzz import table_for
 
         ruleset = load_path(path)
+        for deck in args.decks or ():
+            check_deck_file(deck, ruleset, args.edition)
         table = table_for(ruleset, [Path(d) for d in args.decks or ()], args.players,
                           args.max_turns, args.seed)
     except RulesetError as err:
@@ -92,8 +99,9 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
     out = Path(args.out) if args.out else (
         Path(f"{ruleset.name}.fuzz.kscn") if shipped
         else path.with_name(f"{path.stem}.fuzz.kscn"))
-    if not out.parent.is_dir():
-        con.error(f"kotc fuzz: --out: no such directory: {out.parent}")
+    problem = output_problem(out)
+    if problem:
+        con.error(f"kotc fuzz: --out: {problem}")
         return BAD_INPUT
 
     try:
@@ -129,7 +137,11 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
     trail = shrink(table, trail, args.shrink_seconds, bar.tick)
     bar.done(f"{runs} runs; shortened to {len(trail.actions)} actions")
     edition_ref = ruleset.name if shipped else _relative(path, out.parent)
-    written = write_counterexample(table, trail, out, edition_ref)
+    try:
+        written = write_counterexample(table, trail, out, edition_ref)
+    except OSError as err:
+        con.error(f"kotc fuzz: --out: cannot write {out}: {err.strerror or err}")
+        return BAD_INPUT
     report = {
         "edition": ruleset.name, "runs": runs, "seed": args.seed,
         "seconds": round(time.perf_counter() - start, 2),

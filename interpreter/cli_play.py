@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 import time
@@ -14,7 +15,7 @@ from kotc_dsl import RulesetError, load_edition
 
 from .account import account
 from .agents import AgentError, agent_maker, play
-from .decks import deck_from_file, vanilla_deck
+from .decks import check_deck_file, deck_from_file, vanilla_deck
 from .game import Deck, Engine, Game, card_pool, check_players
 from .table import Abandoned, HumanAgent, Narrator
 
@@ -26,15 +27,51 @@ def starter_decks(edition: str) -> list[Path]:
     return sorted((DECKS_DIR / edition).glob("*.kdeck"))
 
 
-def _decks(rs, paths: list[str] | None) -> tuple[list[Deck], list[str]]:
+def _decks(rs, paths: list[str] | None,
+           edition: str | None = None) -> tuple[list[Deck], list[str]]:
+    """The decks of a game: the files named, each first judged legal under `rs`
+    (`edition`, as typed, is what the message suggests checking it with), or the
+    edition's starter decks, or a generated one.
+
+    Raises:
+        RulesetError: a deck file cannot be read, or is not legal under `rs`.
+        ValueError: no deck can be made for the edition.
+    """
     files = [Path(p) for p in paths] if paths else starter_decks(rs.name)[:2]
     if not files:
         return [vanilla_deck(rs)], ["vanilla"]
     decks = []
     for f in files:
+        if paths:
+            check_deck_file(f, rs, edition)
         _edition, deck = deck_from_file(f)
         decks.append(deck)
     return decks, [f.stem for f in files]
+
+
+def output_problem(path: Path) -> str | None:
+    """Why no file can be written at `path`, or None: asked before a game or a run,
+    so that its result is not lost to a mistyped path at the end."""
+    try:
+        if path.is_dir():
+            return f"{path} is a directory"
+        if not path.parent.is_dir():
+            return f"no such directory: {path.parent}"
+    except OSError as err:  # a name too long, a loop of links...
+        return f"cannot write {path}: {err.strerror or err}"
+    if not os.access(path.parent, os.W_OK):
+        return f"cannot write in {path.parent}: permission denied"
+    return None
+
+
+def check_decks(con, command: str, decks: list[str] | None, players: int) -> bool:
+    """Whether there are no more deck files than seats; if there are, say so (a
+    deck past the last seat would be silently left out of the game)."""
+    if decks and len(decks) > players:
+        con.error(f"kotc {command}: --decks: {len(decks)} decks for {players} players "
+                  "(give one per seat, or fewer to share them in turn)")
+        return False
+    return True
 
 
 def agent_option(p, human: bool) -> None:
@@ -131,17 +168,23 @@ def play_command(args, con) -> int:
         con.error("kotc play: --json prints the log once the game is over; with a "
                   "human at the table, write it with --log FILE")
         return 2
-    if args.log and not Path(args.log).parent.is_dir():
-        con.error(f"kotc play: --log: no such directory: {Path(args.log).parent}")
+    if not check_decks(con, "play", args.decks, args.players):
+        return 2
+    problem = output_problem(Path(args.log)) if args.log else None
+    if problem:
+        con.error(f"kotc play: --log: {problem}")
         return 2
     try:
         rs = load_edition(args.edition)
-        decks, _names = _decks(rs, args.decks)
+        decks, _names = _decks(rs, args.decks, args.edition)
         game = Game.new(
             rs, decks, seed=args.seed, players=args.players, max_turns=args.max_turns
         )
-    except (RulesetError, ValueError, OSError) as err:
+    except RulesetError as err:
         con.error(str(err))
+        return 2
+    except (ValueError, OSError) as err:
+        con.error(f"kotc play: {err}")
         return 2
     if "human" in args.agent:
         return _play_at_table(args, con, game)
@@ -150,8 +193,8 @@ def play_command(args, con) -> int:
     except AgentError as err:
         con.error(f"kotc play: {err}")
         return 1
-    if args.log:
-        _write_log(Path(args.log), game)
+    if args.log and not _write_log(con, Path(args.log), game):
+        return 2
     if args.json:
         for e in game.events:
             con.print(json.dumps(e.to_json()))
@@ -191,17 +234,25 @@ def _play_at_table(args, con, game: Game) -> int:
         con.error(f"kotc play: game abandoned{unwritten}")
         return 130 if isinstance(err, KeyboardInterrupt) else 1
     narrator.catch_up(game)
-    if args.log:
-        _write_log(Path(args.log), game)
+    if args.log and not _write_log(con, Path(args.log), game):
+        return 2
     return 0
 
 
-def _write_log(path: Path, game: Game) -> None:
+def _write_log(con, path: Path, game: Game) -> bool:
+    """Write the event log whole or not at all (a reader never sees half a game);
+    whether it was written, saying why not."""
     tmp = path.with_name(path.name + ".part")
-    with tmp.open("w", encoding="utf-8") as f:
-        for e in game.events:
-            f.write(json.dumps(e.to_json()) + "\n")
-    tmp.replace(path)
+    try:
+        with tmp.open("w", encoding="utf-8") as f:
+            for e in game.events:
+                f.write(json.dumps(e.to_json()) + "\n")
+        tmp.replace(path)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        con.error(f"kotc play: --log: cannot write {path}: {err.strerror or err}")
+        return False
+    return True
 
 
 def simulate_arguments(p) -> None:
@@ -258,7 +309,7 @@ def _setup(edition: str, deck_paths) -> tuple:
     setup = _SETUPS.get(key)
     if setup is None:
         rs = load_edition(edition)
-        decks, _ = _decks(rs, deck_paths)
+        decks, _ = _decks(rs, deck_paths, edition)
         engine = Engine.shared(rs, card_pool(decks))
         setup = _SETUPS[key] = (rs, decks, engine)
     return setup
@@ -281,11 +332,16 @@ def simulate_command(args, con) -> int:
                                    ("--players", args.players),
                                    ("--max-turns", args.max_turns))):
         return 2
+    if not check_decks(con, "simulate", args.decks, args.players):
+        return 2
     try:
         rs = _setup(args.edition, args.decks)[0]
         check_players(rs, args.players)
-    except (RulesetError, ValueError, OSError) as err:
+    except RulesetError as err:
         con.error(str(err))
+        return 2
+    except (ValueError, OSError) as err:
+        con.error(f"kotc simulate: {err}")
         return 2
     if not _check_agents(con, "simulate", args.agent, args.players):
         return 2

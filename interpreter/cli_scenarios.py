@@ -100,6 +100,9 @@ def scenarios_command(args: argparse.Namespace, con: Console) -> int:
         for d in err.diagnostics:
             con.error(f"{display_origin(d.origin)}: {d.message}")
         return MALFORMED
+    if not runs:
+        con.error(f"kotc test: {_nothing_to_run(args)}; nothing was run")
+        return MALFORMED
     results: list[Result] = []
     for scn, edition, ruleset, under in runs:
         result = run_scenario(scn, edition, ruleset, under)
@@ -154,6 +157,15 @@ def _runs(scenarios: list[Scenario], args) -> list[tuple]:
         if name is not None:
             runs.append((s, name, target, target.name if target.name != name else None))
     return runs
+
+
+def _nothing_to_run(args) -> str:
+    """Why no scenario was chosen: a run of none would pass, hiding a mistyped
+    pattern or edition."""
+    chosen = " ".join(filter(None, [f"-k {args.pattern!r}" if args.pattern else None,
+                                    f"--edition {args.edition}" if args.edition
+                                    else None]))
+    return f"no scenario matches {chosen}" if chosen else "no scenarios found"
 
 
 def _print(con: Console, r: Result, quiet: bool, display_path, display_origin) -> None:

@@ -623,9 +623,14 @@ def write_counterexample(table: Table, trail: Trail, out: Path,
 
 
 def _atomic_write(path: Path, text: str) -> None:
+    """Write the whole file or none of it: a failed write leaves no `.part` behind."""
     tmp = path.with_name(path.name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 __all__ = ["Written", "write_counterexample"]

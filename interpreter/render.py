@@ -339,30 +339,68 @@ def _quote(v: str) -> str:
 # --- files -----------------------------------------------------------------------
 
 
-class DotMissing(RuntimeError):
+class RenderError(RuntimeError):
+    """A file `kotc graph` cannot make: a format it does not write, or `dot` failing."""
+
+
+class DotMissing(RenderError):
     """Graphviz's `dot` program is not installed; DOT text can still be written."""
 
 
-def write_file(dot: str, path: Path) -> None:
-    """Write DOT text, or render it to SVG/PNG (or any format `dot` knows) by suffix.
+# The formats `kotc graph --help` offers: `dot` knows many more, but some of them
+# open a window (gtk, x11) or exist only on one system (cgimage) rather than make a
+# file, so only these are promised.
+FILE_FORMATS = ("svg", "png", "dot", "gv")
+
+
+def file_format(path: Path) -> str:
+    """The format a file is written in, by its suffix (none: DOT).
 
     Raises:
-        DotMissing: rendering needs the `dot` program, which is absent.
+        RenderError: for a suffix that is not one of `FILE_FORMATS`.
     """
     fmt = path.suffix.lstrip(".").lower() or "dot"
-    if fmt in ("dot", "gv"):
-        path.write_text(dot, encoding="utf-8")
-        return
+    if fmt not in FILE_FORMATS:
+        known = ", ".join(f".{f}" for f in FILE_FORMATS)
+        raise RenderError(f"{path}: cannot write a .{fmt} file (choose {known})")
+    return fmt
+
+
+def write_file(dot: str, path: Path) -> None:
+    """Write DOT text, or render it to SVG or PNG, by suffix; a failure leaves no
+    file behind, not even a part of one.
+
+    Raises:
+        RenderError: a format not in `FILE_FORMATS`, or `dot` failed.
+        DotMissing: rendering needs the `dot` program, which is absent.
+        OSError: the file cannot be written.
+    """
+    fmt = file_format(path)
+    data = dot.encode("utf-8") if fmt in ("dot", "gv") else _render(dot, fmt, path)
+    tmp = path.with_name(path.name + ".part")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _render(dot: str, fmt: str, path: Path) -> bytes:
+    """`dot`'s rendering of the DOT text, its failures as `RenderError`."""
     import graphviz
 
     try:
-        data = graphviz.Source(dot).pipe(format=fmt)
+        return graphviz.Source(dot).pipe(format=fmt)
     except graphviz.ExecutableNotFound:
         raise DotMissing(
             f"writing {path.name} needs Graphviz's `dot` program: install it "
             "(`apt-get install graphviz`, `brew install graphviz`) or write a .dot file"
         ) from None
-    path.write_bytes(data)
+    except graphviz.CalledProcessError as err:
+        said = (err.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+        why = f": {said[0]}" if said else ""
+        raise RenderError(f"{path}: Graphviz's `dot` failed{why}") from None
 
 
 # --- kotc graph --------------------------------------------------------------------
@@ -378,7 +416,8 @@ def graph_arguments(parser) -> None:
     parser.add_argument("--diff", nargs=2, metavar=("A", "B"),
                         help="draw the changes from edition A to edition B in one graph")
     parser.add_argument("-o", "--output", metavar="FILE",
-                        help="FILE.svg, FILE.png or FILE.dot (default: DOT on stdout)")
+                        help="FILE.svg, FILE.png or FILE.dot (or .gv) (default: DOT on "
+                             "stdout)")
 
 
 def graph_command(args, con) -> int:
@@ -395,6 +434,8 @@ def graph_command(args, con) -> int:
 
     if (args.edition is None) == (args.diff is None):
         con.error("kotc graph: give one EDITION, or --diff A B")
+        return 2
+    if args.output and not _output_ok(Path(args.output), con):
         return 2
     names = args.diff or [args.edition]
     loaded = [load_or_report(name, con) for name in names]
@@ -416,10 +457,29 @@ def graph_command(args, con) -> int:
         return 0
     try:
         write_file(dot, Path(args.output))
-    except DotMissing as err:
+    except RenderError as err:
         con.error(f"kotc graph: {err}")
         return 2
+    except OSError as err:
+        con.error(f"kotc graph: -o: cannot write {args.output}: {err.strerror or err}")
+        return 2
     return 0
+
+
+def _output_ok(path: Path, con) -> bool:
+    """Whether `-o` names a file that can be written, in a format offered; if not,
+    say why before any edition is loaded or drawn."""
+    from .cli_play import output_problem
+
+    try:
+        file_format(path)
+    except RenderError as err:
+        con.error(f"kotc graph: -o: {err}")
+        return False
+    problem = output_problem(path)
+    if problem:
+        con.error(f"kotc graph: -o: {problem}")
+    return problem is None
 
 
 def load_or_report(name: str, con):

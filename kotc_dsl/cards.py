@@ -101,9 +101,24 @@ class DeckList:
     path: str
 
 
+# More copies of one card than any deck holds: a count past it is a mistake, refused
+# before anything is made of it (a game of 10^14 cards would exhaust memory).
+MAX_COPIES = 1000
+
+
 def _origin(obj, path: str) -> Origin:
     loc = get_location(obj)
     return Origin(path, loc["line"], loc["col"])
+
+
+def file_problem(path: Path) -> str | None:
+    """Why `path` is not a file to read (`not found`, or the system's reason), or
+    None: `Path.is_file` raises for a name the system refuses, such as one too long,
+    where it should say no."""
+    try:
+        return None if path.is_file() else "not found"
+    except OSError as err:
+        return f"cannot be read: {err.strerror or err}"
 
 
 def _parse(kind: str, path: Path):
@@ -202,7 +217,8 @@ def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
     """Read a deck file and the card files it names (relative to it).
 
     Raises:
-        RulesetError: for syntax errors, missing card files, unknown card names.
+        RulesetError: for syntax errors, missing card files, unknown card names,
+            counts below 1 or above `MAX_COPIES`.
     """
     path = Path(path)
     model = _parse("deck", path).deck
@@ -214,9 +230,11 @@ def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
     cards: dict[str, CardDesign] = {}
     for name in deck.card_files:
         card_path = path.parent / name
-        if not card_path.is_file():
-            problems.append(Diagnostic(deck.origin, f"card file '{name}' not found "
-                                                    f"beside the deck"))
+        problem = file_problem(card_path)
+        if problem:
+            beside = " beside the deck" if problem == "not found" else ""
+            problems.append(Diagnostic(deck.origin, f"card file '{name}' "
+                                                    f"{problem}{beside}"))
             continue
         try:
             for card in load_cards(card_path):
@@ -227,9 +245,9 @@ def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
         if e.name not in cards and not problems:
             problems.append(Diagnostic(e.origin, f"no card named '{e.name}' in "
                                                  f"{', '.join(deck.card_files)}"))
-        if e.count < 1:
-            problems.append(Diagnostic(e.origin,
-                                       f"'{e.name}': a count must be at least 1"))
+        if not 1 <= e.count <= MAX_COPIES:
+            problems.append(Diagnostic(e.origin, f"'{e.name}': a count must be from 1 "
+                                                 f"to {MAX_COPIES}, not {e.count}"))
     if problems:
         raise RulesetError(problems)
     return deck, cards

@@ -25,7 +25,15 @@ from typing import Any
 from textx import TextXError, get_location
 
 from . import ast
-from .cards import AbilityText, CardDesign, StatValue, _text, load_cards
+from .cards import (
+    MAX_COPIES,
+    AbilityText,
+    CardDesign,
+    StatValue,
+    _text,
+    file_problem,
+    load_cards,
+)
 from .errors import Diagnostic, RulesetError
 from .language import parse_other
 from .load import find_edition, load_path
@@ -33,6 +41,8 @@ from .reading import read_card
 from .ruleset import Ruleset
 
 SUFFIX = ".kscn"
+# The most cards of one entry, counters of one kind, or seats a scenario may ask for.
+MAX_COUNT = MAX_COPIES
 
 
 
@@ -376,14 +386,26 @@ def scenario_files(paths: list[str | Path]) -> tuple[list[Path], list[Diagnostic
     files: list[Path] = []
     problems: list[Diagnostic] = []
     for p in map(Path, paths):
-        if p.is_dir():
-            files.extend(sorted(p.rglob(f"*{SUFFIX}")))
-        elif p.is_file():
+        problem = _path_problem(p)
+        if problem is None and p.is_dir():
+            found = sorted(p.rglob(f"*{SUFFIX}"))
+            if not found:
+                problem = f"no {SUFFIX} files in this directory"
+            files.extend(found)
+        elif problem is None:
             files.append(p)
-        else:
-            problems.append(Diagnostic(ast.Origin(str(p), 1, 1),
-                                       "no such file or directory"))
+        if problem:
+            problems.append(Diagnostic(ast.Origin(str(p), 1, 1), problem))
     return files, problems
+
+
+def _path_problem(p: Path) -> str | None:
+    """Why `p` is neither a directory nor a file, or None (a name too long is a
+    problem to report, where `Path.is_dir` raises)."""
+    try:
+        return None if p.is_dir() or p.is_file() else "no such file or directory"
+    except OSError as err:
+        return f"cannot be read: {err.strerror or err}"
 
 
 def _parse(path: Path):
@@ -422,9 +444,12 @@ _rulesets: dict[str, Ruleset | RulesetError] = {}
 
 def edition_ruleset(name: str, near: Path) -> tuple[Ruleset | None, str | None]:
     """The edition a scenario names (beside it, then shipped), or why not."""
-    found = find_edition(name, near)
-    if found is None and name.endswith(".kotc") and (near / name).is_file():
-        found = near / name
+    try:
+        found = find_edition(name, near)
+        if found is None and name.endswith(".kotc") and (near / name).is_file():
+            found = near / name
+    except OSError as err:  # a name the system refuses, such as one too long
+        return None, f"edition file cannot be read ({err.strerror or err})"
     if found is None:
         return None, "unknown edition"
     key = str(found.resolve())
@@ -508,8 +533,10 @@ class _Converter:
             eds = self.only(u.only)
             if type(u).__name__ == "CardsFile":
                 card_path = Path(os.path.normpath(self.path.parent / u.path))
-                if not card_path.is_file():
-                    self.problem(u, f"card file '{u.path}' not found beside the scenario")
+                problem = file_problem(card_path)
+                if problem:
+                    beside = " beside the scenario" if problem == "not found" else ""
+                    self.problem(u, f"card file '{u.path}' {problem}{beside}")
                     continue
                 try:
                     out.extend(DesignUse(d, eds) for d in load_cards(card_path))
@@ -568,8 +595,7 @@ class _Converter:
         uses = [u for u in s.parts if type(u).__name__ in ("CardsFile", "InlineCard")]
         designs = tuple(shared + self.uses(uses))
         start = self.start(starts[0])
-        dice = tuple((self.only(d.only), tuple(d.values))
-                     for d in by_kind.get("Dice", []))
+        dice = tuple((self.only(d.only), self.dice(d)) for d in by_kind.get("Dice", []))
         actions = by_kind.get("Actions", [])
         steps = tuple(self.action_items(actions[0].items)) if actions else ()
         expects = tuple(self.expect(e) for e in by_kind.get("Expect", []))
@@ -581,6 +607,20 @@ class _Converter:
                        designs, start, dice, steps, expects, origin)
         _Validator(self, scn, s).run()
         return scn
+
+    def dice(self, d) -> tuple[int, ...]:
+        """The scripted rolls; a six-sided die shows 1 to 6, and a script that says
+        otherwise could never be rolled."""
+        wrong = [v for v in d.values if not 1 <= v <= 6]
+        if wrong:
+            self.problem(d, f"a die shows 1 to 6, not {', '.join(map(str, wrong))}")
+        return tuple(d.values)
+
+    def count(self, obj, n: int, what: str) -> None:
+        """A count from 1 to `MAX_COUNT`: more cards or counters than any table holds
+        would take the run's memory and time before anything is checked."""
+        if not 1 <= n <= MAX_COUNT:
+            self.problem(obj, f"{what}: a count must be from 1 to {MAX_COUNT}, not {n}")
 
     def start(self, obj) -> Position | NewGame:
         if type(obj).__name__ == "NewGame":
@@ -641,10 +681,14 @@ class _Converter:
             elif kind == "StatsOverride":
                 stats.extend((s.stat, s.value) for s in st.stats)
             elif kind == "WithCounters":
+                if st.n:  # 0: no number written, one counter
+                    self.count(st, st.n, f"'{st.counter}' counters")
                 counters.append((st.counter, st.placer, st.n or 1))
             else:
                 tags.append(st.tag)
         count = e.count.n if e.count is not None else 1
+        if e.count is not None:
+            self.count(e.count, count, f"'{e.card}'")
         if e.label and count != 1:
             self.problem(e, f"label '{e.label}' names one card, but the entry places "
                             f"{count}")
@@ -903,14 +947,18 @@ class _Validator:
         start = self.scn.start
         if isinstance(start, NewGame):
             for d in start.decks:
-                if not Path(d).is_file():
-                    self.problem(start.origin, f"deck file '{Path(d).name}' not found "
-                                               f"beside the scenario")
+                problem = file_problem(Path(d))
+                if problem:
+                    beside = " beside the scenario" if problem == "not found" else ""
+                    self.problem(start.origin, f"deck file '{Path(d).name}' "
+                                               f"{problem}{beside}")
             players = start.players or 2
+            self.seats(players, start.origin)
         else:
             players = start.players
             if players < 1:
                 self.problem(start.origin, "a game needs at least one player")
+            self.seats(players, start.origin)
             for seat, what in ((start.active, "active"), (start.first, "first")):
                 if not 0 <= seat < players:
                     self.problem(start.origin, f"the {what} player {seat} is not one of "
@@ -951,6 +999,13 @@ class _Validator:
                 self.checks(item.checks, players)
         for e in self.scn.expects:
             self.checks(e.checks, players)
+
+    def seats(self, players: int, origin) -> None:
+        """At most `MAX_COUNT` players: a seat each, made before anything is checked,
+        and a run of millions would never start."""
+        if players > MAX_COUNT:
+            self.problem(origin, f"a game seats at most {MAX_COUNT} players, "
+                                 f"not {players}")
 
     def entry(self, e: Entry, players: int) -> None:
         self.placed.add(e.design)

@@ -389,3 +389,107 @@ def test_console_script_exit_status_and_messages(in_tmp):
     assert "Traceback" not in result.stderr
     assert result.stdout.startswith("bad.kotc:4:3: ")
     assert result.stdout.splitlines()[-1] == f"{1 + len(SHIPPED)} files checked, 1 error"
+
+
+# --- deck and scenario files found wanting by fuzzing the command line -------------
+
+RAIDERS = ROOT / "decks" / "17th" / "raiders.kdeck"
+LONG_NAME = "A" * 300  # longer than any file system allows a name
+
+
+def raiders_copy(folder: Path, old: str, new: str) -> Path:
+    """The 17th edition's Raiders deck, with its cards, copied and edited."""
+    shutil.copy(RAIDERS.with_suffix(".kcard"), folder)
+    deck = folder / "deck.kdeck"
+    text = RAIDERS.read_text(encoding="utf-8")
+    assert old in text
+    deck.write_text(text.replace(old, new), encoding="utf-8")
+    return deck
+
+
+def test_a_card_count_above_the_bound_is_located(kotc, in_tmp):
+    raiders_copy(in_tmp, '4 "Ember Sprite"', '1001 "Ember Sprite"')
+    code, out, err = kotc("deck", "check", "deck.kdeck")
+    assert code == 2 and out == ""
+    assert "deck.kdeck:3:3: 'Ember Sprite': a count must be from 1 to 1000, not 1001" \
+        in err
+
+
+def test_a_card_file_name_too_long_is_located_at_the_deck(kotc, in_tmp):
+    raiders_copy(in_tmp, 'cards "raiders.kcard"', f'cards "{LONG_NAME}.kcard"')
+    code, out, err = kotc("deck", "check", "deck.kdeck")
+    assert code == 2 and out == ""
+    assert err.startswith(f"deck.kdeck:2:1: card file '{LONG_NAME}.kcard' cannot be "
+                          f"read: ")
+    assert "Errno" not in err
+
+
+SCENARIO = '''\
+card "Brute" minion { power 1  toughness 4  cost 1 }
+scenario "one battle" {
+  editions "13th"
+  cite "Battles"
+  position { at phase battle  player 0 { field: "Brute" as a }
+             player 1 { field: "Brute" as b exhausted } }
+  dice 6
+  actions { 0: act battle, pick a, pick b }
+  expect { card b in grave }
+}
+'''
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("dice 6", "dice 7, 4, 5", "7:3: a die shows 1 to 6, not 7"),
+    ("dice 6", "dice 0", "7:3: a die shows 1 to 6, not 0"),
+    ("dice 6", "dice -1", "7:3: a die shows 1 to 6, not -1"),
+    ('"Brute" as a }', '"Brute" as a  deck: 1001 "Brute" }',
+     "5:69: 'Brute': a count must be from 1 to 1000, not 1001"),
+    ('"Brute" as a }', '"Brute" as a with 1001 sword by player 0 }',
+     "5:62: 'sword' counters: a count must be from 1 to 1000, not 1001"),
+    ("at phase battle", "players 1001 at phase battle",
+     "5:3: a game seats at most 1000 players, not 1001"),
+    ('card "Brute"', f'cards "{LONG_NAME}.kcard"\ncard "Brute"',
+     f"1:1: card file '{LONG_NAME}.kcard' cannot be read: "),
+    ('editions "13th"', f'editions "13th", "{LONG_NAME}.kotc"',
+     "3:20: edition file cannot be read ("),
+])
+def test_a_scenario_beyond_what_can_be_played_is_located_and_not_run(
+        kotc, in_tmp, old, new, message):
+    assert old in SCENARIO
+    (in_tmp / "s.kscn").write_text(SCENARIO.replace(old, new, 1), encoding="utf-8")
+    code, out, err = kotc("test", "s.kscn")
+    assert code == 2 and out == ""
+    assert f"s.kscn:{message}" in err and "nothing was run" in err
+
+
+def test_huge_scenario_counts_are_refused_as_the_file_loads(in_tmp):
+    from kotc_dsl.scenarios import load_scenarios
+
+    huge = SCENARIO.replace('"Brute" as a }', '"Brute" as a  deck: 100000000 "Brute" '
+                            'with 99999999999999999999 sword by player 0 }')
+    (in_tmp / "s.kscn").write_text(huge, encoding="utf-8")
+    with pytest.raises(RulesetError) as err:
+        load_scenarios(in_tmp / "s.kscn")
+    assert [d.message.split(":")[0] for d in err.value.diagnostics] == [
+        "'Brute'", "'sword' counters"]
+
+
+def test_a_new_game_deck_name_too_long_is_located(kotc, in_tmp):
+    start = f'  new game {{ decks "{LONG_NAME}.kdeck" }}\n}}\n'
+    game = SCENARIO.split("  position")[0] + start
+    (in_tmp / "s.kscn").write_text(game, encoding="utf-8")
+    code, _out, err = kotc("test", "s.kscn")
+    assert code == 2
+    assert f"s.kscn:5:3: deck file '{LONG_NAME}.kdeck' cannot be read: " in err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["."], ".:1:1: no .kscn files in this directory"),
+    (["-k", "no scenario is named like this"],
+     "kotc test: no scenario matches -k 'no scenario is named like this'; nothing was "
+     "run"),
+])
+def test_running_no_scenario_at_all_is_an_error(kotc, in_tmp, argv, message):
+    code, out, err = kotc("test", *argv)
+    assert code == 2 and "passed" not in out
+    assert message in err

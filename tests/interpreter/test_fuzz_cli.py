@@ -137,3 +137,47 @@ def test_a_written_step_names_an_option_by_its_number():
         g.apply(RandomAgent(0).act(g))
     second = g.legal_actions()[1]
     assert second.label.startswith("option 2: ") and _label_step(g, second) == "option 2"
+
+
+BAD_INPUT = Path(__file__).parent / "fixtures" / "bad_input"
+
+
+def test_an_out_that_is_a_directory_is_refused_before_exploring(kotc, tmp_path):
+    out = tmp_path / "adir"
+    out.mkdir()
+    code, stdout, err = kotc("fuzz", str(BAD_INPUT / "hand_is_never_a_pawn.kotc"),
+                             "--examples", "1", "--shrink-seconds", "1", "--out",
+                             str(out))
+    assert code == 2 and stdout == ""
+    assert f"kotc fuzz: --out: {out} is a directory" in err
+    assert "exploring" not in err  # refused before any run
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adir"]
+
+
+def test_a_scenario_that_cannot_be_written_leaves_no_part_file(tmp_path):
+    from interpreter.fuzz_scenario import _atomic_write
+
+    out = tmp_path / "adir"
+    out.mkdir()  # made after the check before exploring: the final replace fails
+    with pytest.raises(OSError):
+        _atomic_write(out, "scenario text")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adir"]
+
+
+def test_an_edition_no_deck_can_be_made_for_is_refused(kotc):
+    code, out, err = kotc("fuzz", str(BAD_INPUT / "no_deck_to_make.kotc"))
+    assert code == 2 and out == ""
+    assert err.startswith("kotc fuzz: cannot make a deck for the nb edition")
+    assert "Traceback" not in err
+
+
+def test_a_deck_that_is_not_legal_is_not_fuzzed(kotc, tmp_path):
+    shipped = Path(__file__).parents[2] / "decks" / "17th"
+    shutil.copy(shipped / "raiders.kcard", tmp_path)
+    deck = tmp_path / "d.kdeck"
+    deck.write_text((shipped / "raiders.kdeck").read_text(encoding="utf-8")
+                    .replace('4 "Ember Sprite"', '25 "Ember Sprite"'), encoding="utf-8")
+    code, out, err = kotc("fuzz", "17th", "--decks", str(deck), "--examples", "1")
+    assert code == 2 and out == ""
+    assert "d.kdeck:2:1: deck \"Raiders\" is not legal under the 17th edition" in err
+    assert "kotc deck check" in err

@@ -5,13 +5,18 @@ many processes played them, and bad input refused with exit status 2."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from interpreter import cli_play
-from interpreter.cli_play import _decks
+from interpreter.cli import Console
+from interpreter.cli_play import _decks, starter_decks
+from interpreter.decks import vanilla_deck
 from interpreter.game import Game
 from kotc_dsl import load_edition
+
+BAD_INPUT = Path(__file__).parent / "fixtures" / "bad_input"
 
 
 def test_play_tells_the_game_citing_the_rules(kotc):
@@ -88,6 +93,12 @@ BAD = [
     (("simulate", "17th", "--players", "1"), "played by 2.. players, not 1"),
     (("simulate", "17th", "--max-turns", "-2"), "--max-turns must be at least 1"),
     (("fuzz", "17th", "--players", "1"), "played by 2.. players, not 1"),
+    (("play", "17th", "--decks", "a.kdeck", "a.kdeck", "a.kdeck"),
+     "--decks: 3 decks for 2 players"),
+    (("simulate", "17th", "--decks", "a.kdeck", "a.kdeck", "a.kdeck"),
+     "--decks: 3 decks for 2 players"),
+    (("fuzz", "17th", "--decks", "a.kdeck", "a.kdeck", "a.kdeck"),
+     "--decks: 3 decks for 2 players"),
 ]
 
 
@@ -276,3 +287,70 @@ def test_ctrl_c_at_the_table_abandons_the_game(kotc, monkeypatch, tmp_path):
     code, _, err = kotc("play", "17th", "--agent", "human", "--log", str(log))
     assert code == 130 and "game abandoned; no log written" in err
     assert not log.exists()
+
+
+# --- bad input found by fuzzing the command line -----------------------------------
+
+
+def raiders(folder: Path, first_count: str) -> Path:
+    """The 17th edition's Raiders deck copied into `folder` (with its cards), its
+    first count (4 Ember Sprites) replaced."""
+    shipped = next(p for p in starter_decks("17th") if p.stem == "raiders")
+    (folder / "raiders.kcard").write_bytes(shipped.with_suffix(".kcard").read_bytes())
+    deck = folder / "d.kdeck"
+    text = shipped.read_text(encoding="utf-8")
+    deck.write_text(text.replace('4 "Ember Sprite"', f'{first_count} "Ember Sprite"'),
+                    encoding="utf-8")
+    assert deck.read_text(encoding="utf-8") != text
+    return deck
+
+
+def test_a_deck_that_is_not_legal_is_not_played(kotc, tmp_path):
+    deck = raiders(tmp_path, "25")  # 61 cards
+    for command in ("play", "simulate"):
+        code, out, err = kotc(command, "17th", "--decks", str(deck), str(deck))
+        assert code == 2 and out == "", err
+        assert f"{deck}:2:1: deck \"Raiders\" is not legal under the 17th edition" in err
+        assert "the deck has 61 cards" in err and "kotc deck check" in err
+        assert "Traceback" not in err
+
+
+def test_a_huge_count_in_a_deck_is_located_before_a_card_is_made(kotc, tmp_path):
+    deck = raiders(tmp_path, "99999999999999")
+    code, out, err = kotc("play", "17th", "--decks", str(deck), "--seed", "1")
+    assert code == 2 and out == ""
+    assert f"{deck}:3:3: 'Ember Sprite': a count must be from 1 to 1000" in err
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_an_edition_no_deck_can_be_made_for_is_refused(kotc, command):
+    code, out, err = kotc(command, str(BAD_INPUT / "no_deck_to_make.kotc"))
+    assert code == 2 and out == ""
+    assert err.startswith(f"kotc {command}: cannot make a deck for the nb edition")
+    assert "Traceback" not in err
+
+
+def test_a_vanilla_deck_names_what_the_edition_lacks():
+    rs = load_edition(str(BAD_INPUT / "no_deck_to_make.kotc"))
+    with pytest.raises(ValueError) as err:
+        vanilla_deck(rs)
+    assert "a card type other than spell" in str(err.value)
+    assert "`cost`" in str(err.value) and "`dice_per`" in str(err.value)
+
+
+def test_play_refuses_a_log_that_is_a_directory_before_playing(kotc, tmp_path):
+    log = tmp_path / "adir"
+    log.mkdir()
+    code, out, err = kotc("play", "17th", "--seed", "1", "--log", str(log))
+    assert code == 2 and out == ""
+    assert f"kotc play: --log: {log} is a directory" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adir"]
+
+
+def test_a_log_that_cannot_be_written_leaves_no_part_file(tmp_path, capsys):
+    game = Game.new(load_edition("17th"), _decks(load_edition("17th"), None)[0])
+    log = tmp_path / "adir"
+    log.mkdir()  # made after the check before the game: the final replace fails
+    assert cli_play._write_log(Console(), log, game) is False
+    assert f"--log: cannot write {log}" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adir"]

@@ -11,7 +11,7 @@ import pytest
 
 from interpreter import cli, compile_ruleset
 from interpreter.diff import flow_diff
-from interpreter.render import FLOWS, DotMissing, write_dot, write_file
+from interpreter.render import FLOWS, DotMissing, RenderError, write_dot, write_file
 from kotc_dsl import edition_files, load_edition
 
 EDITIONS = sorted(edition_files())
@@ -243,3 +243,38 @@ def test_no_chain_to_draw_in_an_edition_without_one(flows, capsys):
     assert "11th has no chain flow" in capsys.readouterr().err
     # a diff with an edition that has one draws it
     assert cli.main(["graph", "--diff", "11th", "12th", "--flow", "chain"]) == 0
+
+
+@pytest.mark.parametrize("suffix", ["xyz", "gtk", "x11", "xlib", "cgimage"])
+def test_kotc_graph_refuses_a_format_it_does_not_offer(capsys, tmp_path, suffix):
+    # `dot` knows gtk and x11, but they open a window rather than write a file
+    target = tmp_path / f"out.{suffix}"
+    assert cli.main(["graph", "17th", "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert f"kotc graph: -o: {target}: cannot write a .{suffix} file" in err
+    assert ".svg" in err and ".png" in err and ".dot" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_kotc_graph_refuses_a_directory(capsys, tmp_path):
+    target = tmp_path / "flow.svg"
+    target.mkdir()
+    assert cli.main(["graph", "17th", "-o", str(target)]) == 2
+    assert f"kotc graph: -o: {target} is a directory" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["flow.svg"]
+
+
+def test_write_file_refuses_a_format_it_does_not_offer(flows, tmp_path):
+    with pytest.raises(RenderError, match=r"cannot write a \.xyz file"):
+        write_file(flows["13th"].to_dot(), tmp_path / "flow.xyz")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_dot_failing_is_a_render_error_and_writes_nothing(flows, tmp_path, monkeypatch):
+    def fails(*args, **kwargs):
+        raise graphviz.CalledProcessError(1, ["dot"], stderr=b"Error: out of memory\n")
+
+    monkeypatch.setattr(graphviz.Source, "pipe", fails)
+    with pytest.raises(RenderError, match="`dot` failed: Error: out of memory"):
+        write_file(flows["13th"].to_dot(), tmp_path / "flow.svg")
+    assert list(tmp_path.iterdir()) == []
