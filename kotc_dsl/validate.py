@@ -41,6 +41,10 @@ def validate(ruleset: Ruleset) -> list[Diagnostic]:
     return checker.problems
 
 
+# The largest count a rule may write for dice rolled at once or a repeat.
+MAX_WRITTEN_COUNT = 1000
+
+
 @dataclass
 class Scope:
     """Names visible to a program, and what kind of program it is."""
@@ -503,7 +507,15 @@ class Checker:
 
     def stmt_Roll(self, s: ast.Roll, sc: Scope) -> dict:
         self.typed(s.count, sc, "int", "how many dice to roll")
+        self.bounded(s.count, "dice rolled at once")
         return {s.name: "dice"}
+
+    def bounded(self, e: ast.Expr, what: str) -> None:
+        """A count written as a number stays within what a game can play out (a
+        rule that rolls or repeats a billion times never gives the turn back)."""
+        if isinstance(e, ast.IntLit) and not 0 <= e.value <= MAX_WRITTEN_COUNT:
+            self.error(e, f"{e.value} {what}: a written count must be from 0 to "
+                          f"{MAX_WRITTEN_COUNT}")
 
     def stmt_Reroll(self, s, sc) -> None:
         self.typed(s.die, sc, "dice", "what is re-rolled")
@@ -592,6 +604,7 @@ class Checker:
 
     def stmt_Repeat(self, s: ast.Repeat, sc: Scope) -> None:
         self.typed(s.times, sc, "int", "how many times")
+        self.bounded(s.times, "repeats")
         self.block(s.body, sc)
 
     def stmt_Prevent(self, s, sc) -> None:

@@ -140,6 +140,10 @@ CASES: dict[str, Case] = {
         Loc(12, 29, "`stop` ends the ability a phrase is part of"),
     )),
     "simultaneous_steps_apart": one(5, 3, "two or more consecutive battle steps"),
+    "repeat_a_billion_times": Case((
+        Loc(6, 12, "1000000000 repeats: a written count must be from 0 to 1000"),
+        Loc(7, 10, "100000000 dice rolled at once: a written count must be"),
+    )),
     "event_field_set_after": one(6, 9, "event fields can only be changed before"),
     "keyword_calls_itself": one(5, 3, "keyword 'echo' calls itself"),
     "keywords_call_each_other": Case((
