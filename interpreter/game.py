@@ -1163,8 +1163,8 @@ class Game:
     ) -> None:
         self.engine.referee.call_keyword(self, name, fields, env, as_cost, cite)
 
-    def resolve(self, what: Any, env: dict, cite) -> None:
-        self.engine.referee.resolve(self, what, env, cite)
+    def resolve(self, what: Any, env: dict, cite, then: Block | None = None) -> None:
+        self.engine.referee.resolve(self, what, env, cite, then)
 
     def perform(
         self, name: str, values: list, mods: tuple, seat: int, cite, env: dict

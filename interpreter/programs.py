@@ -810,6 +810,10 @@ class Programs:
                     if not below.env.get("__activating"):
                         break
                     i -= 1
+                then = below.env.get("__then")
+                if then is not None:  # no link: what was to follow it happens now
+                    below.block, below.pc = g.engine.programs.blocks[then[0]], 0
+                    below.env = dict(then[1])
                 g.log("stop", cite, activating=True)
             else:
                 g.log("stop", cite)
@@ -977,10 +981,11 @@ class Programs:
 
     def _s_Resolve(self, s: ast.Resolve, cite, where):
         what = self.expr(s.what)
+        then = self.block(s.then, cite, f"{where} then") if s.then else None
 
         def resolve(g, f):
             f.pc += 1
-            g.resolve(what(g, f.env), f.env, cite)
+            g.resolve(what(g, f.env), f.env, cite, then)
             return PUSHED
 
         return resolve

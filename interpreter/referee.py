@@ -544,10 +544,19 @@ class Referee(Listing):
 
     # abilities, counters and the chain
 
-    def resolve(self, g, what: Any, env: dict, cite) -> None:
+    def resolve(self, g, what: Any, env: dict, cite, then: Block | None = None) -> None:
+        """Activate an ability: its cost and (where the rules say so) its targets
+        now, then its resolution, as a chain link or at once (inline); `then`, with
+        the activating program's names, once it has resolved, its link was negated,
+        or the activation failed."""
         ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
         abilities = g.engine.abilities.get(g.cards[ref.card].design)
+        after = None
+        if then is not None:
+            after = [then.id, {k: v for k, v in env.items() if k[:2] != "__"}]
         if not abilities:
+            if after is not None:
+                g.frames.append(Frame(then, dict(after[1])))
             return
         ab = abilities[ref.index]
         you = env["you"]
@@ -565,14 +574,14 @@ class Referee(Listing):
             ability=ab.name or ref.index,
         )
         if inline:
+            if after is not None:  # under the resolution: it runs next
+                g.frames.append(Frame(then, dict(after[1])))
             g.frames.append(Frame(ab.resolution, link_env))
         else:
-            g.frames.append(
-                Frame(
-                    self.link_block,
-                    {**link_env, "__block": ab.resolution.id, "__source": ref.card},
-                )
-            )
+            made = {**link_env, "__block": ab.resolution.id, "__source": ref.card}
+            if after is not None:  # kept with the link until it resolves
+                made["__then"] = after
+            g.frames.append(Frame(self.link_block, made))
         # run before the link is made: the cost, then (where the rules say so) the
         # targets; a `stop` in either ends the activation (see `_s_Stop`)
         if ab.targeting is not None:
@@ -583,16 +592,21 @@ class Referee(Listing):
 
     def _make_link(self, g, f: Frame) -> int:
         env = {k: v for k, v in f.env.items() if not k.startswith("__")}
-        self.add_link(g, f.env["__block"], env, f.env["__source"], f.env["you"])
+        self.add_link(
+            g, f.env["__block"], env, f.env["__source"], f.env["you"], f.env.get("__then")
+        )
         return NEXT
 
-    def add_link(self, g, block_id: int, env: dict, source: Any, actor: int) -> None:
+    def add_link(
+        self, g, block_id: int, env: dict, source: Any, actor: int, then=None
+    ) -> None:
         link = {
             "block": block_id,
             "env": env,
             "source": source,
             "actor": int(actor),
             "negated": False,
+            "then": then,  # [block, names]: what follows once it has resolved
         }
         if g.chain is None:
             g.chain = Record(
@@ -622,6 +636,9 @@ class Referee(Listing):
                 link = ch.links.pop()
                 n, actor = len(ch.links) + 1, link["actor"]
                 g.log("resolve", self.resolve_cite, link=n, player=actor)
+                then = link.get("then")
+                if then is not None:  # after the resolution, negated or not
+                    g.frames.append(Frame(self.programs.blocks[then[0]], dict(then[1])))
                 if not link["negated"]:
                     g.frames.append(
                         Frame(self.programs.blocks[link["block"]], dict(link["env"]))

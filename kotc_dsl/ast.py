@@ -437,6 +437,7 @@ class Expire(Stmt):
 @dataclass(frozen=True)
 class Resolve(Stmt):
     what: Expr
+    then: Block = ()  # run once the ability has resolved (see rules/effects.tx)
 
 
 @dataclass(frozen=True)

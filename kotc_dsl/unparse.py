@@ -293,7 +293,7 @@ _SYNTAX: dict[type, Syntax] = {
     ast.Reset: "reset {stats:,} of {what}",
     ast.Unfatigue: "unfatigue {what}",
     ast.Expire: "expire changes until {until}",
-    ast.Resolve: "resolve {what}",
+    ast.Resolve: "resolve {what} [then {then:block}]",
     ast.BeginBattle: "begin battle",
     ast.Call: "{keyword}{args:args}",
     # rules: `override` and a trailing citation are added by `unparse_rule`

@@ -704,6 +704,8 @@ class Checker:
             self.error(
                 s.what, f"type error: `resolve` takes a card or an ability, not {t}"
             )
+        if s.then:
+            self.block(s.then, sc)
 
     def stmt_Call(self, s: ast.Call, sc: Scope) -> None:
         if not self.ref(s, s.keyword, self.keywords, "keyword"):

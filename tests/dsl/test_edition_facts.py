@@ -217,10 +217,11 @@ def test_17th_pawns_exist_only_on_the_battlefield(rs):
                 "trapfield",
                 "granary",
                 "hand",
+                "casting",  # a spell being cast, until its ability has resolved
             },
         ),
-        ("13th", {"deck", "grave", "battlefield", "granary", "hand"}),
-        ("17th", {"deck", "grave", "battlefield", "granary", "hand"}),
+        ("13th", {"deck", "grave", "battlefield", "granary", "hand", "casting"}),
+        ("17th", {"deck", "grave", "battlefield", "granary", "hand", "casting"}),
     ],
 )
 def test_zones(rs, edition, zones):

@@ -186,14 +186,14 @@ def test_a_link_added_while_the_chain_resolves_is_caught(monkeypatch):
     referee = table.engine.referee
     resolve = type(referee).resolve
 
-    def careless(g, what, env, cite):
+    def careless(g, what, env, cite, then=None):
         # resolves as if the chain were still open for responses
         chain = g.chain
         saved = chain.resolving if chain is not None else None
         if chain is not None:
             chain.resolving = False
         try:
-            resolve(referee, g, what, env, cite)
+            resolve(referee, g, what, env, cite, then)
         finally:
             if chain is not None:
                 chain.resolving = saved
