@@ -1141,9 +1141,11 @@ class Game:
         return self.engine.minion_type
 
     def negate(self, cards: list[int], cite) -> None:
+        """The cards' effects in the chain do not resolve; a counter popped off one of
+        them still does (its effect is the counter's, not the card's)."""
         if self.chain is not None:
             for link in self.chain.links:
-                if link["source"] in cards:
+                if link["source"] in cards and not link.get("counter"):
                     link["negated"] = True
             self.log("negate", cite, cards=cards)
 

@@ -598,15 +598,17 @@ class Referee(Listing):
         return NEXT
 
     def add_link(
-        self, g, block_id: int, env: dict, source: Any, actor: int, then=None
+        self, g, block_id: int, env: dict, source: Any, actor: int, then=None,
+        counter: str | None = None,
     ) -> None:
         link = {
             "block": block_id,
             "env": env,
-            "source": source,
+            "source": source,  # the card (a counter's link: the card it was on)
             "actor": int(actor),
             "negated": False,
             "then": then,  # [block, names]: what follows once it has resolved
+            "counter": counter,  # the counter popped, whose effect is not the card's
         }
         if g.chain is None:
             g.chain = Record(
@@ -718,7 +720,7 @@ class Referee(Listing):
             and self.has_chain
             and not (g.chain is not None and g.chain.resolving)
         ):
-            self.add_link(g, spec.body.id, env, card, seat)
+            self.add_link(g, spec.body.id, env, card, seat, counter=kind)
         else:
             g.frames.append(Frame(spec.body, env))
 
