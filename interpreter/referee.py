@@ -447,26 +447,31 @@ class Referee(Listing):
         Giving the game up is not among them (`Ruleset.concessions`). A player with
         nothing to take passes without being asked. `task[3]` counts seats from the
         active player."""
+        prompt = f"act before the {ph.label} ends"
+        k = self._ask_others(g, task[3], self.others_offer, prompt, "phase",
+                             self.anytime_cite)
+        if k is not None:
+            task[3] = k
+            return
+        del task[3:]
+        task[1], task[2] = task[1] + 1, "begin"
+
+    def _ask_others(self, g, k: int, offer: tuple, prompt: str, resume: str,
+                    cite) -> int | None:
+        """Ask the first player, from the `k`th seat after the active player on,
+        who is still in the game and has something in `offer` to take (or pass);
+        its `k`, or None when nobody has (nobody is asked only to pass)."""
         n = len(g.players)
-        k = task[3]
         while k < n:
             seat = (g.active + k) % n
             if not g.players[seat].eliminated:
-                options = self.options(g, seat, self.others_offer)
+                options = self.options(g, seat, offer)
                 if options:
-                    task[3] = k
                     options.append(_PASS)
-                    g.ask(
-                        seat,
-                        f"act before the {ph.label} ends",
-                        options,
-                        resume="phase",
-                        cite=self.anytime_cite,
-                    )
-                    return
+                    g.ask(seat, prompt, options, resume=resume, cite=cite)
+                    return k
             k += 1
-        del task[3:]
-        task[1], task[2] = task[1] + 1, "begin"
+        return None
 
     @staticmethod
     def _gate_open(g, gate: frozenset | None) -> bool:
@@ -679,21 +684,13 @@ class Referee(Listing):
         one, in turn from its left, may start a new chain (a player with no
         chaining action to take is not asked); the active player then goes on in
         its own window. `task[1]` counts seats from the active player."""
-        n = len(g.players)
-        k = task[1]
         g.node = "chain:close"
-        while k < n:
-            seat = (g.active + k) % n
-            if not g.players[seat].eliminated:
-                options = self.options(g, seat, self.chain_offer)
-                if options:
-                    task[1] = k
-                    options.append(_PASS)
-                    g.ask(seat, "start a new chain", options, resume="renew",
-                          cite=self.new_chain.cite)
-                    return
-            k += 1
-        g.tasks.pop()
+        k = self._ask_others(g, task[1], self.chain_offer, "start a new chain", "renew",
+                             self.new_chain.cite)
+        if k is None:
+            g.tasks.pop()
+        else:
+            task[1] = k
 
     def _answer_renew(self, g, task: list, action: Action) -> None:
         if action.kind == "pass":
