@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from kotc_dsl import Ruleset, ast
 from kotc_dsl.cards import CardDesign
+from kotc_dsl.legality import read_as
 from kotc_dsl.reading import AbilityReading, Reading, read_card
 
 from .programs import NEXT, Block, Programs
@@ -38,7 +39,7 @@ def compile_card(
     card: CardDesign, rs: Ruleset, programs: Programs
 ) -> list[CompiledAbility]:
     """The abilities of a card design, ready to run; unreadable text is an error."""
-    readings, problems = read_card(card, rs)
+    readings, problems = read_card(read_as(card, rs), rs)  # as the card check reads it
     if problems:
         raise ValueError("; ".join(str(p) for p in problems))
     early = rs.setting("chain", "targets_on_activation") is not None

@@ -126,6 +126,8 @@ def _line(game: Game, e: Event) -> str | None:
             return "     (the ability has no further effect)"
         case "zombie":
             return f"   player {d['player']} has no HP left and plays on, a zombie"
+        case "turn_lost":
+            return f"   player {d['player']} is out: the rest of its turn is not played"
         case "eliminated":
             return f"   player {d['player']} is out ({d['reason']})"
         case "game_over":

@@ -668,9 +668,12 @@ class Game:
             # the end is looked for only after something it reads changed (`dirty`)
             if self.frames:
                 if run(self) == WAIT:
-                    # the game may have ended mid-program (a draw from an empty deck)
+                    # the game may have ended mid-program (a draw from an empty deck),
+                    # or the player whose turn it is may be out of it (the turn ends)
                     if self.dirty:
                         referee.check_end(self)
+                        if self.decision is None and not self.is_over:
+                            continue
                     return
                 if self.dirty:
                     referee.check_end(self)

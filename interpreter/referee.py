@@ -1117,7 +1117,10 @@ class Referee(Listing):
             return True
         if b.defender is None:
             b.defender = self._defender(g, b.victim)
-        if not self._enlist_step(g, b, b.defender, b.defense_team, 0, cite):
+        # a player out of the game can no longer affect it: nobody defends for them
+        if not g.players[b.defender].eliminated and not self._enlist_step(
+            g, b, b.defender, b.defense_team, 0, cite
+        ):
             return False
         for c in b.defense_team:
             g.cards[c].exhausted = True
@@ -1236,6 +1239,16 @@ class Referee(Listing):
             if g.flags.get(f"end:{name}") or (cond is not None and cond(g, env)):
                 self.finish(g, name, cite)
                 return
+        if g.players[g.active].eliminated:
+            self._turn_lost(g)
+
+    def _turn_lost(self, g) -> None:
+        """The active player is out of the game: it can no longer affect it, so what
+        was under way in its turn is dropped, and the next player's turn begins."""
+        g.frames, g.after, g.tasks = [], [], [["turn"]]
+        g.chain = g.battle = g.decision = None
+        g.step = ""
+        g.log("turn_lost", self.turn_cite, player=g.active)
 
     def finish(self, g, why: str, cite) -> None:
         if g.is_over:

@@ -166,16 +166,33 @@ def _design_edition(card: CardDesign, rs: Ruleset, add) -> None:
 
 
 def _refurbish(verdict: CardVerdict, rs: Ruleset) -> CardDesign:
-    """The card as the edition reads it, with refurbished or revised texts swapped in.
-
-    The edition's rules apply in their order, each to the text the earlier ones
-    left, as the 17th rulebook chains "in-play card" into its refurbished
-    conditions; each rule that changed something is a finding.
-    """
+    """The card as the edition reads it (`read_as`); each rule that changed
+    something is a finding."""
     card = verdict.card
+    new, fired = _read_as(card, rs)
+    if fired:
+        verdict.refurbished_text = new.text
+        for r in fired:
+            verdict.findings.append(Finding(
+                "refurbished", f"\"{r.text}\" now reads \"{r.new}\"", card.origin,
+                r.cite))
+    return new
+
+
+def read_as(card: CardDesign, rs: Ruleset) -> CardDesign:
+    """The card as the edition reads it, with refurbished or revised texts swapped
+    in: what a game plays, as the card check judges it."""
+    return _read_as(card, rs)[0]
+
+
+def _read_as(card: CardDesign, rs: Ruleset) -> tuple[CardDesign, list[ast.Refurbish]]:
+    """The card with the edition's refurbished or revised texts swapped in, and the
+    rules that changed something. The rules apply in their order, each to the text
+    the earlier ones left, as the 17th rulebook chains "in-play card" into its
+    refurbished conditions."""
     rules = rs.legality(ast.Refurbish)
     if not rules:
-        return card
+        return card, []
     fired: dict[str, ast.Refurbish] = {}
 
     def swap(piece: Text | None) -> Text | None:
@@ -193,14 +210,9 @@ def _refurbish(verdict: CardVerdict, rs: Ruleset) -> CardDesign:
         replace(a, condition=swap(a.condition), cost=swap(a.cost),
                 sentences=tuple(swap(s) for s in a.sentences))
         for a in card.abilities)
-    new = replace(card, abilities=abilities)
-    if fired:
-        verdict.refurbished_text = new.text
-        for r in fired.values():
-            verdict.findings.append(Finding(
-                "refurbished", f"\"{r.text}\" now reads \"{r.new}\"", card.origin,
-                r.cite))
-    return new
+    if not fired:
+        return card, []
+    return replace(card, abilities=abilities), list(fired.values())
 
 
 def judge_deck(deck: DeckList, cards: dict[str, CardDesign], rs: Ruleset) -> DeckVerdict:

@@ -36,6 +36,7 @@ from .cards import (
 )
 from .errors import Diagnostic, RulesetError
 from .language import parse_other
+from .legality import read_as
 from .load import find_edition, load_path
 from .reading import read_card
 from .ruleset import Ruleset
@@ -1140,7 +1141,8 @@ class _EditionCheck:
             missing = [s for s in self.rs.card_types[kind].stats if s not in given]
             if missing:
                 self.problem(d.origin, f"card '{d.name}' gives no {', '.join(missing)}")
-            _readings, unread = read_card(self.words.design(d), self.rs)
+            # read as a game reads it: with the edition's refurbished texts
+            _readings, unread = read_card(read_as(self.words.design(d), self.rs), self.rs)
             for u in unread:
                 self.problem(u.origin, u.message)
 

@@ -325,9 +325,9 @@ def test_action_phase_opens(rs, edition, opens):
 @pytest.mark.parametrize(
     "edition,section,actions",
     [
-        ("11th", "Ability Clarifications/Rulings", ("pop", "forfeit")),
-        # from the 12th, whatever starts a chain: a counter, or an ability whose
-        # activation condition is met
+        # a named counter, or an ability or spell whose activation condition is met
+        ("11th", "Ability Clarifications/Rulings",
+         ("pop", "forfeit", "activate", "activate_trap", "cast")),
         ("12th", "Chains", ("pop", "agree_to_end", "activate", "activate_trap", "cast")),
         ("13th", "Chains", ("pop", "agree_to_end", "activate", "cast")),
         ("17th", "Chains", ("pop", "agree_to_end", "activate", "activate_spell", "cast")),
