@@ -1239,7 +1239,7 @@ class Referee(Listing):
             if g.flags.get(f"end:{name}") or (cond is not None and cond(g, env)):
                 self.finish(g, name, cite)
                 return
-        if g.players[g.active].eliminated:
+        if g.turn > 0 and g.players[g.active].eliminated:  # not in the setup
             self._turn_lost(g)
 
     def _turn_lost(self, g) -> None:
