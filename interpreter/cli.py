@@ -347,6 +347,17 @@ def below_one(con: Console, command: str, flags: tuple) -> bool:
     return False
 
 
+def check_decks(con: Console, command: str, decks: list[str] | None,
+                players: int) -> bool:
+    """Whether there are no more deck files than seats; if there are, say so (a
+    deck past the last seat would be silently left out of the game)."""
+    if decks and len(decks) > players:
+        con.error(f"kotc {command}: --decks: {len(decks)} decks for {players} players "
+                  "(give one per seat, or fewer to share them in turn)")
+        return False
+    return True
+
+
 def format_option(parser: argparse.ArgumentParser) -> None:
     """`--format text|json`, as every command that has one offers it."""
     parser.add_argument("--format", choices=("text", "json"), default="text",

@@ -75,7 +75,8 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
         what = "no such file" if args.edition.endswith(SUFFIX) else "unknown edition"
         con.error(f"kotc fuzz: {what}: {args.edition}")
         return BAD_INPUT
-    from .cli_play import check_decks, output_problem
+    from .cli import check_decks
+    from .files import output_problem
 
     if not check_decks(con, "fuzz", args.decks, args.players):
         return BAD_INPUT

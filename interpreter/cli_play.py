@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import sys
 import time
@@ -16,6 +15,7 @@ from kotc_dsl import RulesetError, load_edition
 from .account import account
 from .agents import AgentError, agent_maker, play
 from .decks import check_deck_file, deck_from_file, vanilla_deck
+from .files import output_problem, write_whole
 from .game import Deck, Engine, Game, card_pool, check_players
 from .table import Abandoned, HumanAgent, Narrator
 
@@ -47,31 +47,6 @@ def _decks(rs, paths: list[str] | None,
         _edition, deck = deck_from_file(f)
         decks.append(deck)
     return decks, [f.stem for f in files]
-
-
-def output_problem(path: Path) -> str | None:
-    """Why no file can be written at `path`, or None: asked before a game or a run,
-    so that its result is not lost to a mistyped path at the end."""
-    try:
-        if path.is_dir():
-            return f"{path} is a directory"
-        if not path.parent.is_dir():
-            return f"no such directory: {path.parent}"
-    except OSError as err:  # a name too long, a loop of links...
-        return f"cannot write {path}: {err.strerror or err}"
-    if not os.access(path.parent, os.W_OK):
-        return f"cannot write in {path.parent}: permission denied"
-    return None
-
-
-def check_decks(con, command: str, decks: list[str] | None, players: int) -> bool:
-    """Whether there are no more deck files than seats; if there are, say so (a
-    deck past the last seat would be silently left out of the game)."""
-    if decks and len(decks) > players:
-        con.error(f"kotc {command}: --decks: {len(decks)} decks for {players} players "
-                  "(give one per seat, or fewer to share them in turn)")
-        return False
-    return True
 
 
 def agent_option(p, human: bool) -> None:
@@ -157,7 +132,7 @@ def play_command(args, con) -> int:
     the legal actions, numbered. Answer with a number or an action's label;
     `table` shows the table again, `quit` (or the end of input) leaves the game,
     exit status 1, and writes no log."""
-    from .cli import below_one
+    from .cli import below_one, check_decks
 
     if below_one(con, "play", (("--players", args.players),
                                ("--max-turns", args.max_turns))):
@@ -240,16 +215,11 @@ def _play_at_table(args, con, game: Game) -> int:
 
 
 def _write_log(con, path: Path, game: Game) -> bool:
-    """Write the event log whole or not at all (a reader never sees half a game);
-    whether it was written, saying why not."""
-    tmp = path.with_name(path.name + ".part")
+    """Write the event log whole or not at all; whether it was written, saying
+    why not."""
     try:
-        with tmp.open("w", encoding="utf-8") as f:
-            for e in game.events:
-                f.write(json.dumps(e.to_json()) + "\n")
-        tmp.replace(path)
+        write_whole(path, "".join(json.dumps(e.to_json()) + "\n" for e in game.events))
     except OSError as err:
-        tmp.unlink(missing_ok=True)
         con.error(f"kotc play: --log: cannot write {path}: {err.strerror or err}")
         return False
     return True
@@ -326,7 +296,7 @@ def simulate_command(args, con) -> int:
     others: your own bot against random play, say, to see how often it wins.
     A progress bar runs on standard error. An agent that fails (raises, or chooses
     an illegal action) stops the run: exit status 1, and the seed of its game."""
-    from .cli import below_one
+    from .cli import below_one, check_decks
 
     if below_one(con, "simulate", (("--games", args.games), ("--workers", args.workers),
                                    ("--players", args.players),

@@ -27,6 +27,7 @@ from kotc_dsl import ast
 from kotc_dsl.unparse import quote
 
 from .actions import Action
+from .files import write_whole
 from .fuzz import Table, Trail
 from .game import Game
 from .invariants import Invariants, Violation
@@ -614,23 +615,13 @@ def write_counterexample(table: Table, trail: Trail, out: Path,
             continue
         status, _ = _verdict(text, out_dir, table, edition_ref)
         if status == "failed":
-            _atomic_write(out, text)
+            write_whole(out, text)
             return Written(out, form, True)
         note = f"{form}: the scenario language cannot state the broken invariant"
     form, text = fallback
-    _atomic_write(out, text)
+    write_whole(out, text)
     return Written(out, form, False, note)
 
-
-def _atomic_write(path: Path, text: str) -> None:
-    """Write the whole file or none of it: a failed write leaves no `.part` behind."""
-    tmp = path.with_name(path.name + ".part")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 __all__ = ["Written", "write_counterexample"]

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from .files import output_problem, write_whole
 from .flow import SUBFLOWS, FlowGraph, where
 
 TITLES = {"setup": "Setup", "turn": "Turn", "battle": "Battle", "chain": "Chain",
@@ -376,14 +377,7 @@ def write_file(dot: str, path: Path) -> None:
         OSError: the file cannot be written.
     """
     fmt = file_format(path)
-    data = dot.encode("utf-8") if fmt in ("dot", "gv") else _render(dot, fmt, path)
-    tmp = path.with_name(path.name + ".part")
-    try:
-        tmp.write_bytes(data)
-        tmp.replace(path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_whole(path, dot if fmt in ("dot", "gv") else _render(dot, fmt, path))
 
 
 def _render(dot: str, fmt: str, path: Path) -> bytes:
@@ -469,8 +463,6 @@ def graph_command(args, con) -> int:
 def _output_ok(path: Path, con) -> bool:
     """Whether `-o` names a file that can be written, in a format offered; if not,
     say why before any edition is loaded or drawn."""
-    from .cli_play import output_problem
-
     try:
         file_format(path)
     except RenderError as err:

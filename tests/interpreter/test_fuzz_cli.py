@@ -155,12 +155,12 @@ def test_an_out_that_is_a_directory_is_refused_before_exploring(kotc, tmp_path):
 
 
 def test_a_scenario_that_cannot_be_written_leaves_no_part_file(tmp_path):
-    from interpreter.fuzz_scenario import _atomic_write
+    from interpreter.files import write_whole
 
     out = tmp_path / "adir"
     out.mkdir()  # made after the check before exploring: the final replace fails
     with pytest.raises(OSError):
-        _atomic_write(out, "scenario text")
+        write_whole(out, "scenario text")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["adir"]
 
 
