@@ -111,12 +111,12 @@ def _origin(obj, path: str) -> Origin:
     return Origin(path, loc["line"], loc["col"])
 
 
-def file_problem(path: Path) -> str | None:
-    """Why `path` is not a file to read (`not found`, or the system's reason), or
-    None: `Path.is_file` raises for a name the system refuses, such as one too long,
-    where it should say no."""
+def file_problem(path: Path, near: str) -> str | None:
+    """Why `path` is not a file to read (`not found beside <near>`, or the system's
+    reason), or None: `Path.is_file` raises for a name the system refuses, such as
+    one too long, where it should say no."""
     try:
-        return None if path.is_file() else "not found"
+        return None if path.is_file() else f"not found beside {near}"
     except OSError as err:
         return f"cannot be read: {err.strerror or err}"
 
@@ -230,11 +230,9 @@ def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
     cards: dict[str, CardDesign] = {}
     for name in deck.card_files:
         card_path = path.parent / name
-        problem = file_problem(card_path)
+        problem = file_problem(card_path, "the deck")
         if problem:
-            beside = " beside the deck" if problem == "not found" else ""
-            problems.append(Diagnostic(deck.origin, f"card file '{name}' "
-                                                    f"{problem}{beside}"))
+            problems.append(Diagnostic(deck.origin, f"card file '{name}' {problem}"))
             continue
         try:
             for card in load_cards(card_path):

@@ -534,10 +534,9 @@ class _Converter:
             eds = self.only(u.only)
             if type(u).__name__ == "CardsFile":
                 card_path = Path(os.path.normpath(self.path.parent / u.path))
-                problem = file_problem(card_path)
+                problem = file_problem(card_path, "the scenario")
                 if problem:
-                    beside = " beside the scenario" if problem == "not found" else ""
-                    self.problem(u, f"card file '{u.path}' {problem}{beside}")
+                    self.problem(u, f"card file '{u.path}' {problem}")
                     continue
                 try:
                     out.extend(DesignUse(d, eds) for d in load_cards(card_path))
@@ -948,11 +947,9 @@ class _Validator:
         start = self.scn.start
         if isinstance(start, NewGame):
             for d in start.decks:
-                problem = file_problem(Path(d))
+                problem = file_problem(Path(d), "the scenario")
                 if problem:
-                    beside = " beside the scenario" if problem == "not found" else ""
-                    self.problem(start.origin, f"deck file '{Path(d).name}' "
-                                               f"{problem}{beside}")
+                    self.problem(start.origin, f"deck file '{Path(d).name}' {problem}")
             players = start.players or 2
             self.seats(players, start.origin)
         else:
