@@ -898,16 +898,44 @@ class Referee(Listing):
         g.tasks.append(["battle", 0, "begin"])
 
     def force_attack(self, g, seat, victim, team, exhausting, cite) -> None:
-        if not self.battle_steps or g.battle is not None or victim is None or not team:
-            g.log("no_battle", cite, reason="no victim, no team, or a battle under way")
+        """An attack an effect forces: a battle of its own, outside the Battle
+        Phase's, so its victim is not one declared there. One forced while a
+        battle is under way follows that battle (`_task_forced`)."""
+        if not self.battle_steps or victim is None or not team:
+            g.log("no_battle", cite, reason="no victim or no team")
             return
-        attacker = int(g.cards[team[0]].controller) if team else int(seat)
+        if g.battle is not None:
+            under_way = max(i for i, t in enumerate(g.tasks) if t[0] == "battle")
+            why = None if cite is None else [cite.section, cite.interpretation,
+                                             cite.edition]
+            g.tasks.insert(under_way, ["forced", victim, list(team), exhausting, why])
+            g.log("attack_waits", cite, victim=victim, team=list(team))
+            return
+        self._start_forced(g, victim, team, exhausting, cite)
+
+    def _start_forced(self, g, victim, team, exhausting, cite) -> None:
+        team = [c for c in team if g.cards[c].zone == self.team_zone]
+        gone = not isinstance(victim, Seat) and g.cards[victim].zone != self.team_zone
+        if not team or gone:
+            g.log("no_battle", cite, reason="the team or the victim has left")
+            return
+        attacker = int(g.cards[team[0]].controller)
         g.battle = _new_battle(attacker)
-        g.battle.attack_team = [c for c in team if g.cards[c].zone == self.team_zone]
+        g.battle.attack_team = team
         g.battle.victim = victim
         g.battle.forced = True
+        if exhausting:
+            for c in team:
+                g.cards[c].exhausted = True
         g.tasks.append(["battle", 0, "begin"])
         g.log("forced_attack", cite, attacker=attacker, victim=victim)
+
+    def _task_forced(self, g, task: list) -> None:
+        """A forced attack that waited for a battle under way: it starts now, if its
+        team and victim are still on the field."""
+        g.tasks.pop()
+        _, victim, team, exhausting, why = task
+        self._start_forced(g, victim, team, exhausting, why and ast.Citation(*why))
 
     def enlist(self, g, card: int, cite) -> None:
         b = g.battle
@@ -935,8 +963,6 @@ class Referee(Listing):
         while True:
             i = task[1]
             if i >= len(steps) or b.cancelled:
-                if b.victim is not None and not b.cancelled:
-                    g.victims.append(b.victim)
                 g.battle = None
                 g.step = ""
                 g.tasks.pop()
@@ -1057,7 +1083,10 @@ class Referee(Listing):
         if b.stage == 1:
             answer, b.answer = b.answer, None
             if answer is not None:
+                # declared once per Battle Phase: as declared, whatever the victim
+                # becomes (a Taunt Counter changes it, not what was declared)
                 b.victim = answer.value
+                g.victims.append(answer.value)
             else:
                 victims = self.possible_victims(g, b.attacker)
                 if not victims or not b.attack_team:
