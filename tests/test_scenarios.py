@@ -163,6 +163,50 @@ def test_json_output_and_house_rules_run_as_the_edition_they_extend(tmp_path, ko
     assert err.strip().splitlines()[-1] == "0 passed, 1 failed"
 
 
+def test_a_forced_attack_exhausts_its_team_only_where_the_rule_says_so(tmp_path, kotc):
+    # the shipped Berzerk attacks without exhausting its host; house rules that
+    # write `exhausting` exhaust it
+    (tmp_path / "berzerk.kscn").write_text(textwrap.dedent("""\
+        cards "{cards}/common.kcard"
+        cards "{cards}/17th.kcard"
+        scenario "A forced attack" {{
+          editions "17th"
+          cite "Counters"
+          position {{
+            turn 2  active player 0  at phase action
+            player 0 {{ field: "Zapper" as zapper with berzerk by player 0
+                       deck: 3 "Filler" }}
+            player 1 {{ deck: 3 "Filler" }}
+          }}
+          dice 3
+          actions {{ 0: act pop zapper counter berzerk  1: pass  0: pass
+                     0: option 1, pick player 1 }}
+          expect {{ event forced_attack victim=player 1  card zapper not exhausted }}
+        }}
+        """).format(cards=SCENARIOS / "cards"), encoding="utf-8")
+    (tmp_path / "house.kotc").write_text(textwrap.dedent("""\
+        edition "house" number 18 extends "17th"
+          contents { "Counters" }
+        counters {
+          override counter berzerk "Berzerk Counter" proactive  @ "Counters" {
+            either by you {
+              choose exactly 1 from enemies(host.controller) as victim by you
+              after chain { attack victim with host exhausting }
+            } or {
+              choose exactly 1 from players.battlefield as victim by you
+              after chain { attack victim with host exhausting }
+            }
+          }
+        }
+        """), encoding="utf-8")
+    code, out, err = kotc("test", str(tmp_path))
+    assert code == 0, out + err
+    code, out, _ = kotc("test", str(tmp_path), "--edition", str(tmp_path / "house.kotc"),
+                        "--format", "json")
+    failures = json.loads(out)["results"][0]["failures"]
+    assert code == 1 and [f["actual"] for f in failures] == ["True"], failures
+
+
 def test_coverage_names_what_no_scenario_exercises(tmp_path, kotc):
     (tmp_path / "pierce.kscn").write_text(PASSING, encoding="utf-8")
     code, out, _ = kotc("test", str(tmp_path), "-e", "17th", "--coverage")
