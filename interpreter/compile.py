@@ -171,6 +171,11 @@ class _Builder:
                            for p in arriving]
         if enter:
             self.land([p if p.kind != "skip" else p for p in arriving], entry)
+        if phase.opens_first:  # open before the program: on the phase itself
+            cite = phase.opens_cite or phase.cite
+            origin = phase.opens_cite.origin if phase.opens_cite else phase.origin
+            for name in phase.opens_first:
+                self.open_action(entry, name, cite, origin)
         leaving = self.phase_programs(phase, entry)
         if phase.opens:
             leaving = self.window(phase, entry, leaving)

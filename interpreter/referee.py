@@ -41,6 +41,10 @@ class CompiledPhase(NamedTuple):
     offers: tuple
     name: str
     window: bool
+    # the actions offered before the program runs (`opens ... throughout`), and
+    # the answer that goes on to the program
+    first: tuple = ()
+    go_on: Action | None = None
 
 
 @dataclass
@@ -85,6 +89,8 @@ class Referee(Listing):
                     tuple(dict.fromkeys(tuple(ph.opens) + self.anytime)),
                     ph.name,
                     bool(ph.opens or self.anytime),
+                    ph.opens_first,
+                    Action("end", None, f"go on with the {ph.label}"),
                 )
             )
         chaining = rs.setting("chain", "chaining")
@@ -192,7 +198,10 @@ class Referee(Listing):
             or (not engine.able and any(p.type == "ability" for p in a.params))
         )
         # the windows offer only what may be bound
-        self.phases = [p._replace(offers=self._bindable(p.offers)) for p in self.phases]
+        self.phases = [
+            p._replace(offers=self._bindable(p.offers), first=self._bindable(p.first))
+            for p in self.phases
+        ]
         # what players other than the active one may take at a phase's end: the
         # actions open at any time, but for giving the game up (see `_others_window`)
         self.others_offer = self._bindable(
@@ -402,24 +411,44 @@ class Referee(Listing):
         g.tasks[-1] = ["phase", 0, "begin"]
 
     def _task_phase(self, g, task: list) -> None:
+        """A phase's stages: `begin` (skips), `before` (the window before the
+        program, where the phase opens actions `throughout`), `run` (the program:
+        the usual one or a variant), `window`, `others`."""
         i = task[1]
         if i >= len(self.phases):
             g.tasks[-1] = ["turn"]
             return
-        ph, skips, variants, run_block, node, end, offers, name, window = self.phases[i]
+        compiled = self.phases[i]
+        ph, node, end, offers, name, window = (
+            compiled.phase, compiled.node, compiled.end, compiled.offers,
+            compiled.name, compiled.window,
+        )
         g.phase, g.step, g.node = name, "", node
         if task[2] == "begin":
             g.victims = []
             g.recent = []
             env = {"you": seat_of(g.active)}
-            for skip in skips:
+            for skip in compiled.skips:
                 if skip(g, env):
                     g.log("skip", ph.skips[0].cite or ph.cite, phase=name)
                     task[1], task[2] = i + 1, "begin"
                     return
             g.log("phase", ph.cite, phase=name, player=g.active)
-            block = run_block
-            for cond, variant in variants:
+            task[2] = "before" if compiled.first else "run"
+        if task[2] == "before":
+            # nobody is asked only to go on: with nothing to take, the program runs
+            options = self.options(g, g.active, compiled.first)
+            if options:
+                options.append(compiled.go_on)
+                g.ask(g.active, ph.label, options, resume="phase",
+                      cite=ph.opens_cite or ph.cite)
+                return
+            task[2] = "run"
+            g.node = node  # the program, as a traced game records it
+        if task[2] == "run":
+            env = {"you": seat_of(g.active)}
+            block = compiled.run
+            for cond, variant in compiled.variants:
                 if cond(g, env):
                     block = variant
                     break
@@ -486,6 +515,12 @@ class Referee(Listing):
                 task[3] += 1
             else:
                 self.take(g, (g.active + task[3]) % len(g.players), action)
+            return
+        if task[2] == "before":
+            if action.kind == "end":
+                task[2] = "run"
+            else:
+                self.take(g, g.active, action)
             return
         if action.kind == "end":
             # other players may be offered something (no counters in play rules out

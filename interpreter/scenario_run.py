@@ -151,15 +151,19 @@ class TracedGame(Game):
         d["_node"] = value
 
     def _phase_note(self, task: list) -> str:
-        """`skip`, `when<k>` or `run` on entering a phase; `window` at its window."""
-        if task[2] != "begin":
+        """`skip`, `when<k>` or `run` on entering a phase or going on to its
+        program; `before` at the window before the program; `window` at its
+        window."""
+        if task[2] not in ("begin", "before", "run"):
             return "window"
         compiled = self.engine.referee.phases[task[1]]
         skips, variants = compiled.skips, compiled.variants
         env = {"you": Seat(self.active)}
         try:
-            if any(skip(self, env) for skip in skips):
+            if task[2] == "begin" and any(skip(self, env) for skip in skips):
                 return "skip"
+            if task[2] != "run" and compiled.first:
+                return "before"
             for k, (cond, _block) in enumerate(variants, 1):
                 if cond(self, env):
                     return f"when{k}"
@@ -767,6 +771,9 @@ class _Explainer:
                 else None
         task = g.tasks[-1]
         ph = referee.phases[task[1]][0]
+        if task[2] == "before":
+            return (list(ph.opens_first), f"before the {ph.label}'s program",
+                    ph.opens_cite or ph.cite)
         return (list(ph.opens + referee.anytime), f"in the {ph.label}",
                 ph.opens_cite or ph.cite)
 

@@ -652,7 +652,16 @@ class Phase(Named):
     opens: tuple[str, ...] = ()
     opens_cite: Citation | None = None
     position: Position | None = None
+    # those of `opens` open before the program as well (`opens ... throughout`)
+    throughout: tuple[str, ...] = ()
     kind = "phase"
+
+    @property
+    def opens_first(self) -> tuple[str, ...]:
+        """The actions open before the program runs: those open `throughout`, when
+        there is a program to open them before (else the phase's one window has
+        them)."""
+        return self.throughout if self.run or self.variants else ()
 
 
 @dataclass(frozen=True)

@@ -215,7 +215,7 @@ def _setup_step(obj: Any, ctx: Context) -> ast.SetupStep:
 
 
 def _phase(obj: Any, ctx: Context) -> ast.Phase:
-    skips, variants, opens = [], [], []
+    skips, variants, opens, throughout = [], [], [], []
     run: tuple = ()
     run_cite = opens_cite = None
     for part in obj.parts:
@@ -228,6 +228,8 @@ def _phase(obj: Any, ctx: Context) -> ast.Phase:
             run, run_cite = _block(part.body, ctx), _opt(part.cite, ctx)
         else:
             opens.extend(part.actions)
+            if part.throughout:
+                throughout.extend(part.actions)
             opens_cite = _opt(part.cite, ctx)
     return ast.Phase(
         ident=obj.name,
@@ -238,6 +240,7 @@ def _phase(obj: Any, ctx: Context) -> ast.Phase:
         run_cite=run_cite,
         opens=tuple(opens),
         opens_cite=opens_cite,
+        throughout=tuple(throughout),
         position=_opt(obj.position, ctx),
         cite=_opt(obj.cite, ctx),
         override=obj.override,

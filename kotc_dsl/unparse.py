@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import re
 import textwrap
 from collections.abc import Callable
@@ -225,9 +226,14 @@ def _phase(r: ast.Phase) -> str:
     if r.run or r.run_cite is not None:
         parts.append(" ".join(filter(None, ["run", _opt(r.run_cite), _block(r.run)])))
     parts += [_node(v) for v in r.variants]
-    if r.opens:
-        parts.append(" ".join(filter(None, ["opens", ", ".join(r.opens),
-                                            _opt(r.opens_cite)])))
+    # one `opens` for each run of actions open throughout or not, in order; the
+    # citation goes on the last (it is the one read back)
+    groups = [(early, list(names)) for early, names in
+              itertools.groupby(r.opens, lambda a: a in r.throughout)]
+    for k, (early, names) in enumerate(groups, 1):
+        parts.append(" ".join(filter(None, [
+            "opens", ", ".join(names), "throughout" if early else "",
+            _opt(r.opens_cite) if k == len(groups) else ""])))
     head = _fill("phase {ident} {label:q} {position} {cite}", r)
     return f"{head} {_braces(parts)}"
 

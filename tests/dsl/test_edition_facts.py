@@ -304,6 +304,8 @@ def test_resource_phase_may_sow_one(rs, edition):
 
 def test_11th_exchange_with_reserves_during_resource_phase(rs):
     assert rs["11th"].phases[0].opens == ("exchange",)
+    # at any time in the phase: before the placing as well as after it
+    assert rs["11th"].phases[0].opens_first == ("exchange",)
     assert "exchange" not in rs["12th"].actions
 
 

@@ -192,6 +192,17 @@ def test_override_citation_and_interpretation_are_written():
     assert unparse_rule(rule, citation=False) == "override starting_hp 35"
 
 
+def test_actions_open_throughout_a_phase_keep_their_place_among_the_others():
+    text = ('phase p "P" { run { draw(you, 1) } opens a, b throughout  opens c '
+            '@ "Turn" }')
+    rule = reparse("turn", text)
+    assert (rule.opens, rule.throughout, rule.opens_first) == (
+        ("a", "b", "c"), ("a", "b"), ("a", "b"))
+    assert reparse("turn", unparse_rule(rule)) == rule
+    # with no program to open them before, the phase's one window has them
+    assert reparse("turn", 'phase p "P" { opens a throughout }').opens_first == ()
+
+
 def test_strings_with_quotes_survive():
     cite = ast.Citation("Bans", "read as written", "T")
     rule = ast.Ban(text='Say "hi" and \'bye\'', cite=cite)

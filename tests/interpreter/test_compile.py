@@ -116,15 +116,21 @@ def test_sowing_has_no_first_turn_exception_after_the_12th(flows, name):
 
 def test_the_11th_exchanges_with_the_reserves_in_the_resource_phase(flows):
     fg = flows["11th"]
-    window = "phase:resource/actions"
+    entry, window = "phase:resource", "phase:resource/actions"
+    # the exchange is a loop, before the placing (on the phase itself, ahead of
+    # its programs) and after it: any number of times, at any time in the phase
+    assert moves(fg, entry, "action") == {entry: ["exchange"]}
+    assert set(moves(fg, entry)) - {"endgame:check"} == {
+        entry, "phase:resource/when1", "phase:resource/run"}
     # every program of the phase (first turn or not) leads to the window...
     for program in ("phase:resource/when1/or1", "phase:resource/when1/or2",
                     "phase:resource/run"):
         assert window in moves(fg, program)
-    # ...where the exchange is a loop: it may happen any number of times
+    # ...where the exchange is open again
     assert moves(fg, window, "action") == {window: ["exchange"]}
-    (exchange,) = fg.edges(action="exchange")
-    assert exchange[2]["cite"].section == "Turn Order"
+    edges = list(fg.edges(action="exchange"))
+    assert len(edges) == 2
+    assert {d["cite"].section for _, _, d in edges} == {"Turn Order"}
     assert "phase:action" in moves(fg, window, "next")
 
 

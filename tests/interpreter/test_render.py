@@ -118,6 +118,8 @@ def test_first_turn_exception_and_choice_are_drawn(flows):
 def test_actions_merge_into_one_labelled_loop(flows):
     d = dot(flows, "11th", "turn")
     assert d.label("Resource Phase: actions", "Resource Phase: actions") == "exchange"
+    # and before the placing, on the phase itself
+    assert d.label("Resource Phase", "Resource Phase") == "exchange"
     assert d.label("Action Phase", "Action Phase") == (
         "summon, cast, set_trap, activate, activate_trap")
     assert "cluster_chain" not in d.clusters
