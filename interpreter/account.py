@@ -111,6 +111,9 @@ def _line(game: Game, e: Event) -> str | None:
         case "defend":
             team = ", ".join(_card(game, c) for c in d["team"]) or "nobody"
             return f"   player {d['defender']} defends with {team}"
+        case "formation":
+            team = ", ".join(_card(game, c) for c in d["team"])
+            return f"     the team's formation order is now {team}"
         case "link":
             return f"     chain link {d['link']} (player {d['player']})"
         case "resolve":

@@ -920,6 +920,33 @@ class Programs:
 
         return withdraw
 
+    def _s_Reorder(self, s: ast.Reorder, cite, where):
+        what = self.expr(s.what)
+
+        def reorder(g, f):
+            # the team's player picks its members front to back; the last one left
+            # takes the last place
+            st = f.scratch
+            if st is None:
+                found = g.engine.referee.formed_team(g, what(g, f.env))
+                if found is None or len(found[0]) < 2:
+                    return NEXT
+                team, seat = found
+                st = f.scratch = [int(seat), list(team), []]
+            seat, remaining, ordered = st
+            answer = g.take_answer()
+            if answer is not None:
+                ordered.append(answer.value)
+                remaining.remove(answer.value)
+            if len(remaining) > 1:
+                options = [g.pick_action(c) for c in remaining]
+                return g.ask(seat, "formation order", options, cite=cite)
+            f.scratch = None
+            g.engine.referee.reorder_team(g, ordered + remaining, cite)
+            return NEXT
+
+        return reorder
+
     def _s_AfterChain(self, s: ast.AfterChain, cite, where):
         body = self.block(s.body, cite, where)
 

@@ -357,6 +357,12 @@ class Referee(Listing):
         self._ops = {
             name[4:]: getattr(self, name) for name in dir(self) if name[:4] == "_op_"
         }
+        # where each team's formation order is selected: (step, operation) indexes
+        self.formations: dict[str, tuple[int, int]] = {}
+        for i, step in enumerate(rs.battle_steps):
+            for k, op in enumerate(step.ops):
+                if op in ("form_attack", "form_defense"):
+                    self.formations.setdefault(op, (i, k))
 
     # --- the flow ----------------------------------------------------------------------
 
@@ -989,6 +995,40 @@ class Referee(Listing):
             if "enlisted" in self.listened:
                 self.note(g, "enlisted", {"target": card})
             g.log("enlist", cite, card=card)
+
+    def formed_team(self, g, card: int) -> tuple[list, int] | None:
+        """The battle team `card` is in and that team's player, once the step that
+        forms the team (selects its formation order) is over, skipped or not; None
+        before then, or when the card is in no team (or no step forms it)."""
+        b = g.battle
+        if b is None:
+            return None
+        if card in b.attack_team:
+            team, seat, op = b.attack_team, b.attacker, "form_attack"
+        elif card in b.defense_team:
+            team, seat, op = b.defense_team, b.defender, "form_defense"
+        else:
+            return None
+        task = next((t for t in reversed(g.tasks) if t[0] == "battle"), None)
+        if task is None or op not in self.formations:
+            return None
+        step, index = self.formations[op]
+        _, i, stage = task
+        over = i > step or i == step and (
+            stage in ("after", "window") or stage == "ops" and b.op > index
+        )
+        return (team, seat) if over else None
+
+    def reorder_team(self, g, order: list, cite) -> None:
+        """Put the battle team made of the cards in `order` in that order."""
+        b = g.battle
+        if b is None:
+            return
+        for team in (b.attack_team, b.defense_team):
+            if sorted(team) == sorted(order):
+                team[:] = order
+                g.log("formation", cite, team=list(order))
+                return
 
     def _task_battle(self, g, task: list) -> None:
         """The battle's steps, stage by stage, until something else must happen

@@ -397,6 +397,11 @@ class Withdraw(Stmt):
 
 
 @dataclass(frozen=True)
+class Reorder(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True)
 class AfterChain(Stmt):
     body: Block
 

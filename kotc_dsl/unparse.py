@@ -292,6 +292,7 @@ _SYNTAX: dict[type, Syntax] = {
     ast.Pay: "pay {amount} {kind}",
     ast.Enlist: "enlist {what}",
     ast.Withdraw: "withdraw {what}",
+    ast.Reorder: "reorder team of {what}",
     ast.AfterChain: "after chain {body:block}",
     ast.Attack: "attack {victim} with {team} {exhausting?}",
     ast.Banish: "remove {what} from game",

@@ -673,6 +673,9 @@ class Checker:
 
     stmt_Withdraw = stmt_Enlist
 
+    def stmt_Reorder(self, s, sc) -> None:
+        self.typed(s.what, sc, "card", "whose team is reordered")
+
     def stmt_AfterChain(self, s, sc) -> None:
         self.block(s.body, sc)
 

@@ -159,6 +159,7 @@ def path(text: str) -> ast.Path:
      "perform deploy(x) free inline by you"),
     (ast.Emit("forfeited", (path("you"),)), "emit forfeited(you)"),
     (ast.Banish(path("x")), "remove x from game"),
+    (ast.Reorder(path("target")), "reorder team of target"),
 ])
 def test_statement_text(stmt, text):
     assert unparse(stmt) == text
