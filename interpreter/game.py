@@ -27,7 +27,7 @@ from .actions import Action, Decision, IllegalAction
 from .dice import Dice
 from .programs import NEXT, PUSHED, WAIT, Block, Frame, Programs, as_list, run
 from .referee import Referee
-from .state import CardState, PlayerState, Record
+from .state import SEAT_FIELDS, CardState, PlayerState, Record
 from .values import AbilityRef, DieRef, Seat, card_label, decode, encode, seat_of
 from .view import view as seen_by
 
@@ -36,7 +36,7 @@ DEFAULT_MAX_TURNS = 300
 # agreement after this many decisions.
 MAX_DECISIONS = 100_000
 # the layout of `Game.to_json`; a state written in another cannot be restored
-STATE_FORMAT = 4
+STATE_FORMAT = 5
 
 
 @dataclass
@@ -131,6 +131,7 @@ class Engine:
         self.reserve_zone = next((z.name for z in zones if "reserve" in z.flags), None)
         self.face_up = {z.name: z.face == "face_up" for z in rs.zones.values()}
         self.exhaustible = {z.name for z in rs.zones.values() if "exhaustible" in z.flags}
+        self.in_play = {z.name for z in rs.zones.values() if "in_play" in z.flags}
         # who may look at a zone's cards (`view`): public, private or restricted
         self.knowledge = {z.name: z.knowledge for z in rs.zones.values()}
         self.floors = {s.name: s.floor for s in rs.stats.values()}
@@ -794,7 +795,7 @@ class Game:
             return card.stats[stat]
         if name == "printed":
             return card.printed
-        if name in ("owner", "controller"):
+        if name in SEAT_FIELDS:
             return seat_of(getattr(card, name))
         if name == "ultra_points":
             return card.printed.get("ultra_points", 0)
@@ -871,7 +872,10 @@ class Game:
             engine.referee.note(self, "moved", {"target": card})
 
     def _leave(self, c: CardState) -> None:
-        """A card leaving its zone: counters, marks and battle places go with it."""
+        """A card leaving its zone: counters, marks and battle places go with it;
+        leaving an in-play zone, who had it there is kept (`last_controller`)."""
+        if c.zone in self.engine.in_play:
+            c.last_controller = c.controller
         if c.counters:
             self._clear_counters(c)
         if c.tags:

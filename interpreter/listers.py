@@ -7,7 +7,8 @@ checks. `window_lister` writes all of it for one window as the body of one
 function, with `pyexpr` writing the expressions in place: each action's counter
 gate; a bare action's requirement and costs; and, for the two commonest shapes
 (`Listing._bind_one`, a card drawn from a collection;
-`Listing._bind_own_ability`, a card of the player's and one of its abilities),
+`Listing._bind_own_ability`, a card of the player's or drawn from a collection,
+and one of its abilities),
 the binder's loop itself, the candidate and its card's state read from locals.
 Other shapes call their binder. What is read, in what order, and what fails
 stay as the binders have them; a test lists seeded games both ways.
@@ -140,21 +141,33 @@ class _Window:
 
     def bind_own_ability(self, act: CompiledAction) -> None:
         """`Listing._bind_own_ability`, its condition not ignored and its cost not
-        waived: a card of the player's with no `in`, then one of its abilities."""
+        waived: a card of the player's with no `in` (or one drawn from its `in`),
+        then one of its abilities."""
         gen, listing, you = self.gen, self.listing, self.you
         card_param, ability_param = act.params
         kind = card_param.type if card_param.type in listing.card_types else None
         a = gen.const(act)
         narrow, cards, zones, pool = gen.tmp(), gen.tmp(), gen.tmp(), gen.tmp()
         self.narrowing(act, narrow)
-        gen.emit(f"{cards}, {zones} = g.cards, g.players[{you}].zones")
-        gen.emit(f"{pool} = []")
-        gen.emit(f"for z, designs in listing._sources_by_zone(g, {a}, 1, {narrow}):")
-        gen.emit(f"    {pool} += [c for c in {zones}[z] if {cards}[c].design in designs]")
+        if card_param.source is None:
+            gen.emit(f"{cards}, {zones} = g.cards, g.players[{you}].zones")
+            gen.emit(f"{pool} = []")
+            gen.emit(f"for z, designs in listing._sources_by_zone(g, {a}, 1, {narrow}):")
+            gen.emit(
+                f"    {pool} += [c for c in {zones}[z] if {cards}[c].design in designs]"
+            )
+        else:  # `zones`: the designs by zone
+            self.env()
+            gen.emit(
+                f"{cards}, {zones} = g.cards, "
+                f"dict(listing._sources_by_zone(g, {a}, 1, {narrow}))"
+            )
+            gen.emit(f"{pool} = listing._drawn_with_abilities(g, {a}, env, {zones})")
         gen.emit(f"if {pool}:")  # most often not, outside the player's own window
         gen.depth += 1
-        self.env()
-        gen.emit(f"{pool}.sort()")
+        if card_param.source is None:
+            self.env()
+            gen.emit(f"{pool}.sort()")
         c, state, indices = gen.tmp(), gen.tmp(), gen.tmp()
         gen.emit(f"for {c} in {pool}:")
         gen.depth += 1

@@ -50,6 +50,9 @@ class CompiledAction:
     possible: dict = field(default_factory=dict)
     # where the cards with abilities this action may take are (`_sources_by_zone`)
     by_zone: dict = field(default_factory=dict)
+    # the first parameter's `in`, if written as zones joined by `+`: (whose, zone)
+    # per zone, whose compiled (see `_drawn_with_abilities`)
+    drawn_zones: tuple | None = None
     # the binder for the shape of its parameters, if one is written (`_shape_binder`)
     binder: Any = None
     # `costs` and `checks` as written, for a window's function to write in place:
@@ -128,7 +131,7 @@ class Listing:
         ):
             return self._bind_two_drawn
         if (
-            sourced == [False, False]
+            sourced[1:] == [False]
             and types[1] == "ability"
             and types[0] not in ("ability", "counter", "player", "players")
         ):
@@ -232,17 +235,23 @@ class Listing:
     def _bind_own_ability(
         self, g, act: CompiledAction, env: dict, found: list, ignore, free
     ) -> None:
-        """A card of the player's with no `in`, then one of its abilities (how an
+        """A card of the player's with no `in` (or one drawn from its `in`, as the
+        rules may have another player's zone), then one of its abilities (how an
         ability is activated)."""
         you = env["you"]
         narrow = self._narrowing(g, act, 1, you, ignore)
-        cards, zones = g.cards, g.players[you].zones
-        pool = []
-        for z, designs in self._sources_by_zone(g, act, 1, narrow):
-            pool += [c for c in zones[z] if cards[c].design in designs]
+        cards = g.cards
+        if act.sources[0] is None:
+            zones = g.players[you].zones
+            pool = []
+            for z, designs in self._sources_by_zone(g, act, 1, narrow):
+                pool += [c for c in zones[z] if cards[c].design in designs]
+            pool.sort()
+        else:
+            by_zone = dict(self._sources_by_zone(g, act, 1, narrow))
+            pool = self._drawn_with_abilities(g, act, env, by_zone)
         if not pool:  # most often, outside the player's own window
             return
-        pool.sort()
         own = narrow == "own"
         card_param, ability_param = act.params
         name, ability_name = card_param.name, ability_param.name
@@ -273,6 +282,32 @@ class Listing:
                 if resolves and not self._condition_met(g, you, env[resolves], env):
                     continue
                 found.append((c, ref))
+
+    def _drawn_with_abilities(
+        self, g, act: CompiledAction, env: dict, by_zone: dict
+    ) -> list:
+        """The cards the first parameter's `in` draws, in its order, whose designs
+        `by_zone` has for the zone each lies in (see `_sources_by_zone`). An `in`
+        of zones alone is drawn zone by zone, only where such a card may lie."""
+        cards = g.cards
+        if act.drawn_zones is None:
+            drawn = act.sources[0](g, env)
+            return [
+                c
+                for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn))
+                if cards[c].design in by_zone.get(cards[c].zone, ())
+            ]
+        pool = []
+        for whose, zone in act.drawn_zones:
+            designs = by_zone.get(zone)
+            if designs:
+                for seat in as_list(whose(g, env)):
+                    pool += [
+                        c
+                        for c in g.players[seat].zones[zone]
+                        if cards[c].design in designs
+                    ]
+        return list(dict.fromkeys(pool))
 
     def _bind(
         self, g, act, env, given, i, found, ignore, check_sources, free=False, prefix=()
@@ -472,8 +507,8 @@ class Listing:
         return found
 
     def _sources_by_zone(self, g, act: CompiledAction, i: int, narrow: str) -> tuple:
-        """For a card parameter `i - 1` with no `in` followed by its ability `i`:
-        each zone a player may look at, with the designs that have an ability
+        """For a card parameter `i - 1` followed by its ability `i`: each zone a
+        player may look at (any, with an `in`), with the designs that have an ability
         there the condition does not rule out (zones with none are left out),
         narrowed as `_narrowing` says: a triggered ability counts only while an
         event it waits for is recent, and with "own" an untriggered one only if
@@ -507,11 +542,12 @@ class Listing:
         return found
 
     def _abilities_by_zone(self, g, act: CompiledAction, i: int) -> list:
-        """Per zone a player may look at: (design, abilities the condition does not
-        rule out there), for the designs with any."""
+        """Per zone a player may look at (any zone, for a card drawn from an `in`):
+        (design, abilities the condition does not rule out there), for the designs
+        with any."""
         zones = []
         for z in self.rs.zones:
-            if z in self.hidden_zones:
+            if z in self.hidden_zones and act.sources[i - 1] is None:
                 continue
             entries = []
             for d in g.engine.able:

@@ -35,7 +35,7 @@ from typing import Any
 from kotc_dsl import ast
 
 from .programs import BUILTINS, _as_list, _element_name
-from .state import CardState
+from .state import SEAT_FIELDS, CardState
 from .values import Seat, seat_of
 
 _MISSING = object()  # an env name with no saved binding (`where` restores it)
@@ -106,10 +106,8 @@ _CONTEXT_READS = {
 
 # a card's own fields, read straight from its state (those `Game._card_attr`
 # treats apart are left to it)
-_CARD_FIELDS = frozenset(CardState.__slots__) - {
+_CARD_FIELDS = frozenset(CardState.__slots__) - SEAT_FIELDS - {
     "printed",
-    "owner",
-    "controller",
     "ultra_points",
 }
 
@@ -280,7 +278,7 @@ class _Gen:
             t = self.tmp()
             if state is not None:
                 self.card_read(v, state, name, t)
-                if name in ("controller", "owner") and name not in self.p.card_keys:
+                if name in SEAT_FIELDS and name not in self.p.card_keys:
                     self.seats.add(t)  # as `card_read` wrote it: `seat_of(...)`
             else:
                 self.seat_read(v, player, name, t)
@@ -290,8 +288,8 @@ class _Gen:
             self.seat_read(v, self.into(f"g.players[{v}]"), name, t)
             return t
         t, c = self.tmp(), self.tmp()
-        card = name in self.p.stats or name in ("controller", "owner")
-        seat = name not in ("controller", "owner")
+        card = name in self.p.stats or name in SEAT_FIELDS
+        seat = name not in SEAT_FIELDS
         field = name in _CARD_FIELDS and name not in self.p.stats and name.isidentifier()
         if card or field:  # a card id: its stats, then as Game._card_attr reads
             self.emit(f"if type({v}) is int:")
@@ -335,7 +333,7 @@ class _Gen:
         if name in self.p.card_keys:
             stats = self.into(stats)
             tests.append((f"{n} in {stats}", f"{t} = {stats}[{n}]"))
-        if name in ("controller", "owner"):
+        if name in SEAT_FIELDS:
             last = f"{t} = seat_of({state}.{name})"
         elif name in _CARD_FIELDS and name not in self.p.stats and name.isidentifier():
             named = f"env[{n}]"  # a name bound to a stat names it
@@ -756,7 +754,7 @@ class _Test:
     def card_field(self, name: str) -> str | None:
         """`card.name`, as `_Gen.card_read` reads it."""
         gen, state, n = self.gen, self.state, repr(name)
-        if name in ("controller", "owner"):
+        if name in SEAT_FIELDS:
             last = f"seat_of({state}.{name})"
         elif name in _CARD_FIELDS and name not in gen.p.stats and name.isidentifier():
             if name == "card":

@@ -258,6 +258,8 @@ class Referee(Listing):
             None,
         )
         stages = _staged_checks(a)
+        binder = self._shape_binder(a.params)
+        drawn = a.params[0].source if binder == self._bind_own_ability else None
         return CompiledAction(
             a.name,
             a.label,
@@ -271,7 +273,8 @@ class Referee(Listing):
             [P.expr(check) if check is not None else None for check in stages],
             a.requires,
             Action("act", (a.name, ()), a.name),
-            binder=self._shape_binder(a.params),
+            binder=binder,
+            drawn_zones=_zone_terms(drawn, P),
             counter_kinds=self._counter_kinds(a),
             pays=[(s.kind, s.amount) for s in a.body[: len(costs)]],
             stages=stages,
@@ -1405,6 +1408,17 @@ def _staged_checks(a: ast.Action) -> list:
         reduce(lambda x, y: ast.Binary("and", x, y), checks) if checks else None
         for checks in stages
     ]
+
+
+def _zone_terms(e, P) -> tuple | None:
+    """Of `whose.zone + ...`: (whose, compiled, and the zone) per term; None for
+    any other expression, or none."""
+    if isinstance(e, ast.Binary) and e.op == "+":
+        left, right = _zone_terms(e.left, P), _zone_terms(e.right, P)
+        return None if left is None or right is None else left + right
+    if isinstance(e, ast.Path) and len(e.parts) > 1 and e.parts[-1] in P.zones:
+        return ((P.expr(ast.Path(e.parts[:-1], origin=e.origin)), e.parts[-1]),)
+    return None
 
 
 def _conjuncts(e) -> list:

@@ -10,6 +10,9 @@ from typing import Any
 
 from .values import decode, encode
 
+# the fields of a card that hold a seat (read as `Seat`s, as players are)
+SEAT_FIELDS = frozenset({"owner", "controller", "last_controller"})
+
 
 class _Slotted:
     """Plain state held in slots, written to JSON and read back slot by slot."""
@@ -29,7 +32,11 @@ class _Slotted:
 
 class CardState(_Slotted):
     """One card (or pawn) in a game: who owns and controls it, where it is, its
-    printed and current stats, orientation, face, counters and marks."""
+    printed and current stats, orientation, face, counters and marks.
+
+    `last_controller` is the seat that controlled it when it last left an in-play
+    zone (until then, the seat it was made for): a card leaving play goes where the
+    rules say (its owner's graveyard, say), and a rule may still ask who had it."""
 
     __slots__ = (
         "id",
@@ -37,6 +44,7 @@ class CardState(_Slotted):
         "type",
         "owner",
         "controller",
+        "last_controller",
         "zone",
         "printed",
         "stats",
@@ -62,7 +70,7 @@ class CardState(_Slotted):
         pawn: bool = False,
     ):
         self.id, self.name, self.type, self.design = id, name, type, design
-        self.owner = self.controller = owner
+        self.owner = self.controller = self.last_controller = owner
         self.zone = ""
         self.printed = dict(printed)
         self.stats = dict(printed)
@@ -78,12 +86,13 @@ class CardState(_Slotted):
         """Every slot, the containers copied (a clone copies every card: written
         out, not looped over the slots, at half the cost)."""
         c = object.__new__(CardState)
-        c.id, c.name, c.type, c.owner, c.controller, c.zone = (
+        c.id, c.name, c.type, c.owner, c.controller, c.last_controller, c.zone = (
             self.id,
             self.name,
             self.type,
             self.owner,
             self.controller,
+            self.last_controller,
             self.zone,
         )
         c.exhausted, c.fatigued, c.fatigued_turn, c.face_up, c.pawn, c.design = (

@@ -55,6 +55,7 @@ PLAYER_ATTRS = {
 CARD_ATTRS = {
     "owner": "player",
     "controller": "player",
+    "last_controller": "player",
     "exhausted": "bool",
     "fatigued": "bool",
     "fatigued_turn": "int",

@@ -156,3 +156,37 @@ def test_the_listing_shortcuts_offer_what_the_general_binder_offers(edition):
             g.apply(action)
             twin.apply(action)
     assert compared > 500
+
+
+def test_an_in_of_zones_is_drawn_zone_by_zone_as_it_would_be_whole():
+    # the 11th's `activate` draws from `you.creature_zone + players.graveyard`: zone
+    # by zone, only zones where an ability may be taken; drawn whole, the same
+    from interpreter.agents import RandomAgent
+    from interpreter.cli_play import _decks
+
+    rs = load_edition("11th")
+    decks, _ = _decks(rs, None)
+    designs = card_pool(decks)
+    by_zone, whole = Engine(rs, designs), Engine(rs, designs)
+    assert [z for _, z in by_zone.referee.actions["activate"].drawn_zones] == [
+        "creature_zone",
+        "graveyard",
+    ]
+    whole.referee.actions["activate"].drawn_zones = None
+    from_graveyard = 0
+    for seed in (4, 5, 10):  # games where a destroyed Immortal Phoenix may rise
+        g = Game.new(rs, decks, seed=seed, engine=by_zone)
+        twin = Game.new(rs, decks, seed=seed, engine=whole)
+        agent = RandomAgent(seed)
+        while not g.is_over:
+            legal = g.legal_actions()
+            assert [a.key() for a in legal] == [a.key() for a in twin.legal_actions()]
+            from_graveyard += any(
+                a.value[0] == "activate" and g.cards[a.value[1][0]].zone == "graveyard"
+                for a in legal
+                if a.kind == "act"
+            )
+            action = agent.act(g)
+            g.apply(action)
+            twin.apply(action)
+    assert from_graveyard

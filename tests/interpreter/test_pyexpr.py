@@ -131,6 +131,7 @@ def test_attributes_of_cards_seats_dice_and_nothing(table):
     assert ev(g, p("d", stat), env) == 4
     assert ev(g, p("c", "controller"), env) == Seat(0)
     assert type(ev(g, p("c", "owner"), env)) is Seat
+    assert type(ev(g, p("c", "last_controller"), env)) is Seat
     assert ev(g, p("d", "exhausted"), env) is True
     assert ev(g, p("c", "exhausted"), env) is False
     assert ev(g, p("c", "printed"), env) == g.cards[small].printed
@@ -569,7 +570,7 @@ def test_an_unknown_operator_fails_when_compiled_as_before(table):
 # `ghost` unbound; `card` and `player` inside a `where`. Each expression reads a
 # few of them, so that it often reads one in two places.
 _NAMES = ["a", "f", "c", "d", "xs", "you", "none", "ghost", "card"]
-_FIELDS = ("exhausted", "controller", "owner", "fatigued", "zone")
+_FIELDS = ("exhausted", "controller", "owner", "last_controller", "fatigued", "zone")
 _SOURCES = [p("xs"), p("players", "battlefield"), p("you", "hand"), p("players"),
             b("+", p("players", "battlefield"), p("players", "hand"))]
 
