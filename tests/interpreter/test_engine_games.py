@@ -85,10 +85,13 @@ def test_a_player_at_zero_hp_plays_on_as_a_zombie_where_the_rules_say_so():
 
 def test_where_no_zombies_play_on_a_player_at_zero_hp_is_out():
     rs = load_edition("11th")
-    g = Game.new(rs, _decks(rs, None)[0], seed=2, players=3)
-    agents = [RandomAgent(2 + i) for i in range(3)]
-    while not g.is_over and all(p.hp > 0 for p in g.players):
-        g.apply(agents[g.current_player].act(g))
+    for seed in range(2, 12):  # the first seeded game in which a player drops to 0 HP
+        g = Game.new(rs, _decks(rs, None)[0], seed=seed, players=3)
+        agents = [RandomAgent(seed + i) for i in range(3)]
+        while not g.is_over and all(p.hp > 0 for p in g.players):
+            g.apply(agents[g.current_player].act(g))
+        if not all(p.hp > 0 for p in g.players):
+            break
     out = next(p.seat for p in g.players if p.hp <= 0)
     assert g.players[out].eliminated and not g.is_zombie(out)
     assert not any(e.kind == "zombie" for e in g.events)
