@@ -858,6 +858,8 @@ class Game:
         if leaving_play:
             self._leave(c)
         c.zone, c.controller = zone, int(seat)
+        if zone in engine.in_play:
+            c.last_controller = c.controller
         c.face_up = ("face_up" in mods) or (
             "face_down" not in mods and engine.face_up[zone]
         )
@@ -872,10 +874,7 @@ class Game:
             engine.referee.note(self, "moved", {"target": card})
 
     def _leave(self, c: CardState) -> None:
-        """A card leaving its zone: counters, marks and battle places go with it;
-        leaving an in-play zone, who had it there is kept (`last_controller`)."""
-        if c.zone in self.engine.in_play:
-            c.last_controller = c.controller
+        """A card leaving its zone: counters, marks and battle places go with it."""
         if c.counters:
             self._clear_counters(c)
         if c.tags:
@@ -903,6 +902,8 @@ class Game:
                 zones.remove(card)
             self.players[seat].zones[c.zone].append(card)
             c.controller = int(seat)
+            if c.zone in self.engine.in_play:
+                c.last_controller = c.controller
             if self.battle is not None:
                 self.withdraw(card, None)
             self.log("give", cite, card=card, to=seat)

@@ -45,6 +45,7 @@ BUILTINS = {
     "fatigue": "Fatigue is respected",
     "counter_hosts": "Counters sit only on on-field cards",
     "counter_count": "The counters counted in play are those the cards hold",
+    "last_controller": "A card in play records who controls it as its last controller",
     "zone_holds": "A zone holds only the card types it may",
     "exhaustible": "Only cards in exhaustible zones are exhausted or fatigued",
     "flow_node": "Play rests on a node of the flow graph",
@@ -215,7 +216,7 @@ class Invariants:
 
         self._places(g, broken)
         pawn_zone, floors, turn = self.pawn_zone, self.floor_items, g.turn
-        zones, exhaustible = self.zones, self.exhaustible
+        zones, exhaustible, in_play = self.zones, self.exhaustible, self.in_play
         for c in g.cards:
             if not c.zone:
                 if c.counters:
@@ -244,6 +245,10 @@ class Invariants:
                 state = "exhausted" if c.exhausted else "fatigued"
                 broken("exhaustible", self.card(g, c.id),
                        f"{state} in the {c.zone}, which is not exhaustible", _cite(zone))
+            if c.last_controller != c.controller and c.zone in in_play:
+                broken("last_controller", self.card(g, c.id),
+                       f"in play under player {c.controller}, yet it records player "
+                       f"{c.last_controller} as the one who had it in play")
             if c.fatigued and c.fatigued_turn > turn:
                 broken("fatigue", self.card(g, c.id),
                        f"fatigued on turn {c.fatigued_turn}, after the current turn "

@@ -34,9 +34,10 @@ class CardState(_Slotted):
     """One card (or pawn) in a game: who owns and controls it, where it is, its
     printed and current stats, orientation, face, counters and marks.
 
-    `last_controller` is the seat that controlled it when it last left an in-play
-    zone (until then, the seat it was made for): a card leaving play goes where the
-    rules say (its owner's graveyard, say), and a rule may still ask who had it."""
+    `last_controller` is the seat that controls it while it is in play, kept once
+    it leaves (until it is first in play, the seat it was made for): a card leaving
+    play goes where the rules say (its owner's graveyard, say), and a rule may still
+    ask who had it."""
 
     __slots__ = (
         "id",

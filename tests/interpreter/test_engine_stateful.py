@@ -141,6 +141,20 @@ def test_an_unexhaust_outside_recovery_is_reported(table):
     assert [v.invariant for v in found] == ["unexhaust_in_recovery"]
 
 
+def test_a_card_in_play_whose_last_controller_is_another_is_reported(table):
+    g = Game.new(table.ruleset, table.decks, seed=4, players=2, engine=table.engine)
+    inv = Invariants.of(table.engine)
+    zone = sorted(inv.in_play)[0]
+    card = next(c for c in g.cards if c.zone)
+    g.players[card.controller].zones[card.zone].remove(card.id)
+    g.players[card.controller].zones[zone].append(card.id)
+    card.zone = zone
+    assert Monitor(g).check() == []
+    card.last_controller = 1 - card.controller
+    found = Monitor(g).check()
+    assert [v.invariant for v in found] == ["last_controller"]
+
+
 def test_every_builtin_invariant_has_a_label():
     assert all(label[0].isupper() for label in BUILTINS.values())
 
