@@ -461,13 +461,7 @@ class Listing:
         if ab.affordable is not None and not ab.affordable(g, inner):
             return False
         if ab.trigger is not None:
-            for name, fields in g.recent:
-                if name in ab.trigger.events and (
-                    ab.trigger_cond is None
-                    or ab.trigger_cond(g, {**inner, "event": fields})
-                ):
-                    return True
-            return False
+            return bool(self._answerable(g, ab, ref, inner))
         if ab.cond is not None:
             return bool(ab.cond(g, inner))
         if listed:
@@ -590,6 +584,36 @@ class Listing:
         if known is None:
             known = memo[seat] = bool(self.standard(g, {"you": seat}))
         return known
+
+    @staticmethod
+    def _answerable(g, ab, ref: AbilityRef, inner: dict) -> list:
+        """The recent events the ability's trigger answers, but for those it has
+        answered already (`answer_events`)."""
+        key, cond = [ref.card, ref.index], ab.trigger_cond
+        return [
+            entry
+            for entry in g.recent
+            if entry[0] in ab.trigger.events
+            and key not in entry[1].get("__answered", ())
+            and (cond is None or cond(g, {**inner, "event": entry[1]}))
+        ]
+
+    def answer_events(self, g, seat: int, what: Any) -> bool:
+        """An ability (or a spell's) activated on recent events answers them: it may
+        not answer them again (a ghost-play ability costs nothing, and would answer
+        one destruction for ever), while every other ability still may, a copy of
+        it or another player's. Whether it answered any."""
+        ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
+        abilities = g.engine.abilities.get(g.cards[ref.card].design)
+        if not abilities or abilities[ref.index].trigger is None:
+            return False
+        found = self._answerable(g, abilities[ref.index], ref, {"you": seat_of(seat),
+                                                                "this": ref.card})
+        for entry in found:  # a new map: a clone shares the old one
+            fields = entry[1]
+            entry[1] = {**fields, "__answered": [*fields.get("__answered", ()),
+                                                 [ref.card, ref.index]]}
+        return bool(found)
 
     def _own_designs(self, g, seat) -> frozenset | None:
         """While, in this listing, the standard activation condition fails for

@@ -553,7 +553,12 @@ class Referee(Listing):
         env = {"you": seat_of(seat)}
         for p, a in zip(act.params, args, strict=True):
             env[p.name] = a
-        g.recent = []
+        # what just happened may still be answered while a chain is open, and by an
+        # action answering it; any other action moves the game on ("Chains")
+        answers = act.resolves is not None and self.answer_events(
+            g, seat, env[act.resolves])
+        if g.chain is None and not answers:
+            g.recent = []
         g.log("action", act.cite, player=seat, action=action.label or name)
         if name in self.chaining:
             self.fire(g, "chaining_action", {"actor": seat_of(seat)}, env, act.cite)
