@@ -460,8 +460,16 @@ class Listing:
         # "you cannot use it")
         if ab.affordable is not None and not ab.affordable(g, inner):
             return False
-        if ab.trigger is not None:
-            return bool(self._answerable(g, ab, ref, inner))
+        if ab.trigger is not None:  # `_answerable`, but for the first it finds
+            events, cond = ab.trigger.events, ab.trigger_cond
+            for name, fields in g.recent:
+                if name in events:
+                    answered = fields.get("__answered")
+                    if answered and [ref.card, ref.index] in answered:
+                        continue
+                    if cond is None or cond(g, {**inner, "event": fields}):
+                        return True
+            return False
         if ab.cond is not None:
             return bool(ab.cond(g, inner))
         if listed:

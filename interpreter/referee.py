@@ -427,28 +427,25 @@ class Referee(Listing):
         if i >= len(self.phases):
             g.tasks[-1] = ["turn"]
             return
-        compiled = self.phases[i]
-        ph, node, end, offers, name, window = (
-            compiled.phase, compiled.node, compiled.end, compiled.offers,
-            compiled.name, compiled.window,
-        )
+        (ph, skips, variants, run_block, node, end, offers, name, window, first,
+         go_on) = self.phases[i]  # unpacked at once: this runs at most decisions
         g.phase, g.step, g.node = name, "", node
         if task[2] == "begin":
             g.victims = []
             g.recent = []
             env = {"you": seat_of(g.active)}
-            for skip in compiled.skips:
+            for skip in skips:
                 if skip(g, env):
                     g.log("skip", ph.skips[0].cite or ph.cite, phase=name)
                     task[1], task[2] = i + 1, "begin"
                     return
             g.log("phase", ph.cite, phase=name, player=g.active)
-            task[2] = "before" if compiled.first else "run"
+            task[2] = "before" if first else "run"
         if task[2] == "before":
             # nobody is asked only to go on: with nothing to take, the program runs
-            options = self.options(g, g.active, compiled.first)
+            options = self.options(g, g.active, first)
             if options:
-                options.append(compiled.go_on)
+                options.append(go_on)
                 g.ask(g.active, ph.label, options, resume="phase",
                       cite=ph.opens_cite or ph.cite)
                 return
@@ -456,8 +453,8 @@ class Referee(Listing):
             g.node = node  # the program, as a traced game records it
         if task[2] == "run":
             env = {"you": seat_of(g.active)}
-            block = compiled.run
-            for cond, variant in compiled.variants:
+            block = run_block
+            for cond, variant in variants:
                 if cond(g, env):
                     block = variant
                     break
