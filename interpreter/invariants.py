@@ -148,7 +148,7 @@ class Invariants:
         rs = self.rs = engine.rs
         self.nodes = set(compile_ruleset(rs).graph.nodes)
         self.zones = rs.zones
-        self.in_play = {z.name for z in rs.zones.values() if "in_play" in z.flags}
+        self.in_play = engine.in_play
         self.exhaustible = {z.name for z in rs.zones.values() if "exhaustible" in z.flags}
         pawns = rs.setting("cards", "pawns")
         self.pawn_zone = pawns.zone if pawns else None
