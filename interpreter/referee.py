@@ -552,7 +552,7 @@ class Referee(Listing):
             env[p.name] = a
         # what just happened may still be answered while a chain is open, and by an
         # action answering it; any other action moves the game on ("Chains")
-        answers = act.resolves is not None and self.answer_events(
+        answers = bool(g.recent) and act.resolves is not None and self.answer_events(
             g, seat, env[act.resolves])
         if g.chain is None and not answers:
             g.recent = []
