@@ -17,13 +17,13 @@ import hashlib
 import json
 import threading
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from kotc_dsl import Ruleset, ast, load_edition
 from kotc_dsl.cards import CardDesign
 
 from .abilities import CompiledAbility, compile_card
-from .actions import Action, Decision, IllegalAction
+from .actions import Action, Decision, Event, IllegalAction
 from .dice import Dice
 from .programs import NEXT, PUSHED, WAIT, Block, Frame, Programs, as_list, run
 from .referee import Referee
@@ -50,22 +50,6 @@ class Deck:
 def card_pool(decks: list[Deck]) -> list[CardDesign]:
     """Every design the decks hold, reserves included: what an engine compiles."""
     return [d for deck in decks for d in deck.cards + deck.reserves]
-
-
-class Event(NamedTuple):
-    """One thing that happened, with the rule that made it happen."""
-
-    kind: str
-    data: dict
-    cite: str | None = None
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "data": encode(self.data), "cite": self.cite}
-
-    def __str__(self) -> str:
-        data = ", ".join(f"{k}={v}" for k, v in self.data.items())
-        cite = f"  [{self.cite}]" if self.cite else ""
-        return f"{self.kind}({data}){cite}"
 
 
 # `_new_tuple(Event, (kind, data, cite))`: a named tuple made in C, with no call of

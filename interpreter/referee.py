@@ -20,12 +20,15 @@ from typing import Any, NamedTuple
 
 from kotc_dsl import ast
 
-from .actions import Action
+from .actions import Action, Decision, Event
 from .listers import window_lister
 from .listing import CompiledAction, Listing, _names, _trigger_table
 from .programs import NEXT, PUSHED, Block, Frame
 from .state import Record
 from .values import AbilityRef, Seat, card_label, seat_of
+
+# `_new_tuple(Decision, (...))`: a named tuple made in C (as `Game.ask` makes one)
+_new_tuple = tuple.__new__
 
 
 class CompiledPhase(NamedTuple):
@@ -45,6 +48,12 @@ class CompiledPhase(NamedTuple):
     # the answer that goes on to the program
     first: tuple = ()
     go_on: Action | None = None
+    # what its decisions and its log read: the prompt, the rule asking, the text
+    # of the phase's citation, and the prompt of the others' window at its end
+    label: str = ""
+    asking: ast.Citation | None = None
+    cite_text: str | None = None
+    others_prompt: str = ""
 
 
 @dataclass
@@ -91,6 +100,10 @@ class Referee(Listing):
                     bool(ph.opens or self.anytime),
                     ph.opens_first,
                     Action("end", None, f"go on with the {ph.label}"),
+                    ph.label,
+                    ph.opens_cite or ph.cite,
+                    None if ph.cite is None else ph.cite.text,
+                    f"act before the {ph.label} ends",
                 )
             )
         chaining = rs.setting("chain", "chaining")
@@ -422,68 +435,81 @@ class Referee(Listing):
     def _task_phase(self, g, task: list) -> None:
         """A phase's stages: `begin` (skips), `before` (the window before the
         program, where the phase opens actions `throughout`), `run` (the program:
-        the usual one or a variant), `window`, `others`."""
+        the usual one or a variant), `window`, `others`. Most often its window
+        again, once an action taken in it is done: looked for first."""
         i = task[1]
-        if i >= len(self.phases):
+        phases = self.phases
+        if i >= len(phases):
             g.tasks[-1] = ["turn"]
             return
-        (ph, skips, variants, run_block, node, end, offers, name, window, first,
-         go_on) = self.phases[i]  # unpacked at once: this runs at most decisions
-        g.phase, g.step, g.node = name, "", node
-        if task[2] == "begin":
-            g.victims = []
-            g.recent = []
-            env = {"you": seat_of(g.active)}
-            for skip in skips:
-                if skip(g, env):
-                    g.log("skip", ph.skips[0].cite or ph.cite, phase=name)
-                    task[1], task[2] = i + 1, "begin"
+        ph = phases[i]
+        g.phase, g.step, g.node = ph.name, "", ph.node
+        stage = task[2]
+        if stage != "window":
+            if stage == "begin":
+                g.victims = []
+                g.recent = []
+                if ph.skips:
+                    env = {"you": seat_of(g.active)}
+                    for skip in ph.skips:
+                        if skip(g, env):
+                            phase = ph.phase
+                            g.log("skip", phase.skips[0].cite or phase.cite,
+                                  phase=ph.name)
+                            task[1], task[2] = i + 1, "begin"
+                            return
+                g.events.append(  # as `log` writes it
+                    _new_tuple(Event, (
+                        "phase", {"phase": ph.name, "player": g.active}, ph.cite_text
+                    ))
+                )
+                stage = task[2] = "before" if ph.first else "run"
+            if stage == "before":
+                # nobody is asked only to go on: with nothing to take, the program
+                # runs
+                options = self.options(g, g.active, ph.first)
+                if options:
+                    options.append(ph.go_on)
+                    g.decision = _new_tuple(
+                        Decision, (int(g.active), ph.label, options, "phase", ph.asking)
+                    )
                     return
-            g.log("phase", ph.cite, phase=name, player=g.active)
-            task[2] = "before" if first else "run"
-        if task[2] == "before":
-            # nobody is asked only to go on: with nothing to take, the program runs
-            options = self.options(g, g.active, first)
-            if options:
-                options.append(go_on)
-                g.ask(g.active, ph.label, options, resume="phase",
-                      cite=ph.opens_cite or ph.cite)
+                stage = task[2] = "run"
+                g.node = ph.node  # the program, as a traced game records it
+            if stage == "run":
+                env = {"you": seat_of(g.active)}
+                block = ph.run
+                for cond, variant in ph.variants:
+                    if cond(g, env):
+                        block = variant
+                        break
+                task[2] = "window"
+                if block.stmts:
+                    g.frames.append(Frame(block, env))
+                    return
+                if g.dirty:  # the end is looked for before the window opens
+                    return
+                g.node = ph.node  # the window, as a traced game records it
+            elif stage == "others":
+                self._others_window(g, task, ph)
                 return
-            task[2] = "run"
-            g.node = node  # the program, as a traced game records it
-        if task[2] == "run":
-            env = {"you": seat_of(g.active)}
-            block = run_block
-            for cond, variant in variants:
-                if cond(g, env):
-                    block = variant
-                    break
-            task[2] = "window"
-            if block.stmts:
-                g.frames.append(Frame(block, env))
-                return
-            if g.dirty:  # the end is looked for before the window opens
-                return
-            g.node = node  # the window, as a traced game records it
-        elif task[2] == "others":
-            self._others_window(g, task, ph)
-            return
-        if not window:
+        if not ph.window:
             task[1], task[2] = i + 1, "begin"
             return
-        options = self.options(g, g.active, offers)
-        options.append(end)
-        g.ask(g.active, ph.label, options, resume="phase", cite=ph.opens_cite or ph.cite)
+        options = self.options(g, g.active, ph.offers)
+        options.append(ph.end)
+        g.decision = _new_tuple(
+            Decision, (int(g.active), ph.label, options, "phase", ph.asking)
+        )
 
-    def _others_window(self, g, task: list, ph) -> None:
+    def _others_window(self, g, task: list, ph: CompiledPhase) -> None:
         """Once the active player ends a phase, each other player in turn from their
         left may take the actions open at any time (the rules let them: \"during
         any phase of any player's turn\"), until they pass; the phase then ends.
         Giving the game up is not among them (`Ruleset.concessions`). A player with
         nothing to take passes without being asked. `task[3]` counts seats from the
         active player."""
-        prompt = f"act before the {ph.label} ends"
-        k = self._ask_others(g, task[3], self.others_offer, prompt, "phase",
+        k = self._ask_others(g, task[3], self.others_offer, ph.others_prompt, "phase",
                              self.anytime_cite)
         if k is not None:
             task[3] = k
@@ -496,14 +522,18 @@ class Referee(Listing):
         """Ask the first player, from the `k`th seat after the active player on,
         who is still in the game and has something in `offer` to take (or pass);
         its `k`, or None when nobody has (nobody is asked only to pass)."""
-        n = len(g.players)
+        players = g.players
+        n = len(players)
+        active = g.active
         while k < n:
-            seat = (g.active + k) % n
-            if not g.players[seat].eliminated:
+            seat = (active + k) % n
+            if not players[seat].eliminated:
                 options = self.options(g, seat, offer)
                 if options:
                     options.append(_PASS)
-                    g.ask(seat, prompt, options, resume=resume, cite=cite)
+                    g.decision = _new_tuple(
+                        Decision, (int(seat), prompt, options, resume, cite)
+                    )
                     return k
             k += 1
         return None
