@@ -31,7 +31,6 @@ class Action:
         self, kind: str, value: Any = None, label: str | None = "", namer: Any = None
     ):
         self.kind, self.value, self._label, self._namer = kind, value, label, namer
-        self._key = None
 
     @property
     def label(self) -> str:
@@ -42,9 +41,11 @@ class Action:
 
     def key(self) -> tuple:
         """What equality compares: the kind and the value, players told from cards."""
-        if self._key is None:
-            self._key = (self.kind, _identity(self.value))
-        return self._key
+        try:  # made when first compared (most actions never are): no slot set before
+            return self._key
+        except AttributeError:
+            key = self._key = (self.kind, _identity(self.value))
+            return key
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, Action) and other.key() == self.key())

@@ -17,6 +17,8 @@ import hashlib
 import json
 import threading
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from kotc_dsl import Ruleset, ast, load_edition
@@ -154,13 +156,18 @@ class Namer:
         return Namer(self.engine, (*self.cards, (c.name, c.design)))
 
     def label_of(self, action: Action) -> str:
+        value = action.value
+        if type(value) is int:  # a card, most often: as `card_label` writes it
+            return f"{self.cards[value][0]}#{value}"
         if action.kind == "act":
-            name, args = action.value
-            return f"{name} " + " ".join(self.name(a) for a in args)
-        return self.name(action.value)
+            name, args = value
+            return f"{name} " + " ".join(map(self.name, args))
+        return self.name(value)
 
     def name(self, value: Any) -> str:
         """How an option names what it takes: a card, a player, an ability."""
+        if type(value) is int:  # a card, most often
+            return card_label(self.cards[value][0], value)
         if isinstance(value, Seat):
             return f"player {int(value)}"
         if isinstance(value, AbilityRef):
@@ -410,9 +417,9 @@ class Game:
             raise IllegalAction("the game is over")
         d = self.decision
         options = d.options
-        for chosen in options:  # most often, one of the very options listed
-            if chosen is action:
-                break
+        # most often, one of the very options listed (looked for in C, by identity)
+        if True in map(is_, options, repeat(action)):
+            chosen = action
         else:
             if hasattr(action, "__index__") and not isinstance(action, bool):
                 i = action.__index__()  # an index into them (numpy's integers too)
@@ -432,17 +439,15 @@ class Game:
         self.applied += 1
         self.decision = None
         cite = d.cite
+        label = chosen._label  # the label, once made, is the text (`str`)
+        if not label:
+            label = chosen.label or str(chosen)
         events.append(  # as `log` writes it
             _new_tuple(
                 Event,
                 (
                     "decide",
-                    {
-                        "player": d.player,
-                        # the label, once made, is the text
-                        "action": chosen._label or str(chosen),
-                        "choice": chosen.kind,
-                    },
+                    {"player": d.player, "action": label, "choice": chosen.kind},
                     None if cite is None else cite.text,
                 ),
             )

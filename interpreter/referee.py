@@ -138,6 +138,9 @@ class Referee(Listing):
             for c in rs.counters.values()
         }
         self.actions = {a.name: self._action(a) for a in rs.actions.values()}
+        self.param_names = {
+            a.name: tuple(p.name for p in a.params) for a in rs.actions.values()
+        }
         self._windows = {}
         self.reactions: dict[tuple, list[CompiledCounter]] = {}
         for c in self.counters.values():
@@ -546,31 +549,30 @@ class Referee(Listing):
         return gate is None or bool(in_play) and not in_play.keys().isdisjoint(gate)
 
     def _answer_phase(self, g, task: list, action: Action) -> None:
-        if task[2] == "others":
+        stage = task[2]
+        if stage == "window" or stage != "others" and stage != "before":
+            if action.kind != "end":
+                self.take(g, g.active, action)
+                return
+            # other players may be offered something (no counters in play rules
+            # out the actions that take one: `_gate_open`, written out)
+            if self.others_offer and len(g.players) > 1:
+                gate, in_play = self.others_gate, g.counters_in_play
+                if gate is None or in_play and not in_play.keys().isdisjoint(gate):
+                    task[2:] = ["others", 1]
+                    return
+            task[1], task[2] = task[1] + 1, "begin"
+            return
+        if stage == "others":
             if action.kind == "pass":
                 task[3] += 1
             else:
                 self.take(g, (g.active + task[3]) % len(g.players), action)
             return
-        if task[2] == "before":
-            if action.kind == "end":
-                task[2] = "run"
-            else:
-                self.take(g, g.active, action)
-            return
         if action.kind == "end":
-            # other players may be offered something (no counters in play rules out
-            # the actions that take one)
-            if (
-                self.others_offer
-                and len(g.players) > 1
-                and self._gate_open(g, self.others_gate)
-            ):
-                task[2:] = ["others", 1]
-            else:
-                task[1], task[2] = task[1] + 1, "begin"
-            return
-        self.take(g, g.active, action)
+            task[2] = "run"
+        else:
+            self.take(g, g.active, action)
 
     # actions
 
@@ -578,15 +580,21 @@ class Referee(Listing):
         name, args = action.value
         act = self.actions[name]
         env = {"you": seat_of(seat)}
-        for p, a in zip(act.params, args, strict=True):
-            env[p.name] = a
+        env.update(zip(self.param_names[name], args, strict=True))
         # what just happened may still be answered while a chain is open, and by an
         # action answering it; any other action moves the game on ("Chains")
         answers = bool(g.recent) and act.resolves is not None and self.answer_events(
             g, seat, env[act.resolves])
         if g.chain is None and not answers:
             g.recent = []
-        g.log("action", act.cite, player=seat, action=action.label or name)
+        cite = act.cite
+        g.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "action",
+                {"player": seat, "action": action._label or action.label or name},
+                None if cite is None else cite.text,
+            ))
+        )
         if name in self.chaining:
             self.fire(g, "chaining_action", {"actor": seat_of(seat)}, env, act.cite)
         g.frames.append(Frame(act.body, env))
