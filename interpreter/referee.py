@@ -174,6 +174,15 @@ class Referee(Listing):
             (c.name, c.keep, P.expr(c.cond if c.keep else c.value), c.cite)
             for c in rs.criteria
         ]
+        # what `check_end` reads: the conditions to evaluate, and the flag an end
+        # condition's event sets
+        self.lose_checks = [
+            (name, cond, cite) for name, cond, _, cite in self.lose_conditions if cond
+        ]
+        self.end_checks = [
+            (name, f"end:{name}", cond, cite)
+            for name, cond, _, cite in self.end_conditions
+        ]
         conditions = [c.cond for c in rs.end_conditions + rs.lose_conditions if c.cond]
         self.watched_zones = set().union(*(P.zones_read(c) for c in conditions))
         floor = rs.setting("endgame", "hp_floor")
@@ -376,6 +385,14 @@ class Referee(Listing):
         self._ops = {
             name[4:]: getattr(self, name) for name in dir(self) if name[:4] == "_op_"
         }
+        # what the battle task reads of each step: its name, the functions of its
+        # operations, its citation, its node, and whether it happens at once with
+        # the step after it
+        self.steps_run = [
+            (s.name, tuple(self._ops[op] for op in s.ops), s.cite, f"battle:{s.name}",
+             i in self.joined)
+            for i, s in enumerate(rs.battle_steps)
+        ]
         # where each team's formation order is selected: (step, operation) indexes
         self.formations: dict[str, tuple[int, int]] = {}
         for i, step in enumerate(rs.battle_steps):
@@ -1077,34 +1094,39 @@ class Referee(Listing):
         """The battle's steps, stage by stage, until something else must happen
         first: a frame to run, a decision, a look at the end, another task."""
         b = g.battle
-        steps = self.battle_steps
+        steps = self.steps_run
+        n = len(steps)
         while True:
             i = task[1]
-            if i >= len(steps) or b.cancelled:
+            if i >= n or b.cancelled:
                 g.battle = None
                 g.step = ""
                 g.tasks.pop()
                 g.log("battle_end", self.battle_cite)
                 return
-            name, ops, cite, node = steps[i]
+            name, ops, cite, node, joined = steps[i]
             g.step, g.node = name, node
             stage = task[2]
-            if stage == "begin":
+            if stage == "ops":  # most often
+                op = b.op
+                if op < len(ops):
+                    if ops[op](g, b, cite):
+                        b.op += 1
+                        b.stage = 0
+                else:
+                    task[2] = "after"
+                    b.holding = joined
+                    if g.counters_in_play:  # what `fire_step` looks for first
+                        self.fire_step(g, "after", name)
+            elif stage == "begin":
                 if name in b.skipped:
                     g.log("skip", cite, step=name)
                     task[1] += 1
                 else:
                     task[2] = "ops"
                     b.op, b.holding = 0, True
-                    self.fire_step(g, "before", name)
-            elif stage == "ops":
-                if b.op >= len(ops):
-                    task[2] = "after"
-                    b.holding = i in self.joined
-                    self.fire_step(g, "after", name)
-                elif self._ops[ops[b.op]](g, b, cite):
-                    b.op += 1
-                    b.stage = 0
+                    if g.counters_in_play:
+                        self.fire_step(g, "before", name)
             elif (
                 stage == "after"
                 and self.step_offer
@@ -1115,8 +1137,8 @@ class Referee(Listing):
             elif stage != "window" or self._step_window(g, b):
                 task[1], task[2] = i + 1, "begin"
             if (
-                g.frames
-                or g.decision is not None
+                g.decision is not None
+                or g.frames
                 or g.dirty
                 or g.is_over
                 or g.tasks[-1] is not task
@@ -1170,7 +1192,7 @@ class Referee(Listing):
             for card in [cards[c]]
             if not card.exhausted
             and c not in exclude
-            and card.tags.keys().isdisjoint(excluded)
+            and (not card.tags or card.tags.keys().isdisjoint(excluded))
         ]
 
     def _enlist_step(self, g, b, seat: int, team: list, minimum: int, cite) -> bool:
@@ -1185,7 +1207,8 @@ class Referee(Listing):
         candidates = self.enlistable(g, seat, team)
         if not candidates:
             return True
-        options = [g.pick_action(c) for c in candidates]
+        namer = g.namer  # cards: as `pick_action` makes them
+        options = [Action("pick", c, None, namer) for c in candidates]
         if len(team) >= minimum:
             options.append(Action("done", None, "done enlisting"))
         g.ask(seat, "enlist", options, resume="battle", cite=cite)
@@ -1214,7 +1237,7 @@ class Referee(Listing):
                 g.ask(
                     b.attacker,
                     "declare the victim",
-                    [g.pick_action(v) for v in victims],
+                    [Action("pick", v, None, g.namer) for v in victims],  # no dice
                     resume="battle",
                     cite=cite,
                 )
@@ -1376,14 +1399,15 @@ class Referee(Listing):
         if g.battle is not None and g.battle.holding:
             return
         g.dirty = False
-        for name, cond, _event, cite in self.lose_conditions:
-            if cond is not None:
-                for s in g.seats_in_game():
-                    if cond(g, {"player": s, "you": s}):
-                        self.eliminate(g, s, name, cite)
+        for name, cond, cite in self.lose_checks:
+            # the seats as they were: one eliminated is not looked at again
+            for s in g.in_game:
+                if cond(g, {"player": s, "you": s}):
+                    self.eliminate(g, s, name, cite)
         env = {"you": seat_of(g.active)}
-        for name, cond, _event, cite in self.end_conditions:
-            if g.flags.get(f"end:{name}") or (cond is not None and cond(g, env)):
+        flags = g.flags
+        for name, flag, cond, cite in self.end_checks:
+            if flags.get(flag) or (cond is not None and cond(g, env)):
                 self.finish(g, name, cite)
                 return
         if g.turn > 0 and g.players[g.active].eliminated:  # not in the setup
