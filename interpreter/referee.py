@@ -458,11 +458,11 @@ class Referee(Listing):
         the usual one or a variant), `window`, `others`. Most often its window
         again, once an action taken in it is done: looked for first."""
         i = task[1]
-        phases = self.phases
-        if i >= len(phases):
+        try:
+            ph = self.phases[i]
+        except IndexError:  # the last phase is over
             g.tasks[-1] = ["turn"]
             return
-        ph = phases[i]
         g.phase, g.step, g.node = ph.name, "", ph.node
         stage = task[2]
         if stage != "window":
@@ -529,11 +529,22 @@ class Referee(Listing):
         Giving the game up is not among them (`Ruleset.concessions`). A player with
         nothing to take passes without being asked. `task[3]` counts seats from the
         active player."""
-        k = self._ask_others(g, task[3], self.others_offer, ph.others_prompt, "phase",
-                             self.anytime_cite)
-        if k is not None:
-            task[3] = k
-            return
+        # `_ask_others`, written out: this runs at the end of most phases
+        players = g.players
+        n = len(players)
+        active, offer, k = g.active, self.others_offer, task[3]
+        while k < n:
+            seat = (active + k) % n
+            if not players[seat].eliminated:
+                options = self.options(g, seat, offer)
+                if options:
+                    options.append(_PASS)
+                    g.decision = _new_tuple(Decision, (
+                        int(seat), ph.others_prompt, options, "phase", self.anytime_cite
+                    ))
+                    task[3] = k
+                    return
+            k += 1
         del task[3:]
         task[1], task[2] = task[1] + 1, "begin"
 
