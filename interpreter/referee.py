@@ -450,7 +450,9 @@ class Referee(Listing):
             g.turn += 1
             g.active = int(g.left_of(g.active))
         g.log("turn", self.turn_cite, turn=g.turn, player=g.active)
-        g.tasks[-1] = ["phase", 0, "begin"]
+        g.tasks[-1] = phase = ["phase", 0, "begin"]
+        if not g.dirty:  # the first phase begins at once, as the run loop would
+            self._task_phase(g, phase)
 
     def _task_phase(self, g, task: list) -> None:
         """A phase's stages: `begin` (skips), `before` (the window before the
@@ -460,8 +462,10 @@ class Referee(Listing):
         i = task[1]
         try:
             ph = self.phases[i]
-        except IndexError:  # the last phase is over
-            g.tasks[-1] = ["turn"]
+        except IndexError:  # the last phase is over: the next turn, at once
+            g.tasks[-1] = turn = ["turn"]
+            if not g.dirty:
+                self._task_turn(g, turn)
             return
         g.phase, g.step, g.node = ph.name, "", ph.node
         stage = task[2]
@@ -511,7 +515,10 @@ class Referee(Listing):
                     return
                 g.node = ph.node  # the window, as a traced game records it
             elif stage == "others":
-                self._others_window(g, task, ph)
+                if not self._others_window(g, task, ph) and not g.dirty:
+                    # nobody asked, nothing pushed and no end to look for: the
+                    # next phase begins at once, as the run loop would begin it
+                    self._task_phase(g, task)
                 return
         if not ph.window:
             task[1], task[2] = i + 1, "begin"
@@ -522,13 +529,13 @@ class Referee(Listing):
             Decision, (int(g.active), ph.label, options, "phase", ph.asking)
         )
 
-    def _others_window(self, g, task: list, ph: CompiledPhase) -> None:
+    def _others_window(self, g, task: list, ph: CompiledPhase) -> bool:
         """Once the active player ends a phase, each other player in turn from their
         left may take the actions open at any time (the rules let them: \"during
         any phase of any player's turn\"), until they pass; the phase then ends.
         Giving the game up is not among them (`Ruleset.concessions`). A player with
         nothing to take passes without being asked. `task[3]` counts seats from the
-        active player."""
+        active player. True when a player is asked."""
         # `_ask_others`, written out: this runs at the end of most phases
         players = g.players
         n = len(players)
@@ -543,10 +550,11 @@ class Referee(Listing):
                         int(seat), ph.others_prompt, options, "phase", self.anytime_cite
                     ))
                     task[3] = k
-                    return
+                    return True
             k += 1
         del task[3:]
         task[1], task[2] = task[1] + 1, "begin"
+        return False
 
     def _ask_others(self, g, k: int, offer: tuple, prompt: str, resume: str,
                     cite) -> int | None:
