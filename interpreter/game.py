@@ -732,10 +732,14 @@ class Game:
         self.in_game = [s for s in self.in_game if s != seat]
 
     def left_of(self, who: int) -> Seat:
-        n = len(self.players)
-        for step in range(1, n + 1):
+        players = self.players
+        n = len(players)
+        s = (who + 1) % n
+        if not players[s].eliminated:  # most often, the next seat
+            return seat_of(s)
+        for step in range(2, n + 1):
             s = (who + step) % n
-            if not self.players[s].eliminated:
+            if not players[s].eliminated:
                 return seat_of(s)
         return seat_of(who)
 
@@ -1012,12 +1016,14 @@ class Game:
         self.marked.add(card)
 
     def roll(self, n: int, seat: int, cite) -> list[DieRef]:
+        if n <= 0:
+            return []
+        record, roll, seat = self.dice, self.rng.roll, int(seat)
         dice = []
-        for _ in range(max(n, 0)):
-            self.dice.append([self.rng.roll(), int(seat)])
-            dice.append(DieRef(len(self.dice) - 1))
-        if dice:
-            self.log("roll", cite, player=int(seat), dice=[self.dice[d][0] for d in dice])
+        for _ in range(n):
+            record.append([roll(), seat])
+            dice.append(DieRef(len(record) - 1))
+        self.log("roll", cite, player=seat, dice=[record[d][0] for d in dice])
         return dice
 
     def reroll(self, die: DieRef, cite) -> None:

@@ -783,10 +783,9 @@ class Referee(Listing):
         g.node = "chain:respond"
         options = self.options(g, ch.asking, self.chain_offer)
         options.append(_PASS)
-        g.ask(
-            ch.asking, "respond to the chain", options, resume="chain",
-            cite=self.respond_cite,
-        )
+        g.decision = _new_tuple(Decision, (
+            int(ch.asking), "respond to the chain", options, "chain", self.respond_cite
+        ))
 
     def _answer_chain(self, g, task: list, action: Action) -> None:
         ch = g.chain
@@ -1174,13 +1173,10 @@ class Referee(Listing):
             options = self.options(g, b.asking, self.step_offer)
             if options:
                 options.append(_PASS)
-                g.ask(
-                    b.asking,
-                    "act between battle steps",
-                    options,
-                    resume="battle",
-                    cite=self.step_cite,
-                )
+                g.decision = _new_tuple(Decision, (
+                    int(b.asking), "act between battle steps", options, "battle",
+                    self.step_cite,
+                ))
                 return False
             b.passes += 1
             b.asking = int(g.left_of(b.asking))
@@ -1229,8 +1225,8 @@ class Referee(Listing):
         namer = g.namer  # cards: as `pick_action` makes them
         options = [Action("pick", c, None, namer) for c in candidates]
         if len(team) >= minimum:
-            options.append(Action("done", None, "done enlisting"))
-        g.ask(seat, "enlist", options, resume="battle", cite=cite)
+            options.append(_DONE_ENLISTING)
+        g.decision = _new_tuple(Decision, (int(seat), "enlist", options, "battle", cite))
         return False
 
     def _op_form_attack(self, g, b, cite) -> bool:
@@ -1253,13 +1249,11 @@ class Referee(Listing):
                     b.cancelled = True
                     g.log("no_battle", cite, reason="no team or no victim")
                     return True
-                g.ask(
-                    b.attacker,
-                    "declare the victim",
-                    [Action("pick", v, None, g.namer) for v in victims],  # no dice
-                    resume="battle",
-                    cite=cite,
-                )
+                namer = g.namer  # players and cards: as `pick_action` makes them
+                options = [Action("pick", v, None, namer) for v in victims]
+                g.decision = _new_tuple(Decision, (
+                    int(b.attacker), "declare the victim", options, "battle", cite
+                ))
                 return False
         for c in b.attack_team:
             g.cards[c].exhausted = True
@@ -1317,13 +1311,11 @@ class Referee(Listing):
         return True
 
     def _op_roll_dice(self, g, b, cite) -> bool:
-        stat = self.dice_per
-
-        def total(team):
-            return sum(max(g.cards[c].stats.get(stat, 0), 0) for c in team)
-
-        b.attack_dice = g.roll(total(b.attack_team), b.attacker, cite)
-        b.defense_dice = g.roll(total(b.defense_team), b.defender, cite)
+        stat, cards = self.dice_per, g.cards
+        attack = sum([max(cards[c].stats.get(stat, 0), 0) for c in b.attack_team])
+        defense = sum([max(cards[c].stats.get(stat, 0), 0) for c in b.defense_team])
+        b.attack_dice = g.roll(attack, b.attacker, cite)
+        b.defense_dice = g.roll(defense, b.defender, cite)
         env = {"you": seat_of(b.attacker)}
         for d in reversed(b.attack_dice + b.defense_dice):
             self.fire(g, "rolled", {"die": d, "roller": seat_of(g.dice[d][1])}, env, cite)
@@ -1358,7 +1350,9 @@ class Referee(Listing):
                     Action("die", d, f"inflict {v} on {first}")
                     for v, d in sorted(values.items())
                 ]
-                g.ask(seat, "allocate a die", options, resume="battle", cite=cite)
+                g.decision = _new_tuple(
+                    Decision, (int(seat), "allocate a die", options, "battle", cite)
+                )
                 return False
             b.stage = side + 1
         return True
@@ -1472,6 +1466,7 @@ class Referee(Listing):
 # answers that are the same at every decision of their kind (actions are immutable)
 _PASS = Action("pass", None, "pass")
 _POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
+_DONE_ENLISTING = Action("done", None, "done enlisting")
 
 # names an expression may read that never stand for an ability or its card
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
