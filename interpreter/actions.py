@@ -30,7 +30,12 @@ class Action:
     def __init__(
         self, kind: str, value: Any = None, label: str | None = "", namer: Any = None
     ):
-        self.kind, self.value, self._label, self._namer = kind, value, label, namer
+        # one statement each: no tuple built and unpacked (actions are made by the
+        # dozen at every decision)
+        self.kind = kind
+        self.value = value
+        self._label = label
+        self._namer = namer
 
     @property
     def label(self) -> str:

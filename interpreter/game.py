@@ -668,10 +668,11 @@ class Game:
                 if self.dirty:
                     referee.check_end(self)
                 continue
-            if not self.tasks:
+            try:
+                task = self.tasks[-1]
+            except IndexError:
                 self.end_game("no more play", None)
                 return
-            task = self.tasks[-1]
             referee.steps[task[0]](self, task)
             if self.dirty:
                 referee.check_end(self)

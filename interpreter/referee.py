@@ -1407,7 +1407,7 @@ class Referee(Listing):
         """Look for the game's end once something it reads changed (`dirty`), but
         not in the middle of what happens at once (a battle step): both players of
         a battle may reach 0 HP in it."""
-        if not getattr(g, "dirty", True) or g.is_over:
+        if not g.dirty or g.is_over:
             return
         if g.battle is not None and g.battle.holding:
             return
