@@ -667,7 +667,11 @@ class Game:
                     return
                 if self.dirty:
                     referee.check_end(self)
-                continue
+                # the frames have all run (and the end, if it was looked for, asks
+                # nothing and pushes nothing): the task on top goes on, unless the
+                # game is over
+                if self.is_over:
+                    return
             try:
                 task = self.tasks[-1]
             except IndexError:

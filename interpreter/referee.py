@@ -552,8 +552,7 @@ class Referee(Listing):
                     task[3] = k
                     return True
             k += 1
-        del task[3:]
-        task[1], task[2] = task[1] + 1, "begin"
+        task[1:] = [task[1] + 1, "begin"]  # the count of seats goes
         return False
 
     def _ask_others(self, g, k: int, offer: tuple, prompt: str, resume: str,
