@@ -166,8 +166,8 @@ class Namer:
 
     def name(self, value: Any) -> str:
         """How an option names what it takes: a card, a player, an ability."""
-        if type(value) is int:  # a card, most often
-            return card_label(self.cards[value][0], value)
+        if type(value) is int:  # a card, most often: as `card_label` writes it
+            return f"{self.cards[value][0]}#{value}"
         if isinstance(value, Seat):
             return f"player {int(value)}"
         if isinstance(value, AbilityRef):
