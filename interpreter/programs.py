@@ -16,7 +16,6 @@ pushed for the branch.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import CodeType, FunctionType
 from typing import Any
 
 from kotc_dsl import Ruleset, ast
@@ -86,40 +85,188 @@ def run(g) -> int:
 
 
 def _written(block: Block) -> Callable[[Any, Frame], int]:
-    """`block.go`, written out: each statement called in turn from the frame's
-    position. A statement that may wait or push is called with the frame at its
-    own position, and after it the frame on top is looked at; a simple one
-    (`_SIMPLE`) does neither, and reads no position."""
-    simple = tuple(getattr(st, "simple", False) for st in block.stmts)
-    code = _GO.get((block.where, simple))
-    if code is None:  # written once for all engines of the ruleset
-        lines = ["def go(g, f):", "    pc = f.pc"]
-        if not all(simple):
-            lines.append("    frames = g.frames")
-        for i, plain in enumerate(simple):
-            lines.append(f"    if pc <= {i}:")
-            if plain:
-                lines.append(f"        _s{i}(g, f)")
-                continue
-            lines += [
-                f"        f.pc = {i}",
-                f"        code = _s{i}(g, f)",
-                "        if code:",  # PUSHED or WAIT
-                "            return code",
-                "        if frames[-1] is not f:",  # it fired something that pushed
-                f"            f.pc = {i + 1}",
-                f"            return {PUSHED}",
-            ]
-        lines += [f"    f.pc = {len(simple)}", f"    return {NEXT}"]
-        source = "\n".join(lines) + "\n"
-        module = compile(source, f"<kotc {block.where}>", "exec")
-        code = _GO[(block.where, simple)] = module.co_consts[0]
-    return FunctionType(code, {f"_s{i}": st for i, st in enumerate(block.stmts)})
+    """`block.go`, written out: each statement from the frame's position on. A
+    statement that may wait or push is called with the frame at its own position,
+    and after it the frame on top is looked at; a simple one (`_SIMPLE`) does
+    neither, and reads no position. The commonest statements are written in place
+    (`_Writer`), their expressions too: no call for the statement nor for them."""
+    from .pyexpr import write_function
+
+    writer = _Writer(block)
+    return write_function(writer.gen, "go", "g, f", f"<kotc {block.where}>")
 
 
-# the code of `go` functions, by block and which of its statements are simple: the
-# statements differ from one engine to the next, the code does not
-_GO: dict[tuple[str, tuple], CodeType] = {}
+class _Writer:
+    """The body of a block's `go` function (see `_written`), in a `pyexpr._Gen`."""
+
+    def __init__(self, block: Block):
+        from .pyexpr import _Gen
+
+        stmts = block.stmts
+        self.p = next((st.programs for st in stmts if hasattr(st, "programs")), None)
+        self.gen = gen = _Gen(self.p)
+        self.reads_env = False
+        for i, st in enumerate(stmts):
+            gen.emit(f"if pc <= {i}:")
+            gen.depth += 1
+            self.stmt(st, i)
+            gen.depth -= 1
+        gen.emit(f"f.pc = {len(stmts)}")
+        gen.emit(f"return {NEXT}")
+        head = ["    pc = f.pc"]
+        if not all(getattr(st, "simple", False) for st in stmts):
+            head.append("    frames = g.frames")
+        if self.reads_env:
+            head.append("    env = f.env")
+        gen.lines[:0] = head
+
+    def stmt(self, st: Step, i: int) -> None:
+        """Write statement `st` of the block, at position `i` (or in a branch of the
+        statement there)."""
+        gen = self.gen
+        node = getattr(st, "node", None)
+        write = None if node is None else getattr(self, f"_w_{type(node).__name__}", None)
+        if write is not None:
+            gen.read = {}  # what an earlier statement read of `env` may have changed
+            self.reads_env = True
+            start = len(gen.lines)
+            write(st, i)
+            if len(gen.lines) == start:
+                gen.emit("pass")
+            return
+        step = gen.const(st)
+        if getattr(st, "simple", False):
+            gen.emit(f"{step}(g, f)")
+            return
+        gen.emit(f"f.pc = {i}")
+        gen.emit(f"code = {step}(g, f)")
+        gen.emit("if code:")  # PUSHED or WAIT
+        gen.emit("    return code")
+        gen.emit("if frames[-1] is not f:")  # it fired something that pushed
+        gen.emit(f"    f.pc = {i + 1}")
+        gen.emit(f"    return {PUSHED}")
+
+    # --- statements written in place: each as its `Programs._s_` closure runs ------
+
+    def atom(self, expr: str) -> str:
+        """`expr` as a local or a literal: into a new local unless it is one."""
+        if expr.isidentifier() or expr.lstrip("-").isdigit():
+            return expr
+        return self.gen.into(expr)
+
+    def _w_Let(self, st: Step, i: int) -> None:
+        gen, s = self.gen, st.node
+        v = gen.value(s.value)
+        name = repr(s.name)
+        if v in gen.seat_lists:
+            gen.emit(f"env[{name}] = list({v})")
+        elif v in gen.zone_lists or v in ("None", "True", "False") or v[:1].isdigit():
+            gen.emit(f"env[{name}] = {v}")  # a new list, or no list
+        else:
+            gen.emit(f"env[{name}] = list({v}) if isinstance({v}, list) else {v}")
+
+    def _w_Move(self, st: Step, i: int) -> None:
+        gen, s, cite = self.gen, st.node, st.cite
+        owner = ast.Path(s.dest.parts[:-1], origin=s.dest.origin)
+        seat = self.atom(gen.result(owner))
+        what = self.atom(gen.result(s.what, items=True))
+        zone, mods, cite = repr(s.dest.parts[-1]), gen.const(s.mods), gen.const(cite)
+        gen.emit(f"for _c in list({what}):")
+        gen.emit(f"    g.move(_c, {seat}, {zone}, {mods}, {cite})")
+
+    def _w_Call(self, st: Step, i: int) -> None:
+        gen, p, s = self.gen, self.p, st.node
+        kw = p.rs.keywords[s.keyword]
+        fields, required = {}, []
+        for a, param in zip(s.args, kw.params, strict=False):
+            if (
+                param.type == "stat"
+                and isinstance(a, ast.Path)
+                and len(a.parts) == 1
+                and a.parts[0] in p.stats
+            ):  # a bare stat name passed for a `stat` parameter: that name
+                fields[param.name] = repr(a.parts[0])
+            else:
+                fields[param.name] = self.atom(gen.result(a))
+        for param in kw.params:
+            if not param.optional:
+                required.append(fields.get(param.name, "None"))
+        # in the parameters' order, as `dict.fromkeys` made it
+        names = [param.name for param in kw.params]
+        given = ", ".join(f"{n!r}: {fields.get(n, 'None')}" for n in names)
+        if "None" in required:
+            return  # nothing to act on: the effect is impossible
+        # a literal is not None: only locals are tested
+        tests = [f"{v} is not None" for v in required if v.startswith("_")]
+        if tests:
+            gen.emit(f"if {' and '.join(tests)}:")
+            gen.depth += 1
+        gen.emit(f"f.pc = {i + 1}")
+        cite = gen.const(st.cite)
+        gen.emit(f"g.call_keyword({s.keyword!r}, {{{given}}}, env, {kw.cost!r}, {cite})")
+        gen.emit(f"return {PUSHED}")
+        if tests:
+            gen.depth -= 1
+
+    def _w_If(self, st: Step, i: int) -> None:
+        gen, s = self.gen, st.node
+        then, other = st.branches
+        gen.emit(f"if {gen.value(s.cond)}:")
+        gen.depth += 1
+        self.branch(then, i)
+        gen.depth -= 1
+        if other is not None:
+            gen.emit("else:")
+            gen.depth += 1
+            self.branch(other, i)
+            gen.depth -= 1
+
+    def branch(self, block: Block, i: int) -> None:
+        """A branch of an `if` at `i`: in place when it needs no frame of its own
+        (see `_inline`), else run in one."""
+        gen = self.gen
+        head, last = _inline(block)
+        start = len(gen.lines)
+        if head is None:
+            gen.emit(f"f.pc = {i + 1}")
+            gen.emit(f"frames.append({gen.const(Frame)}({gen.const(block)}, env))")
+            gen.emit(f"return {PUSHED}")
+            return
+        for st in head:
+            self.stmt(st, i)
+        if last is not None:
+            self.stmt(last, i)
+        if len(gen.lines) == start:
+            gen.emit("pass")
+
+    def _w_AddOp(self, st: Step, i: int) -> None:
+        s = st.node
+        sign = 1 if s.op == "add" else -1
+        self.assign(s.target, s.amount, "change", sign, s.until, st.cite)
+
+    def _w_SetOp(self, st: Step, i: int) -> None:
+        s = st.node
+        self.assign(s.target, s.value, "assign", None, s.until, st.cite)
+
+    def assign(self, target: ast.Path, value, method: str, sign, until, cite) -> None:
+        gen = self.gen
+        field = target.parts[-1]
+        if field in self.p.stats:
+            name = repr(field)
+        else:  # a name bound to a stat (`which`) stands for that stat
+            name = gen.into(f"env.get({field!r}, {field!r})")
+        obj = self.atom(gen.result(ast.Path(target.parts[:-1], origin=target.origin)))
+        v = self.atom(gen.result(value))
+        if sign is not None:
+            v = gen.into(f"{sign} * {v}")
+        until, cite = gen.const(until), gen.const(cite)
+        gen.emit(f"for _o in _as_list({obj}):")
+        gen.emit(f"    g.{method}(_o, {name}, {v}, {until}, {cite})")
+
+    def _w_Exhaust(self, st: Step, i: int) -> None:
+        gen, s, cite = self.gen, st.node, st.cite
+        what = self.atom(gen.result(s.what, items=True))
+        gen.emit(f"g.set_exhausted({what}, {not s.unexhaust}, {gen.const(cite)})")
 
 
 def _next_iteration(g, f: Frame, loop: list) -> bool:
@@ -371,6 +518,8 @@ class Programs:
 
     def stmt(self, s: ast.Stmt, cite, where) -> Step:
         step = getattr(self, f"_s_{type(s).__name__}")(s, cite, where)
+        # what a block's written function needs to write the statement in place
+        step.node, step.cite, step.programs = s, cite, self
         if type(s).__name__ in _SIMPLE:
             step.simple = True
         if type(s).__name__ in _TAIL or getattr(step, "simple", False):
@@ -701,6 +850,7 @@ class Programs:
             g.frames.append(Frame(other, env))
             return PUSHED
 
+        if_.branches = (then, other)
         if then.simple and (other is None or other.simple):
             if_.simple = True
         return if_

@@ -48,12 +48,7 @@ def compile_expr(programs, e: ast.Expr, items: bool = False):
     """The function `(g, env) -> value` that evaluates `e` as `programs.closure` does;
     with `items`, the value as `_as_list` makes it a list or tuple of items."""
     gen = _Gen(programs)
-    result = gen.value(e)
-    if result in gen.seat_lists:  # `players` as it is: a list of the caller's own
-        result = f"list({result})"
-    if items:
-        result = f"{result} if type({result}) is list else _as_list({result})"
-    gen.emit(f"return {result}")
+    gen.emit(f"return {gen.result(e, items)}")
     return write_function(gen, "_expr", "g, env", "<kotc expression>")
 
 
@@ -199,6 +194,16 @@ class _Gen:
         return atom if atom in self.bools else f"True if {atom} else False"
 
     # --- expressions -----------------------------------------------------------------
+
+    def result(self, e: ast.Expr, items: bool = False) -> str:
+        """What evaluates `e` as its function returns it (see `compile_expr`): an
+        atom, or an expression of one."""
+        result = self.value(e)
+        if result in self.seat_lists:  # `players` as it is: a list of the caller's own
+            result = f"list({result})"
+        if items:
+            result = f"{result} if type({result}) is list else _as_list({result})"
+        return result
 
     def value(self, e: ast.Expr) -> str:
         """Emit what evaluates `e`; return an atom (a local or a literal) holding it."""
