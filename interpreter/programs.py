@@ -74,9 +74,9 @@ def run(g) -> int:
         # the top frame's statements, one after another, until one pushes a frame
         # (or fires something that does)
         code = f.block.go(g, f)
-        if code == NEXT:
-            loop = f.loop
-            if loop is not None and _next_iteration(g, f, loop):
+        if not code:  # NEXT: the frame is done, or its loop goes round again
+            loop = f.loop  # a list, never empty
+            if loop and _next_iteration(g, f, loop):
                 continue
             frames.pop()
         elif code == WAIT:
@@ -127,12 +127,14 @@ class _Writer:
         node = getattr(st, "node", None)
         write = None if node is None else getattr(self, f"_w_{type(node).__name__}", None)
         if write is not None:
-            gen.read = {}  # what an earlier statement read of `env` may have changed
             self.reads_env = True
             start = len(gen.lines)
             write(st, i)
             if len(gen.lines) == start:
                 gen.emit("pass")
+            # what it read of `env` is not read again by the next statement: it may
+            # have changed since (an `if`'s branch reads what its condition read)
+            gen.read = {}
             return
         step = gen.const(st)
         if getattr(st, "simple", False):
@@ -160,7 +162,7 @@ class _Writer:
         name = repr(s.name)
         if v in gen.seat_lists:
             gen.emit(f"env[{name}] = list({v})")
-        elif v in gen.zone_lists or v in ("None", "True", "False") or v[:1].isdigit():
+        elif v in gen.fresh or v in ("None", "True", "False") or v[:1].isdigit():
             gen.emit(f"env[{name}] = {v}")  # a new list, or no list
         else:
             gen.emit(f"env[{name}] = list({v}) if isinstance({v}, list) else {v}")
@@ -171,7 +173,7 @@ class _Writer:
         seat = self.atom(gen.result(owner))
         what = self.atom(gen.result(s.what, items=True))
         zone, mods, cite = repr(s.dest.parts[-1]), gen.const(s.mods), gen.const(cite)
-        gen.emit(f"for _c in list({what}):")
+        gen.emit(f"for _c in {what if what in gen.fresh else f'list({what})'}:")
         gen.emit(f"    g.move(_c, {seat}, {zone}, {mods}, {cite})")
 
     def _w_Call(self, st: Step, i: int) -> None:

@@ -125,6 +125,7 @@ class _Gen:
         self.opaque: set[str] = set()  # locals that hold neither a card id nor a seat
         self.seat_lists: set[str] = set()  # locals that hold `players`, a list of seats
         self.seats: set[str] = set()  # locals that hold a seat
+        self.fresh: set[str] = set()  # locals that hold a new list, no one else's
         # locals that hold the cards of some zones of every player, a new list: the
         # zones (a card is in one zone list, so two such lists share no card)
         self.zone_lists: dict[str, frozenset[str]] = {}
@@ -201,7 +202,7 @@ class _Gen:
         result = self.value(e)
         if result in self.seat_lists:  # `players` as it is: a list of the caller's own
             result = f"list({result})"
-        if items:
+        if items and result not in self.fresh:
             result = f"{result} if type({result}) is list else _as_list({result})"
         return result
 
@@ -272,7 +273,12 @@ class _Gen:
         general = f"g.attr({v}, {n}, env)"
         if v in self.seat_lists and name in self.p.zones:
             # every player has every zone: `players.hand` is all their hands, joined
-            t = self.opaque_into(f"[x for s in {v} for x in g.players[s].zones[{n}]]")
+            t, s = self.tmp(), self.tmp()
+            self.emit(f"{t} = []")
+            self.emit(f"for {s} in {v}:")
+            self.emit(f"    {t} += g.players[{s}].zones[{n}]")
+            self.opaque.add(t)
+            self.fresh.add(t)
             self.zone_lists[t] = frozenset([name])
             return t
         if v in self.opaque:  # a context or a list of seats: neither case applies
@@ -428,6 +434,15 @@ class _Gen:
             return self.into(read)
         if e.func == "tagged" and len(args) == 2:  # as `Game.is_tagged` reads
             return self.test_into(f"{args[1]} in g.cards[{args[0]}].tags")
+        if e.func in ("top", "bottom") and len(args) == 2:  # as the builtins slice
+            n, xs = args
+            cards = f"({xs} if type({xs}) is list else list({xs}))"
+            taken = f"{cards}[-{n}:][::-1]" if e.func == "top" else f"{cards}[:{n}]"
+            if not (n.isdigit() and int(n) > 0):
+                taken = f"{taken} if {n} > 0 else []"
+            t = self.into(taken)
+            self.fresh.add(t)
+            return t
         if e.func == "is_empty" and len(args) == 1:
             (x,) = args
             return self.into(
@@ -523,6 +538,7 @@ class _Gen:
         if op == "+" and zones_a and zones_b and zones_a.isdisjoint(zones_b):
             # no card of one is in the other: `_plus` would keep them all
             t = self.opaque_into(f"{a} + {b}")
+            self.fresh.add(t)
             self.zone_lists[t] = zones_a | zones_b
             return t
         if op == "+":
@@ -583,6 +599,7 @@ class _Gen:
         apart: it reads `card` from a local, and each card's state once."""
         base = self.value(e.base)
         out = self.tmp()
+        self.fresh.add(out)  # a new list, whichever way it is made
         if base in self.seat_lists:  # `players`: a list of seats, none of them bound
             self.filter_loop(e.cond, base, out, "'player'", kind="seat")
             return out
@@ -614,10 +631,10 @@ class _Gen:
             return False
         for line in test.before:
             self.emit(line)
-        cards = self.into("g.cards")
+        # each card with its state, looked up in C (`g.cards` is a list)
         self.emit(
-            f"{out} = [{x} for {x} in {items} for {state} in [{cards}[{x}]] "
-            f"if {written}]"
+            f"{out} = [{x} for {x}, {state} in zip({items}, map(g.cards.__getitem__, "
+            f"{items})) if {written}]"
         )
         return True
 
