@@ -16,6 +16,7 @@ pushed for the branch.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any
 
 from kotc_dsl import Ruleset, ast
@@ -89,27 +90,96 @@ def _written(block: Block) -> Callable[[Any, Frame], int]:
     statement that may wait or push is called with the frame at its own position,
     and after it the frame on top is looked at; a simple one (`_SIMPLE`) does
     neither, and reads no position. The commonest statements are written in place
-    (`_Writer`), their expressions too: no call for the statement nor for them."""
+    (`_Writer`), their expressions too: no call for the statement nor for them.
+
+    Blocks of the same statements (the same ruleset's, in every engine made of it)
+    are written alike: a block is written once, and another engine's takes its
+    code with its own constants (see `pyexpr.KeptGen`)."""
     from .pyexpr import write_function
 
-    writer = _Writer(block)
-    return write_function(writer.gen, "go", "g, f", f"<kotc {block.where}>")
+    stmts = block.stmts
+    programs = next((st.programs for st in stmts if hasattr(st, "programs")), None)
+    key = (
+        block.where,
+        None if programs is None else id(programs.rs),
+        None if programs is None else programs.card_keys,
+        _shape(stmts),
+    )
+    known = _WRITTEN.get(key)
+    if known is not None:
+        fn, recipes = known[0], known[1]
+        namespace = dict(fn.__globals__)
+        for name, (kind, what) in recipes.items():
+            if kind == "at":  # a statement or branch, by its path from the block
+                x: Any = block
+                for k, index in enumerate(what):
+                    x = x.stmts[index] if k % 2 == 0 else x.branches[index]
+                namespace[name] = x
+            elif kind != "same":
+                namespace[name] = _made(kind, what, programs)
+        go = FunctionType(fn.__code__, namespace)
+        go.source = fn.source
+        return go
+    writer = _Writer(block, programs)
+    fn = write_function(writer.gen, "go", "g, f", f"<kotc {block.where}>")
+    # the ruleset and statements kept with it: their ids in the key stay theirs
+    _WRITTEN[key] = (fn, writer.gen.recipes, programs and programs.rs, _nodes(stmts))
+    return fn
+
+
+# written `go` functions and how their constants are made, by what they are written
+# from (see `_written`)
+_WRITTEN: dict[tuple, tuple] = {}
+
+
+def _shape(stmts: list) -> tuple:
+    """What a block's written function depends on, statement by statement (see
+    `Programs.stmt`); a statement made elsewhere, by whether it is simple."""
+    return tuple(
+        [
+            st.shape
+            if hasattr(st, "shape")
+            else (0, getattr(st, "simple", False), getattr(st, "tail", False), None)
+            for st in stmts
+        ]
+    )
+
+
+def _nodes(stmts: list) -> list:
+    found = []
+    for st in stmts:
+        found.append(getattr(st, "node", None))
+        for b in getattr(st, "branches", ()):
+            if b is not None:
+                found.extend(_nodes(b.stmts))
+    return found
+
+
+def _made(kind: str, what: Any, programs: Programs) -> Any:
+    """A constant of a written `go` function, made for another engine's block: an
+    attribute of its programs, a closure of an expression, the frame class (see
+    `pyexpr.KeptGen`)."""
+    if kind == "attr":
+        return getattr(programs, what)
+    if kind == "closure":
+        return programs.closure(what)
+    return Frame
 
 
 class _Writer:
     """The body of a block's `go` function (see `_written`), in a `pyexpr._Gen`."""
 
-    def __init__(self, block: Block):
-        from .pyexpr import _Gen
-
+    def __init__(self, block: Block, programs: Programs | None):
         stmts = block.stmts
-        self.p = next((st.programs for st in stmts if hasattr(st, "programs")), None)
-        self.gen = gen = _Gen(self.p)
+        self.p = programs
+        from .pyexpr import KeptGen
+
+        self.gen = gen = KeptGen(programs)
         self.reads_env = False
         for i, st in enumerate(stmts):
             gen.emit(f"if pc <= {i}:")
             gen.depth += 1
-            self.stmt(st, i)
+            self.stmt(st, i, (i,))
             gen.depth -= 1
         gen.emit(f"f.pc = {len(stmts)}")
         gen.emit(f"return {NEXT}")
@@ -120,14 +190,15 @@ class _Writer:
             head.append("    env = f.env")
         gen.lines[:0] = head
 
-    def stmt(self, st: Step, i: int) -> None:
+    def stmt(self, st: Step, i: int, path: tuple) -> None:
         """Write statement `st` of the block, at position `i` (or in a branch of the
-        statement there)."""
+        statement there); `path` finds it from the block (see `_made`)."""
         gen = self.gen
         node = getattr(st, "node", None)
         write = None if node is None else getattr(self, f"_w_{type(node).__name__}", None)
         if write is not None:
             self.reads_env = True
+            self.path = path
             start = len(gen.lines)
             write(st, i)
             if len(gen.lines) == start:
@@ -136,7 +207,7 @@ class _Writer:
             # have changed since (an `if`'s branch reads what its condition read)
             gen.read = {}
             return
-        step = gen.const(st)
+        step = gen.const(st, ("at", path))
         if getattr(st, "simple", False):
             gen.emit(f"{step}(g, f)")
             return
@@ -211,33 +282,33 @@ class _Writer:
             gen.depth -= 1
 
     def _w_If(self, st: Step, i: int) -> None:
-        gen, s = self.gen, st.node
+        gen, s, path = self.gen, st.node, self.path
         then, other = st.branches
         gen.emit(f"if {gen.value(s.cond)}:")
         gen.depth += 1
-        self.branch(then, i)
+        self.branch(then, i, (*path, 0))
         gen.depth -= 1
         if other is not None:
             gen.emit("else:")
             gen.depth += 1
-            self.branch(other, i)
+            self.branch(other, i, (*path, 1))
             gen.depth -= 1
 
-    def branch(self, block: Block, i: int) -> None:
+    def branch(self, block: Block, i: int, path: tuple) -> None:
         """A branch of an `if` at `i`: in place when it needs no frame of its own
         (see `_inline`), else run in one."""
         gen = self.gen
-        head, last = _inline(block)
         start = len(gen.lines)
-        if head is None:
+        if _inline(block)[0] is None:
+            frame = gen.const(Frame, ("Frame", None))
+            block = gen.const(block, ("at", path))
             gen.emit(f"f.pc = {i + 1}")
-            gen.emit(f"frames.append({gen.const(Frame)}({gen.const(block)}, env))")
+            gen.emit(f"frames.append({frame}({block}, env))")
             gen.emit(f"return {PUSHED}")
             return
-        for st in head:
-            self.stmt(st, i)
-        if last is not None:
-            self.stmt(last, i)
+        # the simple statements, then the tail if any: all of them, in order
+        for j, st in enumerate(block.stmts):
+            self.stmt(st, i, (*path, j))
         if len(gen.lines) == start:
             gen.emit("pass")
 
@@ -526,6 +597,18 @@ class Programs:
             step.simple = True
         if type(s).__name__ in _TAIL or getattr(step, "simple", False):
             step.tail = True
+        # what the written function depends on (see `_written`): which statement
+        # (each of a ruleset is one object), how it runs, and the same of its
+        # branches
+        branches = getattr(step, "branches", None)
+        step.shape = (
+            id(s),
+            getattr(step, "simple", False),
+            getattr(step, "tail", False),
+            None
+            if branches is None
+            else tuple(None if b is None else _shape(b.stmts) for b in branches),
+        )
         return step
 
     def _zone_target(self, dest: ast.Expr) -> tuple[Eval, str]:

@@ -685,6 +685,34 @@ class _Gen:
         self.emit(f"        env[{var}] = {saved}")
 
 
+class KeptGen(_Gen):
+    """A `_Gen` that keeps, for each constant, how another engine makes its own
+    (`recipes`; see `programs._made`): a statement or branch of a block by its
+    path, a closure of an expression, an attribute of the programs, the frame
+    class; the same object for what is the ruleset's or the module's (a cite, a
+    literal, a builtin)."""
+
+    def __init__(self, programs):
+        super().__init__(programs)
+        self.recipes: dict[str, tuple] = {}
+
+    def const(self, obj: Any, recipe: tuple | None = None) -> str:
+        p = self.p
+        if recipe is None:
+            if p is not None and obj is p.terms:
+                recipe = ("attr", "terms")
+            elif p is not None and obj is p.counter_kinds:
+                recipe = ("attr", "counter_kinds")
+            else:
+                recipe = ("same", obj)
+        name = super().const(obj)
+        self.recipes[name] = recipe
+        return name
+
+    def closure(self, e: ast.Expr) -> str:
+        return self.into(f"{self.const(self.p.closure(e), ('closure', e))}(g, env)")
+
+
 class _Test:
     """A `where` condition over a card as one Python expression, for a list
     comprehension (see `_Gen.filter_comprehension`): `card` is the element `x`,
