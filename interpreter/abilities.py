@@ -113,6 +113,7 @@ def _keep(key: str):
         f.env[key] = {k: v for k, v in f.env.items() if k[:1] not in "_#"}
         return NEXT
 
+    keep.simple = True  # never waits nor pushes
     return keep
 
 
@@ -121,6 +122,7 @@ def _restore(key: str):
         f.env.update(f.env[key])
         return NEXT
 
+    restore.simple = True  # never waits nor pushes
     return restore
 
 
@@ -129,6 +131,9 @@ def _hand_over(g, f):
     under the targeting one."""
     g.frames[-2].env.update({k: v for k, v in f.env.items() if k[:1] == "#"})
     return NEXT
+
+
+_hand_over.simple = True  # never waits nor pushes
 
 
 def _phrase_stmts(reading: Reading, programs: Programs, where: str) -> list:
@@ -222,4 +227,5 @@ def _binder(reading: Reading):
         f.env.update(values)
         return NEXT
 
+    bind.simple = True  # never waits nor pushes
     return bind

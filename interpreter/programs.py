@@ -176,12 +176,21 @@ class _Writer:
 
         self.gen = gen = KeptGen(programs)
         self.reads_env = False
+        # where a frame may pick up: at its start, at a statement that may wait or
+        # push and just after it, at its end (`stop`); a frame is never left at a
+        # simple statement, so one that follows another is not tested apart
+        entries = {0}
         for i, st in enumerate(stmts):
-            gen.emit(f"if pc <= {i}:")
-            gen.depth += 1
+            if not getattr(st, "simple", False):
+                entries.update((i, i + 1))
+        for i, st in enumerate(stmts):
+            if i in entries:
+                gen.depth = 1
+                gen.emit(f"if pc <= {i}:")
+                gen.depth = 2
             self.stmt(st, i, (i,))
-            gen.depth -= 1
-        gen.emit(f"f.pc = {len(stmts)}")
+        gen.depth = 1
+        # done: the frame is taken off, or its loop starts it again at 0
         gen.emit(f"return {NEXT}")
         head = ["    pc = f.pc"]
         if not all(getattr(st, "simple", False) for st in stmts):
