@@ -350,6 +350,55 @@ class _Writer:
         what = self.atom(gen.result(s.what, items=True))
         gen.emit(f"g.set_exhausted({what}, {not s.unexhaust}, {gen.const(cite)})")
 
+    def _w_Fatigue(self, st: Step, i: int, flag: bool = True) -> None:
+        gen = self.gen
+        what = self.atom(gen.result(st.node.what, items=True))
+        gen.emit(f"g.fatigue({what}, {flag}, {gen.const(st.cite)})")
+
+    def _w_Unfatigue(self, st: Step, i: int) -> None:
+        self._w_Fatigue(st, i, False)
+
+    def _w_Reset(self, st: Step, i: int) -> None:
+        gen = self.gen
+        what = self.atom(gen.result(st.node.what, items=True))
+        gen.emit(f"g.reset_stats({what}, {gen.const(st.node.stats)})")
+
+    def _w_Expire(self, st: Step, i: int) -> None:
+        self.gen.emit(f"g.expire({self.gen.const(st.node.until)})")
+
+    def _w_Pay(self, st: Step, i: int) -> None:
+        gen, s = self.gen, st.node
+        gen.emit("if not env.get('__free'):")
+        gen.depth += 1
+        you = gen.into("env['you']")
+        amount = self.atom(gen.result(s.amount))
+        gen.emit(f"g.pay({you}, {amount}, {s.kind!r}, {gen.const(st.cite)})")
+        gen.depth -= 1
+
+    def _w_Place(self, st: Step, i: int) -> None:
+        gen, s = self.gen, st.node
+        n = self.atom(gen.result(s.count))
+        if s.counter in self.p.counter_kinds:
+            kind = repr(s.counter)
+        else:
+            kind = gen.into(f"env[{s.counter!r}]")
+        target = self.atom(gen.result(s.target))
+        gen.emit(f"for _c in _as_list({target}):")
+        cite = gen.const(st.cite)
+        gen.emit(f"    g.place_counters(_c, {kind}, {n}, env['you'], {cite})")
+
+    def _w_Emit(self, st: Step, i: int) -> None:
+        gen, s = self.gen, st.node
+        params = [p.name for p in self.p.rs.events[s.event].params]
+        fields = [
+            f"{p!r}: {self.atom(gen.result(a))}"
+            for p, a in zip(params, s.args, strict=False)
+        ]
+        gen.emit(f"f.pc = {i + 1}")
+        cite = gen.const(st.cite)
+        gen.emit(f"g.emit({s.event!r}, {{{', '.join(fields)}}}, env, {cite})")
+        gen.emit(f"return {PUSHED}")
+
 
 def _next_iteration(g, f: Frame, loop: list) -> bool:
     """Advance a `for each` or `repeat` frame; False when the loop is done."""
@@ -805,6 +854,8 @@ class Programs:
         lo = self.expr(s.count.lo) if s.count.lo is not None else None
         hi = self.expr(s.count.hi) if s.count.hi is not None else None
         n = self.expr(s.count.n) if s.count.n is not None else None
+        # a count written as a number is that number: no call to read it
+        lo_n, hi_n = _literal(s.count.lo), _literal(s.count.hi)
         chooser = self.expr(s.chooser) if s.chooser else None
         single = isinstance(s.count.n, ast.IntLit) and s.count.n.value == 1
         name, random, any_ = s.name, s.random, s.count.any
@@ -820,7 +871,8 @@ class Programs:
                 elif any_:
                     least, most = 0, len(items)
                 else:
-                    least, most = lo(g, env), hi(g, env)
+                    least = lo(g, env) if lo_n is None else lo_n
+                    most = hi(g, env) if hi_n is None else hi_n
                 if n is not None and len(items) < least:
                     env[name] = None if single else []  # "exactly": impossible
                     return NEXT
@@ -1340,6 +1392,13 @@ class Programs:
             return PUSHED
 
         return call
+
+
+def _literal(e: ast.Expr | None) -> int | None:
+    """The value of an integer literal; None for anything else."""
+    if isinstance(e, ast.IntLit) and type(e.value) is int:
+        return e.value
+    return None
 
 
 def _inline(block: Block) -> tuple[list | None, Step | None]:
