@@ -146,7 +146,6 @@ class _Gen:
             "_element_name": _element_name,
             "_plus": _plus,
             "_minus": _minus,
-            "_unbound": _unbound,
         }
 
     # --- writing ---------------------------------------------------------------------
@@ -606,37 +605,49 @@ class _Gen:
         items = self.into(f"{base} if type({base}) is list else _as_list({base})")
         self.emit(f"if not {items}:")
         self.emit(f"    {out} = []")
-        self.emit(f"elif set(map(type, {items})) == {{int}}:")
-        self.depth += 1
-        if not self.filter_comprehension(e.cond, items, out):
-            self.filter_loop(e.cond, items, out, "'card'", kind="card")
-        self.depth -= 1
+        x, state = self.tmp(), self.tmp()
+        test = _Test(self, x, state)
+        written = test.truth(e.cond)
+        if written is not None and test.guards:
+            # the comprehension where what it assumes of `env` holds (as it does but
+            # for names unbound, or bound to a stat's name), the loop otherwise
+            self.emit("else:")
+            self.depth += 1
+            for line in test.before:
+                self.emit(line)
+            guards = " and ".join(test.guards)
+            self.emit(f"if set(map(type, {items})) == {{int}} and {guards}:")
+            self.emit(f"    {self.comprehension(out, x, state, items, written)}")
+        else:
+            self.emit(f"elif set(map(type, {items})) == {{int}}:")
+            self.depth += 1
+            if written is not None:
+                for line in test.before:
+                    self.emit(line)
+                self.emit(self.comprehension(out, x, state, items, written))
+            else:
+                self.filter_loop(e.cond, items, out, "'card'", kind="card")
+            self.depth -= 1
         self.emit("else:")
         self.depth += 1
         var = self.into(f"_element_name({items}[0])")
         self.filter_loop(e.cond, items, out, var, kind=None)
         self.depth -= 1
+        if written is not None and test.guards:
+            self.depth -= 1
         return out
 
-    def filter_comprehension(self, cond, items: str, out: str) -> bool:
-        """The loop of a `where` over card ids as one list comprehension, when its
-        condition is made only of what `_Test` writes as a Python expression;
-        False (nothing written) otherwise. What the condition reads of `env` or
-        of the game apart from the cards is read before the loop: none of it
-        can change while the condition is read, nor fail to be read."""
-        x, state = self.tmp(), self.tmp()
-        test = _Test(self, x, state)
-        written = test.truth(cond)
-        if written is None:
-            return False
-        for line in test.before:
-            self.emit(line)
+    def comprehension(self, out: str, x: str, state: str, items: str, written) -> str:
+        """The loop of a `where` over card ids as one list comprehension, for a
+        condition `_Test` wrote as a Python expression (`written`). What the
+        condition reads of `env` or of the game apart from the cards is read
+        before the loop (`_Test.before`): none of it can change while the
+        condition is read, nor fail to be read."""
         # each card with its state, looked up in C (`g.cards` is a list)
-        self.emit(
-            f"{out} = [{x} for {x}, {state} in zip({items}, map(g.cards.__getitem__, "
-            f"{items})) if {written}]"
+        return (
+            f"{out} = [{x} for {x}, {state} in zip({items}, "
+            f"map(g.cards.__getitem__, {items})) if {written}]"
         )
-        return True
 
     def filter_loop(self, cond, items: str, out: str, var: str, kind) -> None:
         """The loop of a `where`: the element bound to the name `var` holds. With
@@ -725,6 +736,9 @@ class _Test:
     def __init__(self, gen: _Gen, x: str, state: str):
         self.gen, self.x, self.state = gen, x, state
         self.before: list[str] = []
+        # what the expression assumes of what is read before the loop: that a
+        # name is bound, that a field's name is no name bound to a stat's
+        self.guards: list[str] = []
         self.safe = True  # whether what was last written cannot fail when read
 
     def local(self, expr: str) -> str:
@@ -796,10 +810,12 @@ class _Test:
             local = known[0] if known is not None else None
         if local is not None:
             return local
-        # read once, before the loop; unbound, it fails only where it is read
+        # read once, before the loop; unbound, the loop reads it (and fails only
+        # where it gets to it)
         v = self.local(f"env.get({head!r}, _MISSING)")
+        self.guards.append(f"{v} is not _MISSING")
         self.safe = False
-        return f"({v} if {v} is not _MISSING else _unbound({head!r}))"
+        return v
 
     def card_field(self, name: str) -> str | None:
         """`card.name`, as `_Gen.card_read` reads it."""
@@ -809,12 +825,9 @@ class _Test:
         elif name in _CARD_FIELDS and name not in gen.p.stats and name.isidentifier():
             if name == "card":
                 return None
-            named = self.local(f"env.get({n})")  # a name bound to a stat names it
-            is_str = self.local(f"isinstance({named}, str)")
-            last = (
-                f"({state}.stats[{named}] if {is_str} and {named} in {state}.stats "
-                f"else {state}.{name})"
-            )
+            # a name bound to a stat would name it: the loop reads it then
+            self.guards.append(f"not isinstance(env.get({n}), str)")
+            last = f"{state}.{name}"
         elif name in gen.p.card_keys and name != "card":
             # a stat the card lacks: as `Game.attr` finds it (it may fail)
             attr, env = self.local("g.attr"), self.local("env")
@@ -874,10 +887,6 @@ class _Test:
 
 def _is_literal(v: str) -> bool:
     return v in ("True", "False") or v.lstrip("-").isdigit()
-
-
-def _unbound(name: str):
-    raise RuntimeError(f"'{name}' is not bound here")
 
 
 _INLINE_DEPTH = 4  # terms written in place inside terms, at most (a term may recurse)
