@@ -176,6 +176,10 @@ class _Writer:
 
         self.gen = gen = KeptGen(programs)
         self.reads_env = False
+        # the `repeat`s written in place around the statement being written: the
+        # local holding where the frames above this one start, the body, the local
+        # holding the rounds left, and the position in the body being written
+        self.loops: list[tuple[str, str, str, list]] = []
         # where a frame may pick up: at its start, at a statement that may wait or
         # push and just after it, at its end (`stop`); a frame is never left at a
         # simple statement, so one that follows another is not tested apart
@@ -205,6 +209,8 @@ class _Writer:
         gen = self.gen
         node = getattr(st, "node", None)
         write = None if node is None else getattr(self, f"_w_{type(node).__name__}", None)
+        if isinstance(node, ast.Repeat) and not hasattr(st, "branches"):
+            write = None  # a body that may wait: its own frame, from the closure
         if write is not None:
             self.reads_env = True
             self.path = path
@@ -222,11 +228,35 @@ class _Writer:
             return
         gen.emit(f"f.pc = {i}")
         gen.emit(f"code = {step}(g, f)")
+        if self.loops:  # a tail: never waits; it may push, as it goes on or not
+            gen.emit("if code or frames[-1] is not f:")
+            gen.depth += 1
+            self.pushed(i)
+            gen.depth -= 1
+            return
         gen.emit("if code:")  # PUSHED or WAIT
         gen.emit("    return code")
         gen.emit("if frames[-1] is not f:")  # it fired something that pushed
         gen.emit(f"    f.pc = {i + 1}")
         gen.emit(f"    return {PUSHED}")
+
+    def pushed(self, i: int, moved: bool = False) -> None:
+        """What follows a push by the statement at `i` (or in its place): the frame
+        moves on past it (unless `moved` already). In a `repeat` written in place,
+        the loop goes on in a frame of its own, under what was pushed, as if it had
+        run in one all along: at the statement after this one, with the rounds
+        left (see `_w_Repeat`)."""
+        gen = self.gen
+        if self.loops:
+            frame = gen.const(Frame, ("Frame", None))
+        for top, body, rounds, at in reversed(self.loops):  # the innermost first
+            t = gen.tmp()
+            gen.emit(f"{t} = {frame}({body}, env, ['repeat', {rounds}])")
+            gen.emit(f"{t}.pc = {at[0] + 1}")
+            gen.emit(f"frames.insert({top}, {t})")
+        if not moved:
+            gen.emit(f"f.pc = {i + 1}")
+        gen.emit(f"return {PUSHED}")
 
     # --- statements written in place: each as its `Programs._s_` closure runs ------
 
@@ -286,7 +316,7 @@ class _Writer:
         gen.emit(f"f.pc = {i + 1}")
         cite = gen.const(st.cite)
         gen.emit(f"g.call_keyword({s.keyword!r}, {{{given}}}, env, {kw.cost!r}, {cite})")
-        gen.emit(f"return {PUSHED}")
+        self.pushed(i, moved=True)
         if tests:
             gen.depth -= 1
 
@@ -294,10 +324,12 @@ class _Writer:
         gen, s, path = self.gen, st.node, self.path
         then, other = st.branches
         gen.emit(f"if {gen.value(s.cond)}:")
+        read = dict(gen.read)  # what the condition read: each branch follows it alone
         gen.depth += 1
         self.branch(then, i, (*path, 0))
         gen.depth -= 1
         if other is not None:
+            gen.read = read
             gen.emit("else:")
             gen.depth += 1
             self.branch(other, i, (*path, 1))
@@ -313,7 +345,7 @@ class _Writer:
             block = gen.const(block, ("at", path))
             gen.emit(f"f.pc = {i + 1}")
             gen.emit(f"frames.append({frame}({block}, env))")
-            gen.emit(f"return {PUSHED}")
+            self.pushed(i, moved=True)
             return
         # the simple statements, then the tail if any: all of them, in order
         for j, st in enumerate(block.stmts):
@@ -349,6 +381,31 @@ class _Writer:
         gen, s, cite = self.gen, st.node, st.cite
         what = self.atom(gen.result(s.what, items=True))
         gen.emit(f"g.set_exhausted({what}, {not s.unexhaust}, {gen.const(cite)})")
+
+    def _w_Repeat(self, st: Step, i: int) -> None:
+        """A `repeat` whose body never waits, its rounds run here: a round that
+        pushes a frame leaves the rest to a frame of the body's own, put under
+        what it pushed (`pushed`), as the closure would have made it."""
+        gen, (body,) = self.gen, st.branches
+        times = self.atom(gen.result(st.node.times))
+        rounds = gen.tmp()
+        if not getattr(st, "simple", False):
+            top = gen.into("len(frames)")
+            at = [0]
+            self.loops.append((top, gen.const(body, ("at", (*self.path, 0))), rounds, at))
+        gen.emit(f"for {rounds} in range({times}, 0, -1):")
+        gen.depth += 1
+        gen.read = {}  # a round may change what the one before read
+        path = self.path
+        for j, inner in enumerate(body.stmts):
+            if not getattr(st, "simple", False):
+                at[0] = j
+            self.stmt(inner, i, (*path, 0, j))
+        if not body.stmts:
+            gen.emit("pass")
+        gen.depth -= 1
+        if not getattr(st, "simple", False):
+            self.loops.pop()
 
     def _w_Fatigue(self, st: Step, i: int, flag: bool = True) -> None:
         gen = self.gen
@@ -397,7 +454,7 @@ class _Writer:
         gen.emit(f"f.pc = {i + 1}")
         cite = gen.const(st.cite)
         gen.emit(f"g.emit({s.event!r}, {{{', '.join(fields)}}}, env, {cite})")
-        gen.emit(f"return {PUSHED}")
+        self.pushed(i, moved=True)
 
 
 def _next_iteration(g, f: Frame, loop: list) -> bool:
@@ -1075,6 +1132,8 @@ class Programs:
 
         if inline is not None:
             repeat.simple = True
+        if all(getattr(st, "tail", False) for st in body.stmts):
+            repeat.branches = (body,)  # written in place (see `_Writer._w_Repeat`)
         return repeat
 
     def _s_Prevent(self, s, cite, where):
