@@ -215,12 +215,14 @@ class _Writer:
             self.reads_env = True
             self.path = path
             start = len(gen.lines)
+            self.keep_reads = {}
             write(st, i)
             if len(gen.lines) == start:
                 gen.emit("pass")
             # what it read of `env` is not read again by the next statement: it may
-            # have changed since (an `if`'s branch reads what its condition read)
-            gen.read = {}
+            # have changed since (but what a `let` read and bound, it cannot have;
+            # an `if`'s branch reads what its condition read)
+            gen.read = self.keep_reads
             return
         step = gen.const(st, ("at", path))
         if getattr(st, "simple", False):
@@ -269,13 +271,16 @@ class _Writer:
     def _w_Let(self, st: Step, i: int) -> None:
         gen, s = self.gen, st.node
         v = gen.value(s.value)
-        name = repr(s.name)
         if v in gen.seat_lists:
-            gen.emit(f"env[{name}] = list({v})")
-        elif v in gen.fresh or v in ("None", "True", "False") or v[:1].isdigit():
-            gen.emit(f"env[{name}] = {v}")  # a new list, or no list
-        else:
-            gen.emit(f"env[{name}] = list({v}) if isinstance({v}, list) else {v}")
+            v = gen.into(f"list({v})")
+        elif v not in gen.fresh and v not in ("None", "True", "False") and not (
+            v[:1].isdigit()
+        ):  # not a new list, nor a list at all: a list is copied
+            v = gen.into(f"list({v}) if isinstance({v}, list) else {v}")
+        gen.emit(f"env[{s.name!r}] = {v}")
+        gen.fresh.discard(v)  # the list is env's now too
+        # what comes next reads the name as bound here, and what was read before
+        self.keep_reads = {**gen.read, s.name: (v, gen.depth)}
 
     def _w_Move(self, st: Step, i: int) -> None:
         gen, s, cite = self.gen, st.node, st.cite
