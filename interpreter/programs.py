@@ -63,8 +63,13 @@ class Frame:
     def __init__(
         self, block: Block, env: dict, loop: list | None = None, event: dict | None = None
     ):
-        self.block, self.pc, self.env = block, 0, env
-        self.loop, self.scratch, self.event = loop, None, event
+        # one by one: fewer steps than assigning them as tuples
+        self.block = block
+        self.pc = 0
+        self.env = env
+        self.loop = loop
+        self.scratch = None
+        self.event = event
 
 
 def run(g) -> int:
@@ -960,7 +965,7 @@ class Programs:
                 env[name] = (picked[0] if picked else None) if single else picked
                 return NEXT
             who = chooser(g, env) if chooser else env["you"]
-            options = [g.pick_action(x) for x in items]
+            options = list(map(g.pick_action, items))
             if len(picked) >= least:
                 options.append(g.done_action())
             return g.ask(who, prompt, options, cite=cite)
