@@ -15,6 +15,7 @@ pushed for the branch.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from types import FunctionType
 from typing import Any
@@ -132,6 +133,10 @@ def _written(block: Block) -> Callable[[Any, Frame], int]:
     return fn
 
 
+# the names `frames` and `env` in a line of code (not in a string)
+_FRAMES = re.compile(r"(?<![\w'.])frames(?![\w'])")
+_ENV = re.compile(r"(?<![\w'.])env(?![\w'])")
+
 # written `go` functions and how their constants are made, by what they are written
 # from (see `_written`)
 _WRITTEN: dict[tuple, tuple] = {}
@@ -180,7 +185,6 @@ class _Writer:
         from .pyexpr import KeptGen
 
         self.gen = gen = KeptGen(programs)
-        self.reads_env = False
         # the `repeat`s written in place around the statement being written: the
         # local holding where the frames above this one start, the body, the local
         # holding the rounds left, and the position in the body being written
@@ -201,10 +205,11 @@ class _Writer:
         gen.depth = 1
         # done: the frame is taken off, or its loop starts it again at 0
         gen.emit(f"return {NEXT}")
+        # the frame's fields and the game's frames, read once where the body does
         head = ["    pc = f.pc"]
-        if not all(getattr(st, "simple", False) for st in stmts):
+        if any(_FRAMES.search(line) for line in gen.lines):
             head.append("    frames = g.frames")
-        if self.reads_env:
+        if any(_ENV.search(line) for line in gen.lines):
             head.append("    env = f.env")
         gen.lines[:0] = head
 
@@ -217,7 +222,6 @@ class _Writer:
         if isinstance(node, ast.Repeat) and not hasattr(st, "branches"):
             write = None  # a body that may wait: its own frame, from the closure
         if write is not None:
-            self.reads_env = True
             self.path = path
             start = len(gen.lines)
             self.keep_reads = {}
