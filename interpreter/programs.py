@@ -185,9 +185,11 @@ class _Writer:
         from .pyexpr import KeptGen
 
         self.gen = gen = KeptGen(programs)
-        # the `repeat`s written in place around the statement being written: the
-        # local holding where the frames above this one start, the body, the local
-        # holding the rounds left, and the position in the body being written
+        # the `repeat`s, and branches of `if`s, written in place around the
+        # statement being written, that would have had frames of their own: the
+        # local holding where the frames above this one start, the block, the local
+        # holding the rounds left (None for a branch), and the position in the block
+        # being written
         self.loops: list[tuple[str, str, str, list]] = []
         # where a frame may pick up: at its start, at a statement that may wait or
         # push and just after it, at its end (`stop`); a frame is never left at a
@@ -262,7 +264,8 @@ class _Writer:
             frame = gen.const(Frame, ("Frame", None))
         for top, body, rounds, at in reversed(self.loops):  # the innermost first
             t = gen.tmp()
-            gen.emit(f"{t} = {frame}({body}, env, ['repeat', {rounds}])")
+            loop = "" if rounds is None else f", ['repeat', {rounds}]"
+            gen.emit(f"{t} = {frame}({body}, env{loop})")
             gen.emit(f"{t}.pc = {at[0] + 1}")
             gen.emit(f"frames.insert({top}, {t})")
         if not moved:
@@ -354,6 +357,19 @@ class _Writer:
         (see `_inline`), else run in one."""
         gen = self.gen
         start = len(gen.lines)
+        if _inline(block)[0] is None and all(
+            getattr(st, "tail", False) for st in block.stmts
+        ):
+            # none of it waits: run here, and should one of its statements push a
+            # frame, the rest goes on in a frame of the branch's own, put under
+            # what was pushed, as the branch's frame would have been (`pushed`)
+            top, at = gen.into("len(frames)"), [0]
+            self.loops.append((top, gen.const(block, ("at", path)), None, at))
+            for j, st in enumerate(block.stmts):
+                at[0] = j
+                self.stmt(st, i, (*path, j))
+            self.loops.pop()
+            return
         if _inline(block)[0] is None:
             frame = gen.const(Frame, ("Frame", None))
             block = gen.const(block, ("at", path))
