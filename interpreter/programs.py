@@ -9,8 +9,10 @@ stops, and picks up at the same statement once the answer arrives.
 Statements return: `NEXT` (go on), `PUSHED` (a frame was pushed and this one has
 already moved on), `WAIT` (a decision is pending, stay here). A statement that
 never waits (`tail`) may be run by another in its place, with its frame: an
-`if` runs a branch of simple statements ending in one such itself, no frame
-pushed for the branch.
+`if` runs a branch of such statements itself, a `repeat` such a body, no frame
+pushed for them; should one of them push a frame, the rest goes on in the frame
+the branch or body would have had (see `_Writer.pushed`). A block runs as one
+written function, the commonest statements written in it (`_written`).
 """
 
 from __future__ import annotations
