@@ -16,6 +16,8 @@ stay as the binders have them; a test lists seeded games both ways.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from .actions import Action
 from .listing import CompiledAction, _ability_ref, _own_condition
 from .pyexpr import _Gen, write_function
@@ -36,6 +38,7 @@ class _Window:
         self.gen = gen = _Gen(listing.programs)
         self.you, self.out = gen.tmp(), gen.tmp()
         self.action = gen.const(Action)
+        self.repeat = gen.const(repeat)
 
     def write(self, names: tuple):
         gen, listing = self.gen, self.listing
@@ -100,10 +103,11 @@ class _Window:
             gen.emit(f"{found} = []")
             binder = gen.const(act.binder)
             gen.emit(f"{binder}(g, {a}, {{'you': {self.you}}}, {found}, False, False)")
-        gen.emit(f"if {found}:")
+        gen.emit(f"if {found}:")  # each made from C: no loop of Python's per option
+        rep = self.repeat
         gen.emit(
-            f"    {out} += [{self.action}('act', ({act.name!r}, args), None, g.namer) "
-            f"for args in {found}]"
+            f"    {out} += map({self.action}, {rep}('act'), "
+            f"zip({rep}({act.name!r}), {found}), {rep}(None), {rep}(g.namer))"
         )
 
     def bind_one(self, act: CompiledAction) -> None:
