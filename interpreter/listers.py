@@ -10,7 +10,11 @@ gate; a bare action's requirement and costs; and, for the two commonest shapes
 `Listing._bind_own_ability`, a card of the player's or drawn from a collection,
 and one of its abilities),
 the binder's loop itself, the candidate and its card's state read from locals.
-Other shapes call their binder. What is read, in what order, and what fails
+Other shapes call their binder. What is the same for every action is read once:
+the standard activation condition, written in place, and the names of the
+recent events, which key what the window keeps of `_sources_by_zone` and
+`_own_designs`. The listing's memos are set only before a call that may read
+them. What is read, in what order, and what fails
 stay as the binders have them; a test lists seeded games both ways.
 """
 
@@ -19,7 +23,7 @@ from __future__ import annotations
 from itertools import repeat
 
 from .actions import Action
-from .listing import CompiledAction, _ability_ref, _own_condition
+from .listing import _KIND, _NONE, CompiledAction, _ability_ref, _own_condition
 from .pyexpr import _Gen, write_function
 from .values import AbilityRef
 
@@ -42,24 +46,51 @@ class _Window:
 
     def write(self, names: tuple):
         gen, listing = self.gen, self.listing
+        acts = [listing.actions[name] for name in names]
         gen.emit(f"{self.you} = seat_of(seat)")
         gen.seats.add(self.you)
         gen.emit(f"{self.out} = []")
-        memo = "{}" if listing.standard_per_player else "None"
-        gen.emit(f"g._standard_memo, g._resources_memo = {memo}, {{}}")
-        gen.emit("try:")
+        # the listing's memos are set only before the first call that may read
+        # them (see `memos`): most windows list nothing and call none
+        self.memo, self.memos_read = gen.into("False"), False
+        start = len(gen.lines)
         gen.depth += 1
-        if any(listing.actions[name].counter_kinds is not None for name in names):
+        if any(act.counter_kinds is not None for act in acts):
             self.in_play = gen.into("g.counters_in_play")
         self.have = gen.into("None")  # the resources to pay with (see `pay`)
-        self.std = gen.into("_MISSING")  # the standard condition (see `standard`)
-        for name in names:
-            self.offer(listing.actions[name])
+        resolving = [act for act in acts if self.reads_standard(act)]
+        # the standard condition, and what names the recent events, once per listing
+        self.std = self.standard() if resolving else None
+        self.recent = None
+        if self.std not in (None, "None"):
+            first, none = gen.const(_KIND), gen.const(_NONE)
+            self.recent = gen.into(
+                f"frozenset(map({first}, g.recent)) if g.recent else {none}"
+            )
+        for act in acts:
+            self.offer(act)
         gen.depth -= 1
-        gen.emit("finally:")
-        gen.emit("    g._standard_memo = g._resources_memo = None")
+        if self.memos_read:
+            gen.lines.insert(start, "    try:")
+            gen.emit("finally:")
+            gen.emit(f"    if {self.memo}:")
+            gen.emit("        g._standard_memo = g._resources_memo = None")
+        else:
+            gen.lines[start:] = [line[4:] for line in gen.lines[start:]]
         gen.emit(f"return {self.out}")
         return write_function(gen, "window", "listing, g, seat", "<kotc listing>")
+
+    def reads_standard(self, act: CompiledAction) -> bool:
+        """Whether the action, written out, reads the standard condition (as its
+        binder does through `_narrowing` or `_own_designs`)."""
+        listing = self.listing
+        if not act.params or not act.resolves:
+            return False
+        if act.binder == listing._bind_one:
+            return True
+        return act.binder == listing._bind_own_ability and (
+            act.resolves == act.params[1].name
+        )
 
     def offer(self, act: CompiledAction) -> None:
         """One action: its counter gate, then each way to bind it, an option."""
@@ -97,6 +128,7 @@ class _Window:
     def call_binder(self, act: CompiledAction) -> None:
         gen, out, a = self.gen, self.out, self.gen.const(act)
         found = gen.tmp()
+        self.memos()
         if act.binder is None:
             gen.emit(f"{found} = listing.bindings(g, {a}, seat, ())")
         else:  # as `bindings` would, its look at the counters made above
@@ -139,6 +171,7 @@ class _Window:
         self.check(act.stages[0])
         self.pay(act)
         if act.resolves:
+            self.memos()
             gen.emit(f"if not listing._condition_met(g, {you}, {c}, env):")
             gen.emit("    continue")
         self.found(act, f"({c},)")
@@ -153,19 +186,17 @@ class _Window:
         a = gen.const(act)
         narrow, cards, zones, pool = gen.tmp(), gen.tmp(), gen.tmp(), gen.tmp()
         self.narrowing(act, narrow)
+        table = self.sources_by_zone(act, narrow)
         if card_param.source is None:
             gen.emit(f"{cards}, {zones} = g.cards, g.players[{you}].zones")
             gen.emit(f"{pool} = []")
-            gen.emit(f"for z, designs in listing._sources_by_zone(g, {a}, 1, {narrow}):")
+            gen.emit(f"for z, designs in {table}:")
             gen.emit(
                 f"    {pool} += [c for c in {zones}[z] if {cards}[c].design in designs]"
             )
         else:  # `zones`: the designs by zone
             self.env()
-            gen.emit(
-                f"{cards}, {zones} = g.cards, "
-                f"dict(listing._sources_by_zone(g, {a}, 1, {narrow}))"
-            )
+            gen.emit(f"{cards}, {zones} = g.cards, dict({table})")
             gen.emit(f"{pool} = listing._drawn_with_abilities(g, {a}, env, {zones})")
         gen.emit(f"if {pool}:")  # most often not, outside the player's own window
         gen.depth += 1
@@ -201,6 +232,7 @@ class _Window:
         self.pay(act)
         if act.resolves:
             what = gen.bound[act.resolves]
+            self.memos()
             gen.emit(f"if not listing._condition_met(g, {you}, {what}, env):")
             gen.emit("    continue")
         self.found(act, f"({c}, {ref})")
@@ -209,33 +241,81 @@ class _Window:
 
     def standard(self) -> str:
         """The standard activation condition for the seat, as
-        `_standard_in_listing` reads it: once per listing, when first asked for."""
-        gen, std = self.gen, self.std
-        gen.emit(f"if {std} is _MISSING:")
-        gen.emit(f"    {std} = listing._standard_in_listing(g, {self.you})")
-        return std
+        `_standard_in_listing` has it, written in place: evaluated once per
+        listing (None when it is read per ability)."""
+        gen, listing = self.gen, self.listing
+        if not listing.standard_per_player:
+            return "None"
+        std = listing.rs.setting("actions", "standard_activation")
+        if std is None:
+            return "True"
+        self.env()
+        return gen.test_into(gen.truth(gen.value(std.cond)))
 
     def narrowing(self, act: CompiledAction, narrow: str) -> None:
         """`narrow` as `Listing._narrowing` has it for the action's ability."""
         if act.resolves != act.params[1].name:
             self.gen.emit(f"{narrow} = 'any'")
-            return
-        std = self.standard()
-        self.gen.emit(f"{narrow} = 'own' if {std} is False else 'resolving'")
+        elif self.std == "None":
+            self.gen.emit(f"{narrow} = 'resolving'")
+        else:
+            self.gen.emit(f"{narrow} = 'own' if {self.std} is False else 'resolving'")
+
+    def sources_by_zone(self, act: CompiledAction, narrow: str) -> str:
+        """`Listing._sources_by_zone` for the action's ability, narrowed as
+        `narrow` says: kept by the window for the recent events' names, which it
+        reads once."""
+        gen, a = self.gen, self.gen.const(act)
+        table = gen.tmp()
+        if act.resolves != act.params[1].name:
+            gen.emit(f"{table} = {a}.by_zone.get(1)")
+            gen.emit(f"if {table} is None:")
+            gen.emit(f"    {table} = listing._sources_by_zone(g, {a}, 1, 'any')")
+            return table
+        kept = gen.tmp()
+        if self.std == "None":
+            gen.emit(f"{kept} = {gen.const({})}")
+        else:
+            own, resolving = gen.const({}), gen.const({})
+            gen.emit(f"{kept} = {own} if {narrow} == 'own' else {resolving}")
+        gen.emit(f"{table} = {kept}.get({self.recent})")
+        gen.emit(f"if {table} is None:")
+        gen.emit(
+            f"    {table} = {kept}[{self.recent}] = "
+            f"listing._sources_by_zone(g, {a}, 1, {narrow})"
+        )
+        return table
 
     def own_designs(self, own: str) -> None:
-        """`own` as `Listing._own_designs` has it for the seat."""
-        gen = self.gen
-        std = self.standard()
-        first, by_event = (gen.const(x) for x in self.listing._first_own)
+        """`own` as `Listing._own_designs` has it for the seat, kept by the window
+        for the recent events' names."""
+        gen, std = self.gen, self.std
+        if std == "None":
+            gen.emit(f"{own} = None")
+            return
+        kept = gen.const({})
         gen.emit(f"if {std} is not False:")
         gen.emit(f"    {own} = None")
         gen.emit("else:")
-        gen.emit(f"    {own} = {first}")
-        gen.emit("    for name, _ in g.recent:")
-        gen.emit(f"        more = {by_event}.get(name)")
-        gen.emit("        if more:")
-        gen.emit(f"            {own} = {own} | more")
+        recent = self.recent
+        gen.emit(f"    {own} = {kept}.get({recent})")
+        gen.emit(f"    if {own} is None:")
+        gen.emit(f"        {own} = {kept}[{recent}] = listing._own_after({recent})")
+
+    def memos(self) -> None:
+        """The listing's memos (`_standard_memo`, `_resources_memo`), set now
+        unless set already: the standard condition, if evaluated, is known."""
+        gen, listing = self.gen, self.listing
+        self.memos_read = True
+        if not listing.standard_per_player:
+            std = "None"
+        elif self.std is None:
+            std = "{}"
+        else:
+            std = f"{{{self.you}: {self.std}}}"
+        gen.emit(f"if not {self.memo}:")
+        gen.emit(f"    {self.memo} = True")
+        gen.emit(f"    g._standard_memo, g._resources_memo = {std}, {{}}")
 
     def env(self) -> None:
         """The action's own env, holding `you`, as `options` makes it."""
@@ -273,12 +353,14 @@ class _Window:
         if kind == "hp":
             return gen.into(f"g.players[{you}].hp")
         gen.emit(f"if {have} is None:")  # a binder called before may have read them
-        gen.emit(f"    {have} = g._resources_memo.get({you})")
-        gen.emit(f"    if {have} is None:")
+        gen.depth += 1
+        self.memos()
+        gen.emit(f"{have} = g._resources_memo.get({you})")
+        gen.emit(f"if {have} is None:")
         gen.emit(
-            f"        {have} = g._resources_memo[{you}] = "
-            f"g.unexhausted_resources({you})"
+            f"    {have} = g._resources_memo[{you}] = g.unexhausted_resources({you})"
         )
+        gen.depth -= 1
         return have
 
     def found(self, act: CompiledAction, args: str) -> None:

@@ -629,9 +629,14 @@ class Listing:
         condition, or a trigger on a recent event). None: any may."""
         if self._standard_in_listing(g, seat) is not False:
             return None
+        return self._own_after(name for name, _ in g.recent)
+
+    def _own_after(self, recent) -> frozenset:
+        """The designs whose first ability has a printed condition, or a trigger
+        on one of the events named `recent`."""
         printed, by_event = self._first_own
         designs = printed
-        for name, _ in g.recent:
+        for name in recent:
             more = by_event.get(name)
             if more:
                 designs = designs | more
