@@ -73,8 +73,9 @@ class Listing:
     def options(self, g, seat: int, names: tuple) -> list[Action]:
         """The actions named that `seat` may take now, each way it may take them:
         as `window_lister` writes it for these names, once."""
-        window = self._windows.get(names)
-        if window is None:
+        try:
+            window = self._windows[names]
+        except KeyError:
             window = self._window(names)
         return window(self, g, seat)
 
@@ -442,40 +443,46 @@ class Listing:
         return True
 
     def _condition_met(self, g, seat: Seat, what: Any, env: dict) -> bool:
-        ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
-        abilities = g.engine.abilities.get(g.cards[ref.card].design)
+        # `what`: an ability, or a card for its first ability (no AbilityRef made)
+        if type(what) is AbilityRef:
+            card, index = what
+        else:
+            card, index = what, 0
+        abilities = g.engine.abilities.get(g.cards[card].design)
         if not abilities:
             return False
-        ab = abilities[ref.index]
+        ab = abilities[index]
+        trigger, cond = ab.trigger, ab.cond
         listed = None
-        if ab.trigger is None and ab.cond is None:
+        if trigger is None and cond is None:
             # the standard condition, once per player per listing, decides first:
             # outside its window (a chain, another phase) nothing more is read
             listed = self._standard_in_listing(g, seat)
             if listed is False:
                 return False
-        inner = {"you": seat, "this": ref.card}
+        inner = {"you": seat, "this": card}
         # interpretation: an activation whose printed cost cannot be paid in full
         # would only fail, so it is not offered (as the latest rulebook's §Pay says:
         # "you cannot use it")
         if ab.affordable is not None and not ab.affordable(g, inner):
             return False
-        if ab.trigger is not None:  # `_answerable`, but for the first it finds
-            events, cond = ab.trigger.events, ab.trigger_cond
+        if trigger is not None:  # `_answerable`, but for the first it finds
+            events, cond = trigger.events, ab.trigger_cond
             for name, fields in g.recent:
                 if name in events:
                     answered = fields.get("__answered")
-                    if answered and [ref.card, ref.index] in answered:
+                    if answered and [card, index] in answered:
                         continue
                     if cond is None or cond(g, {**inner, "event": fields}):
                         return True
             return False
-        if ab.cond is not None:
-            return bool(ab.cond(g, inner))
+        if cond is not None:
+            return bool(cond(g, inner))
         if listed:
             return True  # it held, above
+        ref = what if type(what) is AbilityRef else _ability_ref(AbilityRef, (card, 0))
         return bool(
-            self.standard(g, {**env, "you": seat, "source": ref.card, "ability": ref})
+            self.standard(g, {**env, "you": seat, "source": card, "ability": ref})
         )
 
     def _possible(self, g, act: CompiledAction, i: int, card: int) -> tuple[int, ...]:
