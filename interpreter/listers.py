@@ -9,7 +9,9 @@ gate; a bare action's requirement and costs; and, for the two commonest shapes
 (`Listing._bind_one`, a card drawn from a collection;
 `Listing._bind_own_ability`, a card of the player's or drawn from a collection,
 and one of its abilities),
-the binder's loop itself, the candidate and its card's state read from locals.
+the binder's loop itself, the candidate and its card's state read from locals;
+for two parameters each drawn from a collection with nothing checked of a pair
+(`Listing._bind_two_drawn`), the two collections, every pair made from C.
 Other shapes call their binder. What is the same for every action is read once:
 the standard activation condition, written in place, and the names of the
 recent events, which key what the window keeps of `_sources_by_zone` and
@@ -20,7 +22,7 @@ stay as the binders have them; a test lists seeded games both ways.
 
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import product, repeat
 
 from .actions import Action
 from .listing import _KIND, _NONE, CompiledAction, _ability_ref, _own_condition
@@ -107,6 +109,13 @@ class _Window:
                 self.bind_one(act)
             elif binder == listing._bind_own_ability:
                 self.bind_own_ability(act)
+            elif (
+                binder == listing._bind_two_drawn
+                and act.stages[1] is None
+                and not act.pays
+                and not act.resolves
+            ):
+                self.bind_two_drawn(act)
             else:
                 self.call_binder(act)
         else:
@@ -237,7 +246,44 @@ class _Window:
             gen.emit("    continue")
         self.found(act, f"({c}, {ref})")
 
+    def bind_two_drawn(self, act: CompiledAction) -> None:
+        """`Listing._bind_two_drawn` when nothing is checked of a pair: each first
+        kept goes with every second, the options made from C."""
+        gen, rep = self.gen, self.repeat
+        first, second = act.params
+        self.env()
+        pool = self.drawn(first)
+        gen.emit(f"if {pool}:")
+        gen.depth += 1
+        others = self.drawn(second)
+        if act.stages[0] is None:
+            pairs = f"{gen.const(product)}({pool}, {others})"
+        else:
+            pairs, c = gen.into("[]"), gen.tmp()
+            gen.emit(f"for {c} in {pool}:")
+            gen.depth += 1
+            self.bind(first.name, c, None)
+            self.check(act.stages[0])
+            gen.emit(f"{pairs}.extend(zip({rep}({c}), {others}))")
+            gen.depth -= 1
+        gen.emit(
+            f"{self.out} += map({self.action}, {rep}('act'), "
+            f"zip({rep}({act.name!r}), {pairs}), {rep}(None), {rep}(g.namer))"
+        )
+
     # --- parts ------------------------------------------------------------------
+
+    def drawn(self, param) -> str:
+        """`Listing._candidates` for a parameter drawn from its `in`, with no
+        counter or ability after it: a new list."""
+        gen = self.gen
+        drawn = gen.value(param.source)
+        items = f"dict.fromkeys({drawn} if type({drawn}) is list else _as_list({drawn}))"
+        if param.type not in self.listing.card_types:
+            return gen.into(f"list({items})")
+        cards = gen.into("g.cards")
+        return gen.into(f"[c for c in {items} if {cards}[c].type == {param.type!r}]")
+
 
     def standard(self) -> str:
         """The standard activation condition for the seat, as
