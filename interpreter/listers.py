@@ -14,15 +14,16 @@ for two parameters each drawn from a collection with nothing checked of a pair
 (`Listing._bind_two_drawn`), the two collections, every pair made from C.
 Other shapes call their binder. What is the same for every action is read once:
 the standard activation condition, written in place, and the names of the
-recent events, which key what the window keeps of `_sources_by_zone` and
-`_own_designs`. The listing's memos are set only before a call that may read
-them. What is read, in what order, and what fails
+recent events, which with it key what the window keeps of `_sources_by_zone`
+and `_own_designs` for all its actions (`_tables`). The listing's memos are set
+only before a call that may read them. What is read, in what order, and what fails
 stay as the binders have them; a test lists seeded games both ways.
 """
 
 from __future__ import annotations
 
-from itertools import product, repeat
+from itertools import compress, product, repeat
+from operator import attrgetter
 
 from .actions import Action
 from .listing import _KIND, _NONE, CompiledAction, _ability_ref, _own_condition
@@ -60,15 +61,9 @@ class _Window:
         if any(act.counter_kinds is not None for act in acts):
             self.in_play = gen.into("g.counters_in_play")
         self.have = gen.into("None")  # the resources to pay with (see `pay`)
-        resolving = [act for act in acts if self.reads_standard(act)]
-        # the standard condition, and what names the recent events, once per listing
-        self.std = self.standard() if resolving else None
-        self.recent = None
-        if self.std not in (None, "None"):
-            first, none = gen.const(_KIND), gen.const(_NONE)
-            self.recent = gen.into(
-                f"frozenset(map({first}, g.recent)) if g.recent else {none}"
-            )
+        # the standard condition, once per listing
+        self.std = self.standard() if any(map(self.reads_standard, acts)) else None
+        self.tables([act for act in acts if self.tabled(act)])
         for act in acts:
             self.offer(act)
         gen.depth -= 1
@@ -92,6 +87,54 @@ class _Window:
             return True
         return act.binder == listing._bind_own_ability and (
             act.resolves == act.params[1].name
+        )
+
+    def tabled(self, act: CompiledAction) -> bool:
+        """Whether the action, written out, reads a table the window keeps (see
+        `tables`)."""
+        listing = self.listing
+        if act.binder == listing._bind_own_ability:
+            return bool(act.params)
+        return act.binder == listing._bind_one and bool(act.params and act.resolves)
+
+    def tables(self, acts: list) -> None:
+        """What the actions read of `_sources_by_zone` and `_own_designs`, kept by
+        the window for the names of the recent events (read once) and whether
+        the standard condition fails: `self.entry`, a tuple, one item per action
+        (`self.item`)."""
+        gen, listing = self.gen, self.listing
+        self.item = {}
+        if not acts:
+            return
+        specs = []
+        for i, act in enumerate(acts):
+            self.item[act.name] = i
+            if act.binder == listing._bind_one:
+                specs.append(("own", None, False))
+            else:
+                narrowed = act.resolves == act.params[1].name
+                drawn = act.params[0].source is not None
+                specs.append(("narrowed" if narrowed else "any", act, drawn))
+        self.cards = gen.into("g.cards")
+        if any(act.params[0].source is None for act in acts if act.params):
+            self.zones = gen.into(f"g.players[{self.you}].zones")
+            self.get = gen.into(f"{self.cards}.__getitem__")
+        key = "None"
+        if any(kind != "any" for kind, _, _ in specs):
+            first, none = gen.const(_KIND), gen.const(_NONE)
+            key = gen.into(f"frozenset(map({first}, g.recent)) if g.recent else {none}")
+        if self.std in (None, "None", "True"):  # it never fails
+            kept, fails = gen.const({}), "False"
+        else:
+            own, resolving = gen.const({}), gen.const({})
+            kept, fails = gen.into(f"{own} if {self.std} is False else {resolving}"), (
+                f"{self.std} is False"
+            )
+        entry = self.entry = gen.into(f"{kept}.get({key})")
+        gen.emit(f"if {entry} is None:")
+        gen.emit(
+            f"    {entry} = {kept}[{key}] = {gen.const(_tables)}(listing, g, "
+            f"{gen.const(tuple(specs))}, {fails}, {key})"
         )
 
     def offer(self, act: CompiledAction) -> None:
@@ -158,9 +201,10 @@ class _Window:
         typed = param.type in listing.card_types
         self.env()
         if act.resolves:
-            own = gen.tmp()
-            self.own_designs(own)
-        cards = gen.into("g.cards")
+            own = gen.into(f"{self.entry}[{self.item[act.name]}]")
+            cards = self.cards
+        else:
+            cards = gen.into("g.cards")
         drawn = gen.value(param.source)
         c, state = gen.tmp(), gen.tmp()
         gen.emit(
@@ -192,21 +236,20 @@ class _Window:
         gen, listing, you = self.gen, self.listing, self.you
         card_param, ability_param = act.params
         kind = card_param.type if card_param.type in listing.card_types else None
-        a = gen.const(act)
-        narrow, cards, zones, pool = gen.tmp(), gen.tmp(), gen.tmp(), gen.tmp()
-        self.narrowing(act, narrow)
-        table = self.sources_by_zone(act, narrow)
-        if card_param.source is None:
-            gen.emit(f"{cards}, {zones} = g.cards, g.players[{you}].zones")
+        a, cards, pool = gen.const(act), self.cards, gen.tmp()
+        table = gen.into(f"{self.entry}[{self.item[act.name]}]")
+        if card_param.source is None:  # `table`: per zone, whether it has a design
+            zones, get, design = self.zones, self.get, gen.const(_DESIGN)
             gen.emit(f"{pool} = []")
-            gen.emit(f"for z, designs in {table}:")
+            gen.emit(f"for z, has in {table}:")
+            gen.emit(f"    ids = {zones}[z]")
             gen.emit(
-                f"    {pool} += [c for c in {zones}[z] if {cards}[c].design in designs]"
+                f"    {pool} += {gen.const(compress)}"
+                f"(ids, map(has, map({design}, map({get}, ids))))"
             )
-        else:  # `zones`: the designs by zone
+        else:  # `table`: the designs by zone
             self.env()
-            gen.emit(f"{cards}, {zones} = g.cards, dict({table})")
-            gen.emit(f"{pool} = listing._drawn_with_abilities(g, {a}, env, {zones})")
+            gen.emit(f"{pool} = listing._drawn_with_abilities(g, {a}, env, {table})")
         gen.emit(f"if {pool}:")  # most often not, outside the player's own window
         gen.depth += 1
         if card_param.source is None:
@@ -227,10 +270,12 @@ class _Window:
             f"    {indices} = listing._possible_for(g, {a}, 1, {state}.design, "
             f"{state}.zone)"
         )
-        gen.emit(f"if {narrow} == 'own':")
-        own = gen.const(_own_condition)
-        gen.emit(f"    printed = g.engine.abilities[{state}.design]")
-        gen.emit(f"    {indices} = [k for k in {indices} if {own}(printed[k])]")
+        if act.resolves == ability_param.name and self.std not in ("None", "True"):
+            # narrowed to "own" when the standard condition fails
+            gen.emit(f"if {self.std} is False:")
+            own = gen.const(_own_condition)
+            gen.emit(f"    printed = g.engine.abilities[{state}.design]")
+            gen.emit(f"    {indices} = [k for k in {indices} if {own}(printed[k])]")
         k, ref = gen.tmp(), gen.tmp()
         gen.emit(f"for {k} in {indices}:")
         gen.depth += 1
@@ -298,56 +343,6 @@ class _Window:
         self.env()
         return gen.test_into(gen.truth(gen.value(std.cond)))
 
-    def narrowing(self, act: CompiledAction, narrow: str) -> None:
-        """`narrow` as `Listing._narrowing` has it for the action's ability."""
-        if act.resolves != act.params[1].name:
-            self.gen.emit(f"{narrow} = 'any'")
-        elif self.std == "None":
-            self.gen.emit(f"{narrow} = 'resolving'")
-        else:
-            self.gen.emit(f"{narrow} = 'own' if {self.std} is False else 'resolving'")
-
-    def sources_by_zone(self, act: CompiledAction, narrow: str) -> str:
-        """`Listing._sources_by_zone` for the action's ability, narrowed as
-        `narrow` says: kept by the window for the recent events' names, which it
-        reads once."""
-        gen, a = self.gen, self.gen.const(act)
-        table = gen.tmp()
-        if act.resolves != act.params[1].name:
-            gen.emit(f"{table} = {a}.by_zone.get(1)")
-            gen.emit(f"if {table} is None:")
-            gen.emit(f"    {table} = listing._sources_by_zone(g, {a}, 1, 'any')")
-            return table
-        kept = gen.tmp()
-        if self.std == "None":
-            gen.emit(f"{kept} = {gen.const({})}")
-        else:
-            own, resolving = gen.const({}), gen.const({})
-            gen.emit(f"{kept} = {own} if {narrow} == 'own' else {resolving}")
-        gen.emit(f"{table} = {kept}.get({self.recent})")
-        gen.emit(f"if {table} is None:")
-        gen.emit(
-            f"    {table} = {kept}[{self.recent}] = "
-            f"listing._sources_by_zone(g, {a}, 1, {narrow})"
-        )
-        return table
-
-    def own_designs(self, own: str) -> None:
-        """`own` as `Listing._own_designs` has it for the seat, kept by the window
-        for the recent events' names."""
-        gen, std = self.gen, self.std
-        if std == "None":
-            gen.emit(f"{own} = None")
-            return
-        kept = gen.const({})
-        gen.emit(f"if {std} is not False:")
-        gen.emit(f"    {own} = None")
-        gen.emit("else:")
-        recent = self.recent
-        gen.emit(f"    {own} = {kept}.get({recent})")
-        gen.emit(f"    if {own} is None:")
-        gen.emit(f"        {own} = {kept}[{recent}] = listing._own_after({recent})")
-
     def memos(self) -> None:
         """The listing's memos (`_standard_memo`, `_resources_memo`), set now
         unless set already: the standard condition, if evaluated, is known."""
@@ -414,3 +409,26 @@ class _Window:
             f"{self.out}.append({self.action}('act', ({act.name!r}, {args}), None, "
             "g.namer))"
         )
+
+
+_DESIGN = attrgetter("design")  # of a card's state
+
+
+def _tables(listing, g, specs: tuple, fails: bool, recent: frozenset) -> tuple:
+    """For each action of a window that reads one (see `_Window.tables`), as
+    `_sources_by_zone` and `_own_designs` have it with these recent events and
+    the standard condition failing or not: the designs the player's cards may
+    have, per zone, as a test of a design (a card of the player's, with no
+    `in`) or as a dict (one drawn from its `in`); or the designs whose first
+    ability may resolve, None for any."""
+    found = []
+    for kind, act, drawn in specs:
+        if kind == "own":
+            found.append(listing._own_after(recent) if fails else None)
+            continue
+        narrow = "any" if kind == "any" else "own" if fails else "resolving"
+        table = listing._sources_by_zone(g, act, 1, narrow)
+        found.append(
+            dict(table) if drawn else tuple((z, ds.__contains__) for z, ds in table)
+        )
+    return tuple(found)

@@ -120,8 +120,8 @@ def test_a_window_writes_out_the_commonest_shapes_and_calls_the_general_binder(e
     bare = [name for name in offers if not fast.actions[name].params]
     assert {"summon", "activate"} <= set(offers) and bare
     written, called = fast._window(offers).source, plain._window(offers).source
-    assert "_sources_by_zone" in written and "listing.bindings" not in written
-    assert "_sources_by_zone" not in called
+    assert "_possible_for" in written and "listing.bindings" not in written
+    assert "_possible_for" not in called
     assert called.count("listing.bindings") == len(offers) - len(bare)
 
 
