@@ -207,10 +207,14 @@ class _Window:
             cards = gen.into("g.cards")
         drawn = gen.value(param.source)
         c, state = gen.tmp(), gen.tmp()
-        gen.emit(
-            f"for {c} in dict.fromkeys({drawn} if type({drawn}) is list "
-            f"else _as_list({drawn})):"
-        )
+        items = gen.into(f"{drawn} if type({drawn}) is list else _as_list({drawn})")
+        if act.resolves:  # most often, outside the player's window, none may resolve
+            gen.emit(
+                f"if {own} is None or not {own}.isdisjoint(map({gen.const(_DESIGN)}, "
+                f"map({cards}.__getitem__, {items}))):"
+            )
+            gen.depth += 1
+        gen.emit(f"for {c} in dict.fromkeys({items}):")
         gen.depth += 1
         if typed:  # a card of that type, for certain: its state is read once
             gen.emit(f"{state} = {cards}[{c}]")
