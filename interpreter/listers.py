@@ -22,8 +22,8 @@ stay as the binders have them; a test lists seeded games both ways.
 
 from __future__ import annotations
 
-from itertools import compress, product, repeat
-from operator import attrgetter
+from itertools import chain, compress, product, repeat
+from operator import attrgetter, itemgetter
 
 from .actions import Action
 from .listing import _KIND, _NONE, CompiledAction, _ability_ref, _own_condition
@@ -46,6 +46,7 @@ class _Window:
         self.you, self.out = gen.tmp(), gen.tmp()
         self.action = gen.const(Action)
         self.repeat = gen.const(repeat)
+        self.chain = gen.const(chain.from_iterable)
 
     def write(self, names: tuple):
         gen, listing = self.gen, self.listing
@@ -242,15 +243,18 @@ class _Window:
         kind = card_param.type if card_param.type in listing.card_types else None
         a, cards, pool = gen.const(act), self.cards, gen.tmp()
         table = gen.into(f"{self.entry}[{self.item[act.name]}]")
-        if card_param.source is None:  # `table`: per zone, whether it has a design
+        if card_param.source is None:  # `table`: see `_tables`
             zones, get, design = self.zones, self.get, gen.const(_DESIGN)
-            gen.emit(f"{pool} = []")
-            gen.emit(f"for z, has in {table}:")
-            gen.emit(f"    ids = {zones}[z]")
-            gen.emit(
-                f"    {pool} += {gen.const(compress)}"
-                f"(ids, map(has, map({design}, map({get}, ids))))"
+            picked = (
+                f"{gen.const(compress)}(ids, map(has, map({design}, map({get}, ids))))"
             )
+            gen.emit(f"{pool} = []")
+            gen.emit(f"for z, has in {table}[0]:")
+            gen.emit(f"    ids = {zones}[z]")
+            gen.emit(f"    {pool} += {picked}")
+            gen.emit(f"for zs, has in {table}[1]:")
+            gen.emit(f"    ids = [*{self.chain}(zs({zones}))]")
+            gen.emit(f"    {pool} += {picked}")
         else:  # `table`: the designs by zone
             self.env()
             gen.emit(f"{pool} = listing._drawn_with_abilities(g, {a}, env, {table})")
@@ -432,7 +436,20 @@ def _tables(listing, g, specs: tuple, fails: bool, recent: frozenset) -> tuple:
             continue
         narrow = "any" if kind == "any" else "own" if fails else "resolving"
         table = listing._sources_by_zone(g, act, 1, narrow)
-        found.append(
-            dict(table) if drawn else tuple((z, ds.__contains__) for z, ds in table)
-        )
+        found.append(dict(table) if drawn else _by_designs(table))
     return tuple(found)
+
+
+def _by_designs(table: tuple) -> tuple:
+    """A table of `_sources_by_zone` with its zones grouped by their designs (as
+    the player's cards found are sorted, their order does not matter): the zones
+    alone, then the groups, each with the test of a design (a group's zones as a
+    getter of their lists)."""
+    groups: dict[frozenset, list] = {}
+    for z, designs in table:
+        groups.setdefault(designs, []).append(z)
+    alone = tuple((zs[0], ds.__contains__) for ds, zs in groups.items() if len(zs) == 1)
+    grouped = tuple(
+        (itemgetter(*zs), ds.__contains__) for ds, zs in groups.items() if len(zs) > 1
+    )
+    return alone, grouped
