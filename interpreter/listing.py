@@ -62,6 +62,8 @@ class CompiledAction:
     # a parameter takes one of the counters on the card before it: the kinds it
     # may take (see `Referee._counter_kinds`); None when none does
     counter_kinds: frozenset | None = None
+    # (parameter, an ability's modifiers, zone) -> whether `requires` may hold
+    holds: dict = field(default_factory=dict)
 
 
 class Listing:
@@ -502,18 +504,26 @@ class Listing:
             found = act.possible[(design, zone)] = tuple(
                 k
                 for k, ab in enumerate(abilities)
-                if cond is None
-                or could_hold(
-                    cond,
-                    act.params[i - 1].name,
-                    act.params[i].name,
-                    ab.modifiers,
-                    self.modifiers,
-                    zone,
-                    self.zone_names,
-                )
+                if cond is None or self._could_hold(act, i, ab.modifiers, zone)
             )
         return found
+
+    def _could_hold(self, act: CompiledAction, i: int, modifiers, zone: str) -> bool:
+        """`could_hold` for the action's condition, once per ability's modifiers
+        and zone: all it reads of the ability and of its card."""
+        key = (i, modifiers, zone)
+        holds = act.holds.get(key)
+        if holds is None:
+            holds = act.holds[key] = could_hold(
+                act.condition,
+                act.params[i - 1].name,
+                act.params[i].name,
+                modifiers,
+                self.modifiers,
+                zone,
+                self.zone_names,
+            )
+        return holds
 
     def _sources_by_zone(self, g, act: CompiledAction, i: int, narrow: str) -> tuple:
         """For a card parameter `i - 1` followed by its ability `i`: each zone a
