@@ -46,6 +46,7 @@ class _Window:
         self.you, self.out = gen.tmp(), gen.tmp()
         self.action = gen.const(Action)
         self.repeat = gen.const(repeat)
+        self.plains = None  # see `plain`
         self.chain = gen.const(chain.from_iterable)
 
     def write(self, names: tuple):
@@ -197,7 +198,7 @@ class _Window:
 
     def bind_one(self, act: CompiledAction) -> None:
         """`Listing._bind_one`, its condition not ignored and its cost not waived."""
-        gen, listing, you = self.gen, self.listing, self.you
+        gen, listing = self.gen, self.listing
         param = act.params[0]
         typed = param.type in listing.card_types
         self.env()
@@ -229,16 +230,15 @@ class _Window:
         self.check(act.stages[0])
         self.pay(act)
         if act.resolves:
-            self.memos()
-            gen.emit(f"if not listing._condition_met(g, {you}, {c}, env):")
-            gen.emit("    continue")
+            design = f"{state}.design" if typed else f"{cards}[{c}].design"
+            self.condition_met(c, design, self.plain()[0])
         self.found(act, f"({c},)")
 
     def bind_own_ability(self, act: CompiledAction) -> None:
         """`Listing._bind_own_ability`, its condition not ignored and its cost not
         waived: a card of the player's with no `in` (or one drawn from its `in`),
         then one of its abilities."""
-        gen, listing, you = self.gen, self.listing, self.you
+        gen, listing = self.gen, self.listing
         card_param, ability_param = act.params
         kind = card_param.type if card_param.type in listing.card_types else None
         a, cards, pool = gen.const(act), self.cards, gen.tmp()
@@ -292,11 +292,10 @@ class _Window:
         self.bind(ability_param.name, ref, None)
         self.check(act.stages[1])
         self.pay(act)
-        if act.resolves:
-            what = gen.bound[act.resolves]
-            self.memos()
-            gen.emit(f"if not listing._condition_met(g, {you}, {what}, env):")
-            gen.emit("    continue")
+        if act.resolves == ability_param.name:
+            self.condition_met(ref, f"({state}.design, {k})", self.plain()[1])
+        elif act.resolves:
+            self.condition_met(c, f"{state}.design", self.plain()[0])
         self.found(act, f"({c}, {ref})")
 
     def bind_two_drawn(self, act: CompiledAction) -> None:
@@ -350,6 +349,36 @@ class _Window:
             return "True"
         self.env()
         return gen.test_into(gen.truth(gen.value(std.cond)))
+
+    def condition_met(self, what: str, key: str, plain: str) -> None:
+        """On to the next candidate unless `Listing._condition_met` holds for
+        `what`: known without the call when the ability (`key` in `plain`) has
+        no condition but the standard one, evaluated above."""
+        gen, std = self.gen, self.std
+        if std not in (None, "None"):
+            gen.emit(f"if {key} in {plain}:")
+            gen.emit(f"    if {std} is False:")
+            gen.emit("        continue")
+            gen.emit("else:")
+            gen.depth += 1
+        self.memos()
+        gen.emit(f"if not listing._condition_met(g, {self.you}, {what}, env):")
+        gen.emit("    continue")
+        if std not in (None, "None"):
+            gen.depth -= 1
+
+    def plain(self) -> tuple[str, str]:
+        """The designs whose first ability, and the (design, index) of the
+        abilities, that have no trigger, printed condition or printed cost that
+        `_condition_met` reads: the standard condition alone decides."""
+        if self.plains is None:
+            printed = self.listing.engine.abilities.items()
+            first = frozenset(d for d, abls in printed if abls and _plain(abls[0]))
+            refs = frozenset(
+                (d, k) for d, abls in printed for k, ab in enumerate(abls) if _plain(ab)
+            )
+            self.plains = self.gen.const(first), self.gen.const(refs)
+        return self.plains
 
     def memos(self) -> None:
         """The listing's memos (`_standard_memo`, `_resources_memo`), set now
@@ -453,3 +482,9 @@ def _by_designs(table: tuple) -> tuple:
         (itemgetter(*zs), ds.__contains__) for ds, zs in groups.items() if len(zs) > 1
     )
     return alone, grouped
+
+
+def _plain(ab) -> bool:
+    """Whether `_condition_met` reads nothing of the ability but the standard
+    condition."""
+    return ab.trigger is None and ab.cond is None and ab.affordable is None
