@@ -102,21 +102,24 @@ class _Window:
     def tables(self, acts: list) -> None:
         """What the actions read of `_sources_by_zone` and `_own_designs`, kept by
         the window for the names of the recent events (read once) and whether
-        the standard condition fails: `self.entry`, a tuple, one item per action
-        (`self.item`)."""
+        the standard condition fails: one local per action, two for a card of
+        the player's with no `in` (`self.item`)."""
         gen, listing = self.gen, self.listing
         self.item = {}
         if not acts:
             return
-        specs = []
-        for i, act in enumerate(acts):
-            self.item[act.name] = i
+        specs, items = [], []
+        for act in acts:
             if act.binder == listing._bind_one:
                 specs.append(("own", None, False))
+                self.item[act.name] = gen.tmp()
             else:
                 narrowed = act.resolves == act.params[1].name
                 drawn = act.params[0].source is not None
                 specs.append(("narrowed" if narrowed else "any", act, drawn))
+                self.item[act.name] = gen.tmp() if drawn else (gen.tmp(), gen.tmp())
+            item = self.item[act.name]
+            items += [item] if isinstance(item, str) else item
         self.cards = gen.into("g.cards")
         if any(act.params[0].source is None for act in acts if act.params):
             self.zones = gen.into(f"g.players[{self.you}].zones")
@@ -132,12 +135,13 @@ class _Window:
             kept, fails = gen.into(f"{own} if {self.std} is False else {resolving}"), (
                 f"{self.std} is False"
             )
-        entry = self.entry = gen.into(f"{kept}.get({key})")
+        entry = gen.into(f"{kept}.get({key})")
         gen.emit(f"if {entry} is None:")
         gen.emit(
             f"    {entry} = {kept}[{key}] = {gen.const(_tables)}(listing, g, "
             f"{gen.const(tuple(specs))}, {fails}, {key})"
         )
+        gen.emit(f"{', '.join(items)}, = {entry}")
 
     def offer(self, act: CompiledAction) -> None:
         """One action: its counter gate, then each way to bind it, an option."""
@@ -203,7 +207,7 @@ class _Window:
         typed = param.type in listing.card_types
         self.env()
         if act.resolves:
-            own = gen.into(f"{self.entry}[{self.item[act.name]}]")
+            own = self.item[act.name]
             cards = self.cards
         else:
             cards = gen.into("g.cards")
@@ -242,17 +246,18 @@ class _Window:
         card_param, ability_param = act.params
         kind = card_param.type if card_param.type in listing.card_types else None
         a, cards, pool = gen.const(act), self.cards, gen.tmp()
-        table = gen.into(f"{self.entry}[{self.item[act.name]}]")
+        table = self.item[act.name]
         if card_param.source is None:  # `table`: see `_tables`
             zones, get, design = self.zones, self.get, gen.const(_DESIGN)
             picked = (
                 f"{gen.const(compress)}(ids, map(has, map({design}, map({get}, ids))))"
             )
             gen.emit(f"{pool} = []")
-            gen.emit(f"for z, has in {table}[0]:")
+            alone, grouped = table
+            gen.emit(f"for z, has in {alone}:")
             gen.emit(f"    ids = {zones}[z]")
             gen.emit(f"    {pool} += {picked}")
-            gen.emit(f"for zs, has in {table}[1]:")
+            gen.emit(f"for zs, has in {grouped}:")
             gen.emit(f"    ids = [*{self.chain}(zs({zones}))]")
             gen.emit(f"    {pool} += {picked}")
         else:  # `table`: the designs by zone
@@ -465,7 +470,10 @@ def _tables(listing, g, specs: tuple, fails: bool, recent: frozenset) -> tuple:
             continue
         narrow = "any" if kind == "any" else "own" if fails else "resolving"
         table = listing._sources_by_zone(g, act, 1, narrow)
-        found.append(dict(table) if drawn else _by_designs(table))
+        if drawn:
+            found.append(dict(table))
+        else:
+            found += _by_designs(table)
     return tuple(found)
 
 
