@@ -62,6 +62,7 @@ class _Window:
         gen.depth += 1
         if any(act.counter_kinds is not None for act in acts):
             self.in_play = gen.into("g.counters_in_play")
+        have_at, self.paid = len(gen.lines), False
         self.have = gen.into("None")  # the resources to pay with (see `pay`)
         # the standard condition, once per listing
         self.std = self.standard() if any(map(self.reads_standard, acts)) else None
@@ -69,6 +70,8 @@ class _Window:
         for act in acts:
             self.offer(act)
         gen.depth -= 1
+        if not self.paid:  # locals no line reads are not set
+            del gen.lines[have_at]
         if self.memos_read:
             gen.lines.insert(start, "    try:")
             gen.emit("finally:")
@@ -76,6 +79,7 @@ class _Window:
             gen.emit("        g._standard_memo = g._resources_memo = None")
         else:
             gen.lines[start:] = [line[4:] for line in gen.lines[start:]]
+            del gen.lines[start - 1]
         gen.emit(f"return {self.out}")
         return write_function(gen, "window", "listing, g, seat", "<kotc listing>")
 
@@ -435,6 +439,7 @@ class _Window:
         gen, you, have = self.gen, self.you, self.have
         if kind == "hp":
             return gen.into(f"g.players[{you}].hp")
+        self.paid = True
         gen.emit(f"if {have} is None:")  # a binder called before may have read them
         gen.depth += 1
         self.memos()
