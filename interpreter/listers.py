@@ -136,9 +136,8 @@ class _Window:
             kept, fails = gen.const({}), "False"
         else:
             own, resolving = gen.const({}), gen.const({})
-            kept, fails = gen.into(f"{own} if {self.std} is False else {resolving}"), (
-                f"{self.std} is False"
-            )
+            fails = f"{self.std} is False"
+            kept = gen.into(f"{own} if {fails} else {resolving}")
         entry = gen.into(f"{kept}.get({key})")
         gen.emit(f"if {entry} is None:")
         gen.emit(
@@ -288,11 +287,18 @@ class _Window:
             f"{state}.zone)"
         )
         if act.resolves == ability_param.name and self.std not in ("None", "True"):
-            # narrowed to "own" when the standard condition fails
+            # narrowed to "own" when the standard condition fails: kept by the
+            # window per design and zone, as `possible` is
+            own, kept, narrowed = gen.const(_own_condition), gen.const({}), gen.tmp()
             gen.emit(f"if {self.std} is False:")
-            own = gen.const(_own_condition)
-            gen.emit(f"    printed = g.engine.abilities[{state}.design]")
-            gen.emit(f"    {indices} = [k for k in {indices} if {own}(printed[k])]")
+            gen.emit(f"    {narrowed} = {kept}.get(({state}.design, {state}.zone))")
+            gen.emit(f"    if {narrowed} is None:")
+            gen.emit(f"        printed = g.engine.abilities[{state}.design]")
+            gen.emit(
+                f"        {narrowed} = {kept}[({state}.design, {state}.zone)] = "
+                f"tuple([k for k in {indices} if {own}(printed[k])])"
+            )
+            gen.emit(f"    {indices} = {narrowed}")
         k, ref = gen.tmp(), gen.tmp()
         gen.emit(f"for {k} in {indices}:")
         gen.depth += 1
