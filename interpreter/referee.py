@@ -1210,20 +1210,39 @@ class Referee(Listing):
         ]
 
     def _enlist_step(self, g, b, seat: int, team: list, minimum: int, cite) -> bool:
-        """The player enlists minions one by one, in formation order; True when done."""
+        """The player enlists minions one by one, in formation order; True when done.
+
+        Minions already in the team when the step begins (conscripted before it)
+        are placed in that order too: the player selects the whole team's order.
+        Until placed they stand at the team's end (`b.unplaced`)."""
+        unplaced = b.unplaced
+        if unplaced is None:
+            unplaced = b.unplaced = list(team)
         answer, b.answer = b.answer, None
         if answer is not None:
             if answer.kind == "done":
+                b.unplaced = None
                 return True
-            team.append(answer.value)
-            if "enlisted" in self.listened:
-                self.note(g, "enlisted", {"target": answer.value})
+            card = answer.value
+            place = len(team) - len(unplaced)
+            if card in unplaced:
+                unplaced.remove(card)
+                team.remove(card)
+                team.insert(place, card)
+            else:
+                team.insert(place, card)
+                if "enlisted" in self.listened:
+                    self.note(g, "enlisted", {"target": card})
         candidates = self.enlistable(g, seat, team)
-        if not candidates:
+        if not candidates and len(unplaced) < 2:
+            b.unplaced = None
             return True
         namer = g.namer  # cards: as `pick_action` makes them
+        if unplaced:
+            candidates += unplaced
         options = [Action("pick", c, None, namer) for c in candidates]
-        if len(team) >= minimum:
+        # the last minion left to place takes the last place
+        if len(team) >= minimum and len(unplaced) < 2:
             options.append(_DONE_ENLISTING)
         g.decision = _new_tuple(Decision, (int(seat), "enlist", options, "battle", cite))
         return False
@@ -1558,6 +1577,9 @@ def _new_battle(attacker: int) -> Record:
         op=0,
         stage=0,
         answer=None,
+        # the members the enlisting step under way has still to place (see
+        # `_enlist_step`); None between enlisting steps
+        unplaced=None,
     )
 
 
