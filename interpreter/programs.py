@@ -119,10 +119,9 @@ def _written(block: Block) -> Callable[[Any, Frame], int]:
         namespace = dict(fn.__globals__)
         for name, (kind, what) in recipes.items():
             if kind == "at":  # a statement or branch, by its path from the block
-                x: Any = block
-                for k, index in enumerate(what):
-                    x = x.stmts[index] if k % 2 == 0 else x.branches[index]
-                namespace[name] = x
+                namespace[name] = _walk(block, what)
+            elif kind == "kw":  # the same, from a keyword's block written in place
+                namespace[name] = _walk(programs.keyword_blocks[what[0]], what[1])
             elif kind != "same":
                 namespace[name] = _made(kind, what, programs)
         go = FunctionType(fn.__code__, namespace)
@@ -155,6 +154,13 @@ def _shape(stmts: list) -> tuple:
             for st in stmts
         ]
     )
+
+
+def _walk(x: Any, path: tuple) -> Any:
+    """The statement or branch at `path` from block `x` (see `_Writer.at`)."""
+    for k, index in enumerate(path):
+        x = x.stmts[index] if k % 2 == 0 else x.branches[index]
+    return x
 
 
 def _nodes(stmts: list) -> list:
@@ -190,9 +196,12 @@ class _Writer:
         # the `repeat`s, and branches of `if`s, written in place around the
         # statement being written, that would have had frames of their own: the
         # local holding where the frames above this one start, the block, the local
-        # holding the rounds left (None for a branch), and the position in the block
-        # being written
-        self.loops: list[tuple[str, str, str, list]] = []
+        # holding the rounds left (None for a branch), the position in the block
+        # being written, and the local holding the frame's env
+        self.loops: list[tuple[str, str, str | None, list, str]] = []
+        # the keywords whose bodies are being written in place (see `call_in_place`),
+        # innermost last: a statement's path starts from the block of the last
+        self.keywords: list[str] = []
         # where a frame may pick up: at its start, at a statement that may wait or
         # push and just after it, at its end (`stop`); a frame is never left at a
         # simple statement, so one that follows another is not tested apart
@@ -237,7 +246,7 @@ class _Writer:
             # an `if`'s branch reads what its condition read)
             gen.read = self.keep_reads
             return
-        step = gen.const(st, ("at", path))
+        step = gen.const(st, self.at(path))
         if getattr(st, "simple", False):
             gen.emit(f"{step}(g, f)")
             return
@@ -255,6 +264,13 @@ class _Writer:
         gen.emit(f"    f.pc = {i + 1}")
         gen.emit(f"    return {PUSHED}")
 
+    def at(self, path: tuple) -> tuple:
+        """How another engine finds the statement or branch at `path` (see `_made`):
+        from the block, or from the block of the keyword written in place."""
+        if self.keywords:
+            return ("kw", (self.keywords[-1], path))
+        return ("at", path)
+
     def pushed(self, i: int, moved: bool = False) -> None:
         """What follows a push by the statement at `i` (or in its place): the frame
         moves on past it (unless `moved` already). In a `repeat` written in place,
@@ -264,10 +280,10 @@ class _Writer:
         gen = self.gen
         if self.loops:
             frame = gen.const(Frame, ("Frame", None))
-        for top, body, rounds, at in reversed(self.loops):  # the innermost first
+        for top, body, rounds, at, env in reversed(self.loops):  # the innermost first
             t = gen.tmp()
             loop = "" if rounds is None else f", ['repeat', {rounds}]"
-            gen.emit(f"{t} = {frame}({body}, env{loop})")
+            gen.emit(f"{t} = {frame}({body}, {env}{loop})")
             gen.emit(f"{t}.pc = {at[0] + 1}")
             gen.emit(f"frames.insert({top}, {t})")
         if not moved:
@@ -332,12 +348,79 @@ class _Writer:
         if tests:
             gen.emit(f"if {' and '.join(tests)}:")
             gen.depth += 1
-        gen.emit(f"f.pc = {i + 1}")
         cite = gen.const(st.cite)
-        gen.emit(f"g.call_keyword({s.keyword!r}, {{{given}}}, env, {kw.cost!r}, {cite})")
-        self.pushed(i, moved=True)
+        if self.in_place(s.keyword):
+            self.call_in_place(s.keyword, fields, i, cite)
+        else:
+            gen.emit(f"f.pc = {i + 1}")
+            gen.emit(
+                f"g.call_keyword({s.keyword!r}, {{{given}}}, env, {kw.cost!r}, {cite})"
+            )
+            self.pushed(i, moved=True)
         if tests:
             gen.depth -= 1
+        self.keep_reads = {}
+
+    def in_place(self, name: str) -> bool:
+        """Whether a call to keyword `name` may run its body here: no statement of
+        it waits, each is written in place (none reads the frame's env), and it is
+        not one being written already."""
+        if name in self.keywords or len(self.keywords) >= 3:
+            return False
+        stmts = self.p.keyword_blocks[name].stmts
+        return all(getattr(st, "tail", False) and _in_place(st) for st in stmts)
+
+    def call_in_place(self, name: str, fields: dict, i: int, cite: str) -> None:
+        """A call to keyword `name` whose body runs here, with the env
+        `Referee.call_keyword` makes it, when it would push the body's own frame:
+        no ability is triggered by it and no counter in play may react to it (else
+        the referee is called, as `Game.call_keyword` does). Should a statement of
+        the body push a frame, the rest goes on in the body's frame, put under
+        what was pushed (`pushed`)."""
+        gen, kw = self.gen, self.p.rs.keywords[name]
+        given = "".join(f", {p.name!r}: {fields.get(p.name, 'None')}" for p in kw.params)
+        r, cp = gen.into("g.engine.referee"), gen.into("g.counters_in_play")
+        kinds = f"{cp}.keys().isdisjoint({r}.reaction_kinds.get"
+        gen.emit(
+            f"if {name!r} in {r}.listened or {cp} and (not {kinds}(('would', {name!r}),"
+            f" ())) or not {kinds}((None, {name!r}), ()))):"
+        )
+        gen.depth += 1
+        gen.emit(f"f.pc = {i + 1}")
+        gen.emit(
+            f"{r}.call_keyword(g, {name!r}, {{{given[2:]}}}, env, {kw.cost!r}, {cite})"
+        )
+        self.pushed(i, moved=True)
+        gen.depth -= 1
+        gen.emit("else:")
+        gen.depth += 1
+        usage = gen.into("g.usage")
+        gen.emit(f"{usage}[{name!r}] = {usage}.get({name!r}, 0) + 1")
+        outer = gen.into("env")
+        cost = ", '__cost': True" if kw.cost else ""
+        gen.emit(
+            f"env = {{'you': {outer}['you']{given}, '__within': {name!r}{cost}}}"
+        )
+        if not kw.cost:
+            gen.emit(f"if {outer}.get('__cost'):")
+            gen.emit("    env['__cost'] = True")
+        gen.read = {}  # the keyword's env, read afresh
+        top = gen.into("len(frames)")
+        # what is pushed from the body leaves frames of the caller's env below
+        loops = self.loops
+        self.loops = [(*x[:4], outer if x[4] == "env" else x[4]) for x in loops]
+        at, path = [0], self.path
+        self.keywords.append(name)
+        body = gen.const(self.p.keyword_blocks[name], self.at(()))
+        self.loops.append((top, body, None, at, "env"))
+        for j, st in enumerate(self.p.keyword_blocks[name].stmts):
+            at[0] = j
+            self.stmt(st, i, (j,))
+        self.keywords.pop()
+        self.loops, self.path = loops, path
+        gen.emit(f"env = {outer}")
+        gen.read = {}
+        gen.depth -= 1
 
     def _w_If(self, st: Step, i: int) -> None:
         gen, s, path = self.gen, st.node, self.path
@@ -366,7 +449,7 @@ class _Writer:
             # frame, the rest goes on in a frame of the branch's own, put under
             # what was pushed, as the branch's frame would have been (`pushed`)
             top, at = gen.into("len(frames)"), [0]
-            self.loops.append((top, gen.const(block, ("at", path)), None, at))
+            self.loops.append((top, gen.const(block, self.at(path)), None, at, "env"))
             for j, st in enumerate(block.stmts):
                 at[0] = j
                 self.stmt(st, i, (*path, j))
@@ -374,7 +457,7 @@ class _Writer:
             return
         if _inline(block)[0] is None:
             frame = gen.const(Frame, ("Frame", None))
-            block = gen.const(block, ("at", path))
+            block = gen.const(block, self.at(path))
             gen.emit(f"f.pc = {i + 1}")
             gen.emit(f"frames.append({frame}({block}, env))")
             self.pushed(i, moved=True)
@@ -424,7 +507,8 @@ class _Writer:
         if not getattr(st, "simple", False):
             top = gen.into("len(frames)")
             at = [0]
-            self.loops.append((top, gen.const(body, ("at", (*self.path, 0))), rounds, at))
+            body_k = gen.const(body, self.at((*self.path, 0)))
+            self.loops.append((top, body_k, rounds, at, "env"))
         gen.emit(f"for {rounds} in range({times}, 0, -1):")
         gen.depth += 1
         gen.read = {}  # a round may change what the one before read
@@ -1483,6 +1567,20 @@ class Programs:
             return PUSHED
 
         return call
+
+
+def _in_place(st: Step) -> bool:
+    """Whether a statement is written all in place in its block's function (see
+    `_Writer.stmt`), its branches too: no part of it runs as its closure."""
+    node = getattr(st, "node", None)
+    if node is None or not hasattr(_Writer, f"_w_{type(node).__name__}"):
+        return False
+    if isinstance(node, ast.Repeat) and not hasattr(st, "branches"):
+        return False
+    return all(
+        b is None or all(_in_place(x) for x in b.stmts)
+        for b in getattr(st, "branches", ())
+    )
 
 
 def _literal(e: ast.Expr | None) -> int | None:
