@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import repeat
 from types import FunctionType
 from typing import Any
 
 from kotc_dsl import Ruleset, ast
 from kotc_dsl.unparse import unparse
 
+from .actions import Action
 from .values import AbilityRef, DieRef, Seat
 
 NEXT, PUSHED, WAIT = 0, 1, 2
@@ -1071,9 +1073,14 @@ class Programs:
                 env[name] = (picked[0] if picked else None) if single else picked
                 return NEXT
             who = chooser(g, env) if chooser else env["you"]
-            options = list(map(g.pick_action, items))
+            if DieRef in map(type, items):  # a die's label is made now
+                options = list(map(g.pick_action, items))
+            else:  # as `Game.pick_action` makes them, with no call to it
+                options = list(
+                    map(Action, repeat("pick"), items, repeat(None), repeat(g.namer))
+                )
             if len(picked) >= least:
-                options.append(g.done_action())
+                options.append(Action("done", None, "done"))  # `Game.done_action`
             return g.ask(who, prompt, options, cite=cite)
 
         return choose
@@ -1087,8 +1094,6 @@ class Programs:
             answer = g.take_answer()
             if answer is None:
                 seat = who(g, f.env) if who else f.env["you"]
-                from .actions import Action
-
                 options = [Action("option", i, label) for i, label in enumerate(labels)]
                 return g.ask(seat, "either", options, cite=cite)
             f.pc += 1
@@ -1182,8 +1187,6 @@ class Programs:
             answer = g.take_answer()
             if answer is None:
                 seat = who(g, f.env) if who else f.env["you"]
-                from .actions import Action
-
                 return g.ask(
                     seat,
                     "may",
@@ -1327,8 +1330,6 @@ class Programs:
                     return NEXT
                 if len(choices) > 1:
                     f.scratch = [choices, seat]
-                    from .actions import Action
-
                     options = [
                         Action("option", i, " ".join(map(str, c)))
                         for i, c in enumerate(choices)
@@ -1519,8 +1520,6 @@ class Programs:
             if high <= low:
                 f.env[name] = low
                 return NEXT
-            from .actions import Action
-
             seat = chooser(g, f.env) if chooser else f.env["you"]
             return g.ask(
                 seat,
