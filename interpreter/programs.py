@@ -356,7 +356,8 @@ class _Writer:
         else:
             gen.emit(f"f.pc = {i + 1}")
             gen.emit(
-                f"g.call_keyword({s.keyword!r}, {{{given}}}, env, {kw.cost!r}, {cite})"
+                f"g.engine.referee.call_keyword(g, {s.keyword!r}, {{{given}}}, env, "
+                f"{kw.cost!r}, {cite})"
             )
             self.pushed(i, moved=True)
         if tests:
@@ -571,7 +572,8 @@ class _Writer:
         ]
         gen.emit(f"f.pc = {i + 1}")
         cite = gen.const(st.cite)
-        gen.emit(f"g.emit({s.event!r}, {{{', '.join(fields)}}}, env, {cite})")
+        fields_dict = f"{{{', '.join(fields)}}}"
+        gen.emit(f"g.engine.referee.emit(g, {s.event!r}, {fields_dict}, env, {cite})")
         self.pushed(i, moved=True)
 
 
