@@ -26,10 +26,12 @@ from typing import Any
 from kotc_dsl import Ruleset, ast
 from kotc_dsl.unparse import unparse
 
-from .actions import Action
+from .actions import Action, Decision
 from .values import AbilityRef, DieRef, Seat
 
 NEXT, PUSHED, WAIT = 0, 1, 2
+
+_new_tuple = tuple.__new__
 
 Eval = Callable[[Any, dict], Any]
 Step = Callable[[Any, "Frame"], int]
@@ -1063,7 +1065,8 @@ class Programs:
                     return NEXT
                 st = f.scratch = [items, [], least, most]
             items, picked, least, most = st
-            answer = g.take_answer()
+            answer = g.answer  # taken, as `Game.take_answer` takes it
+            g.answer = None
             if answer is not None:
                 if answer.kind == "pick":
                     picked.append(answer.value)
@@ -1083,7 +1086,9 @@ class Programs:
                 )
             if len(picked) >= least:
                 options.append(Action("done", None, "done"))  # `Game.done_action`
-            return g.ask(who, prompt, options, cite=cite)
+            # the decision `Game.ask` sets
+            g.decision = _new_tuple(Decision, (int(who), prompt, options, "vm", cite))
+            return WAIT
 
         return choose
 
