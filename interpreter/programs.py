@@ -489,12 +489,13 @@ class _Writer:
             name = repr(field)
         else:  # a name bound to a stat (`which`) stands for that stat
             name = gen.into(f"env.get({field!r}, {field!r})")
-        obj = self.atom(gen.result(ast.Path(target.parts[:-1], origin=target.origin)))
+        owner = ast.Path(target.parts[:-1], origin=target.origin)
+        obj = self.atom(gen.result(owner, items=True))
         v = self.atom(gen.result(value))
         if sign is not None:
             v = gen.into(f"{sign} * {v}")
         until, cite = gen.const(until), gen.const(cite)
-        gen.emit(f"for _o in _as_list({obj}):")
+        gen.emit(f"for _o in {obj}:")
         gen.emit(f"    g.{method}(_o, {name}, {v}, {until}, {cite})")
 
     def _w_Exhaust(self, st: Step, i: int) -> None:
@@ -560,8 +561,8 @@ class _Writer:
             kind = repr(s.counter)
         else:
             kind = gen.into(f"env[{s.counter!r}]")
-        target = self.atom(gen.result(s.target))
-        gen.emit(f"for _c in _as_list({target}):")
+        target = self.atom(gen.result(s.target, items=True))
+        gen.emit(f"for _c in {target}:")
         cite = gen.const(st.cite)
         gen.emit(f"    g.place_counters(_c, {kind}, {n}, env['you'], {cite})")
 

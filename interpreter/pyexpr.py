@@ -201,8 +201,11 @@ class _Gen:
         result = self.value(e)
         if result in self.seat_lists:  # `players` as it is: a list of the caller's own
             result = f"list({result})"
-        if items and result not in self.fresh:
-            result = f"{result} if type({result}) is list else _as_list({result})"
+        if items and result not in self.fresh:  # one card or player: no call
+            result = (
+                f"{result} if type({result}) is list else ({result},) if type({result})"
+                f" is int or type({result}) is Seat else _as_list({result})"
+            )
         return result
 
     def value(self, e: ast.Expr) -> str:
