@@ -57,6 +57,9 @@ def card_pool(decks: list[Deck]) -> list[CardDesign]:
 # `_new_tuple(Event, (kind, data, cite))`: a named tuple made in C, with no call of
 # its own `__new__` (events and decisions are made at every step)
 _new_tuple = tuple.__new__
+# `_new_object(Action)`: an action whose slots are then set one by one, as its
+# `__init__` sets them, with no call of it
+_new_object = object.__new__
 
 
 class Engine:
@@ -440,8 +443,11 @@ class Game:
         self.decision = None
         cite = d.cite
         label = chosen._label  # the label, once made, is the text (`str`)
+        if label is None:  # left to be written: as `Action.label` writes and keeps it
+            label = chosen._label = chosen._namer.label_of(chosen)
+            chosen._namer = None
         if not label:
-            label = chosen.label or str(chosen)
+            label = str(chosen)
         events.append(  # as `log` writes it
             _new_tuple(
                 Event,
@@ -703,7 +709,14 @@ class Game:
     def pick_action(self, x: Any) -> Action:
         if type(x) is DieRef:  # a die's value may change: its label is made now
             return Action("pick", x, f"die {self.dice[x][0]}")
-        return Action("pick", x, None, self.namer)
+        # as `Action("pick", x, None, self.namer)` makes it, with no call of its
+        # `__init__` (one for each option of a choice)
+        a = _new_object(Action)
+        a.kind = "pick"
+        a.value = x
+        a._label = None
+        a._namer = self.namer
+        return a
 
     def done_action(self) -> Action:
         return Action("done", None, "done")
@@ -833,18 +846,19 @@ class Game:
 
     def move(self, card: int, seat: int, zone: str, mods: tuple, cite) -> None:
         c = self.cards[card]
-        engine = self.engine
-        if c.zone == "":
-            return  # removed from the game
         old_zone = c.zone
-        old = self.players[c.controller].zones[c.zone]
+        if old_zone == "":
+            return  # removed from the game
+        engine = self.engine
+        watched = engine.referee.watched_zones
+        old = self.players[c.controller].zones[old_zone]
         if card in old:
             old.remove(card)
-        leaving_play = c.zone != zone or c.controller != seat
+        leaving_play = old_zone != zone or c.controller != seat
         if c.pawn and engine.pawn_zone and zone != engine.pawn_zone:
             self._leave(c)  # its team, counters and marks go with it
             c.zone = ""
-            if old_zone in engine.referee.watched_zones:
+            if old_zone in watched:
                 self.dirty = True
             self.log("removed", engine.pawn_cite, card=card, name=c.name)
             return
@@ -853,8 +867,18 @@ class Game:
             target.insert(0, card)
         else:
             target.append(card)
-        if leaving_play:
+        # what `_leave` puts back, looked at here first: most often nothing but the
+        # fatigue, outside a battle
+        if leaving_play and (
+            c.counters
+            or c.tags
+            or c.timed
+            or c.stats != c.printed
+            or self.battle is not None
+        ):
             self._leave(c)
+        elif leaving_play:
+            c.fatigued = False
         c.zone, c.controller = zone, int(seat)
         if zone in engine.in_play:
             c.last_controller = c.controller
@@ -862,12 +886,15 @@ class Game:
             "face_down" not in mods and engine.face_up[zone]
         )
         c.exhausted = "exhausted" in mods
-        if (
-            zone in engine.referee.watched_zones
-            or old_zone in engine.referee.watched_zones
-        ):
+        if zone in watched or old_zone in watched:
             self.dirty = True
-        self.log("move", cite, card=card, name=c.name, to=zone, player=seat)
+        self.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "move",
+                {"card": card, "name": c.name, "to": zone, "player": seat},
+                None if cite is None else cite.text,
+            ))
+        )
         if "moved" in engine.referee.listened:
             engine.referee.note(self, "moved", {"target": card})
 
