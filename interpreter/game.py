@@ -1198,7 +1198,21 @@ class Game:
     def call_keyword(
         self, name: str, fields: dict, env: dict, as_cost: bool, cite
     ) -> None:
-        self.engine.referee.call_keyword(self, name, fields, env, as_cost, cite)
+        """Run a keyword's program; when an ability or a counter in play may watch
+        the call, through the referee, which offers it to them. Written here, not
+        forwarded: effects call keywords at most steps."""
+        usage = self.usage
+        usage[name] = usage.get(name, 0) + 1
+        kenv = {"you": env["you"], **fields, "__within": name}
+        if env.get("__cost") or as_cost:
+            kenv["__cost"] = True
+        referee = self.engine.referee
+        if name not in referee.listened and (
+            not self.counters_in_play or not referee.watching_call(self, name)
+        ):
+            self.frames.append(Frame(self.engine.programs.keyword_blocks[name], kenv))
+            return
+        referee.call_watched(self, name, fields, env, kenv)
 
     def resolve(self, what: Any, env: dict, cite, then: Block | None = None) -> None:
         self.engine.referee.resolve(self, what, env, cite, then)

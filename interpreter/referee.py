@@ -859,22 +859,14 @@ class Referee(Listing):
             f"keyword {name}",
         )
 
-    def call_keyword(
-        self, g, name: str, fields: dict, env: dict, as_cost: bool, cite
-    ) -> None:
-        usage = g.usage
-        usage[name] = usage.get(name, 0) + 1
-        kenv = {"you": env["you"], **fields, "__within": name}
-        if env.get("__cost") or as_cost:
-            kenv["__cost"] = True
-        if name not in self.listened and (
-            not g.counters_in_play
-            or not (
-                self._watching(g, ("would", name)) or self._watching(g, (None, name))
-            )
-        ):
-            g.frames.append(Frame(self.programs.keyword_blocks[name], kenv))
-            return
+    def watching_call(self, g, name: str) -> bool:
+        """Whether a counter in play may react to a call of the keyword, before it
+        or once done (see `Game.call_keyword`)."""
+        return self._watching(g, ("would", name)) or self._watching(g, (None, name))
+
+    def call_watched(self, g, name: str, fields: dict, env: dict, kenv: dict) -> None:
+        """A keyword call that abilities or counters may react to (see
+        `Game.call_keyword`): its event is made, and offered before and after."""
         event = _event(name, fields, env, bool(kenv.get("__cost")))
         g.frames.append(Frame(self.call_blocks[name], kenv, event=event))
 
@@ -1382,7 +1374,7 @@ class Referee(Listing):
         fields = dict(zip(params, [target, amount, die], strict=False))
         for p in params:
             fields.setdefault(p, None)
-        self.call_keyword(g, name, fields, {"you": seat_of(seat)}, False, cite)
+        g.call_keyword(name, fields, {"you": seat_of(seat)}, False, cite)
 
     def _op_leftover_attack(self, g, b, cite) -> bool:
         if b.stage == 0:
