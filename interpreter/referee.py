@@ -458,76 +458,81 @@ class Referee(Listing):
         """A phase's stages: `begin` (skips), `before` (the window before the
         program, where the phase opens actions `throughout`), `run` (the program:
         the usual one or a variant), `window`, `others`. Most often its window
-        again, once an action taken in it is done: looked for first."""
-        i = task[1]
-        try:
-            ph = self.phases[i]
-        except IndexError:  # the last phase is over: the next turn, at once
-            g.tasks[-1] = turn = ["turn"]
-            if not g.dirty:
-                self._task_turn(g, turn)
-            return
-        g.phase, g.step, g.node = ph.name, "", ph.node
-        stage = task[2]
-        if stage != "window":
-            if stage == "begin":
-                g.victims = []
-                g.recent = []
-                if ph.skips:
-                    env = {"you": seat_of(g.active)}
-                    for skip in ph.skips:
-                        if skip(g, env):
-                            phase = ph.phase
-                            g.log("skip", phase.skips[0].cite or phase.cite,
-                                  phase=ph.name)
-                            task[1], task[2] = i + 1, "begin"
-                            return
-                g.events.append(  # as `log` writes it
-                    _new_tuple(Event, (
-                        "phase", {"phase": ph.name, "player": g.active}, ph.cite_text
-                    ))
-                )
-                stage = task[2] = "before" if ph.first else "run"
-            if stage == "before":
-                # nobody is asked only to go on: with nothing to take, the program
-                # runs
-                options = self.options(g, g.active, ph.first)
-                if options:
-                    options.append(ph.go_on)
-                    g.decision = _new_tuple(
-                        Decision, (int(g.active), ph.label, options, "phase", ph.asking)
-                    )
-                    return
-                stage = task[2] = "run"
-                g.node = ph.node  # the program, as a traced game records it
-            if stage == "run":
-                env = {"you": seat_of(g.active)}
-                block = ph.run
-                for cond, variant in ph.variants:
-                    if cond(g, env):
-                        block = variant
-                        break
-                task[2] = "window"
-                if block.stmts:
-                    g.frames.append(Frame(block, env))
-                    return
-                if g.dirty:  # the end is looked for before the window opens
-                    return
-                g.node = ph.node  # the window, as a traced game records it
-            elif stage == "others":
-                if not self._others_window(g, task, ph) and not g.dirty:
-                    # nobody asked, nothing pushed and no end to look for: the
-                    # next phase begins at once, as the run loop would begin it
-                    self._task_phase(g, task)
+        again, once an action taken in it is done: looked for first. (A loop: the
+        next phase begins in it when nothing comes between.)"""
+        while True:
+            i = task[1]
+            try:
+                ph = self.phases[i]
+            except IndexError:  # the last phase is over: the next turn, at once
+                g.tasks[-1] = turn = ["turn"]
+                if not g.dirty:
+                    self._task_turn(g, turn)
                 return
-        if not ph.window:
-            task[1], task[2] = i + 1, "begin"
+            g.phase, g.step, g.node = ph.name, "", ph.node
+            stage = task[2]
+            if stage != "window":
+                if stage == "begin":
+                    g.victims = []
+                    g.recent = []
+                    if ph.skips:
+                        env = {"you": seat_of(g.active)}
+                        for skip in ph.skips:
+                            if skip(g, env):
+                                phase = ph.phase
+                                g.log("skip", phase.skips[0].cite or phase.cite,
+                                      phase=ph.name)
+                                task[1], task[2] = i + 1, "begin"
+                                return
+                    g.events.append(  # as `log` writes it
+                        _new_tuple(Event, (
+                            "phase",
+                            {"phase": ph.name, "player": g.active},
+                            ph.cite_text,
+                        ))
+                    )
+                    stage = task[2] = "before" if ph.first else "run"
+                if stage == "before":
+                    # nobody is asked only to go on: with nothing to take, the
+                    # program runs
+                    options = self.options(g, g.active, ph.first)
+                    if options:
+                        options.append(ph.go_on)
+                        g.decision = _new_tuple(Decision, (
+                            int(g.active), ph.label, options, "phase", ph.asking
+                        ))
+                        return
+                    stage = task[2] = "run"
+                    g.node = ph.node  # the program, as a traced game records it
+                if stage == "run":
+                    env = {"you": seat_of(g.active)}
+                    block = ph.run
+                    for cond, variant in ph.variants:
+                        if cond(g, env):
+                            block = variant
+                            break
+                    task[2] = "window"
+                    if block.stmts:
+                        g.frames.append(Frame(block, env))
+                        return
+                    if g.dirty:  # the end is looked for before the window opens
+                        return
+                    g.node = ph.node  # the window, as a traced game records it
+                elif stage == "others":
+                    if not self._others_window(g, task, ph) and not g.dirty:
+                        # nobody asked, nothing pushed and no end to look for: the
+                        # next phase begins at once, as the run loop would begin it
+                        continue
+                    return
+            if not ph.window:
+                task[1], task[2] = i + 1, "begin"
+                return
+            options = self.options(g, g.active, ph.offers)
+            options.append(ph.end)
+            g.decision = _new_tuple(
+                Decision, (int(g.active), ph.label, options, "phase", ph.asking)
+            )
             return
-        options = self.options(g, g.active, ph.offers)
-        options.append(ph.end)
-        g.decision = _new_tuple(
-            Decision, (int(g.active), ph.label, options, "phase", ph.asking)
-        )
 
     def _others_window(self, g, task: list, ph: CompiledPhase) -> bool:
         """Once the active player ends a phase, each other player in turn from their
