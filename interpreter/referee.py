@@ -115,6 +115,9 @@ class Referee(Listing):
         # once a chain has resolved in a phase, the others may start a new one
         self.new_chain = rs.setting("chain", "new_chain_after_resolving")
         self.resolve_cite = _cite(rs.setting("chain", "resolve_last_in_first_out"))
+        # their texts, as the log writes them
+        self.link_text = None if self.link_cite is None else self.link_cite.text
+        self.resolve_text = None if self.resolve_cite is None else self.resolve_cite.text
         self.has_chain = rs.has_chain
         std = rs.setting("actions", "standard_activation")
         self.standard = P.expr(std.cond) if std else (lambda g, env: True)
@@ -730,19 +733,21 @@ class Referee(Listing):
         self, g, block_id: int, env: dict, source: Any, actor: int, then=None,
         counter: str | None = None,
     ) -> None:
+        actor = int(actor)
         link = {
             "block": block_id,
             "env": env,
             "source": source,  # the card (a counter's link: the card it was on)
-            "actor": int(actor),
+            "actor": actor,
             "negated": False,
             "then": then,  # [block, names]: what follows once it has resolved
             "counter": counter,  # the counter popped, whose effect is not the card's
         }
-        if g.chain is None:
-            g.chain = Record(
+        ch = g.chain
+        if ch is None:
+            ch = g.chain = Record(
                 links=[link],
-                last_actor=int(actor),
+                last_actor=actor,
                 asking=int(g.left_of(actor)),
                 passes=0,
                 resolving=False,
@@ -750,11 +755,16 @@ class Referee(Listing):
             g.tasks.append(["chain"])
             g.node = "chain:open"
         else:
-            g.chain.links.append(link)
-            g.chain.last_actor = int(actor)
-            g.chain.asking = int(g.left_of(actor))
-            g.chain.passes = 0
-        g.log("link", self.link_cite, player=int(actor), link=len(g.chain.links))
+            links = ch.links
+            links.append(link)
+            ch.last_actor = actor
+            ch.asking = int(g.left_of(actor))
+            ch.passes = 0
+        g.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "link", {"player": actor, "link": len(ch.links)}, self.link_text
+            ))
+        )
 
     def _task_chain(self, g, task: list) -> None:
         ch = g.chain
@@ -762,18 +772,23 @@ class Referee(Listing):
             if g.node != "chain:resolve":
                 key = f"chain length {len(ch.links)}"
                 g.usage[key] = g.usage.get(key, 0) + 1
-            g.node = "chain:resolve"
-            if ch.links:
-                link = ch.links.pop()
-                n, actor = len(ch.links) + 1, link["actor"]
-                g.log("resolve", self.resolve_cite, link=n, player=actor)
-                then = link.get("then")
+            g.node = "chain:resolve"  # each time: a traced game records each node set
+            links = ch.links
+            if links:
+                link = links.pop()
+                g.events.append(  # as `log` writes it
+                    _new_tuple(Event, (
+                        "resolve",
+                        {"link": len(links) + 1, "player": link["actor"]},
+                        self.resolve_text,
+                    ))
+                )
+                then = link["then"]
+                blocks = self.programs.blocks
                 if then is not None:  # after the resolution, negated or not
-                    g.frames.append(Frame(self.programs.blocks[then[0]], dict(then[1])))
+                    g.frames.append(Frame(blocks[then[0]], dict(then[1])))
                 if not link["negated"]:
-                    g.frames.append(
-                        Frame(self.programs.blocks[link["block"]], dict(link["env"]))
-                    )
+                    g.frames.append(Frame(blocks[link["block"]], dict(link["env"])))
                 return
             g.chain = None
             g.tasks.pop()
