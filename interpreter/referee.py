@@ -981,7 +981,9 @@ class Referee(Listing):
         return found
 
     def fire(self, g, name: str, fields: dict, env: dict, cite) -> None:
-        if name not in self.listened and not self._watching(g, (None, name)):
+        if name not in self.listened and (
+            not g.counters_in_play or not self._watching(g, (None, name))
+        ):
             return
         event = _event(name, fields, env, False)
         g.frames.append(Frame(self.fire_block, {"you": env.get("you")}, event=event))
@@ -1346,9 +1348,15 @@ class Referee(Listing):
         defense = sum([max(cards[c].stats.get(stat, 0), 0) for c in b.defense_team])
         b.attack_dice = g.roll(attack, b.attacker, cite)
         b.defense_dice = g.roll(defense, b.defender, cite)
-        env = {"you": seat_of(b.attacker)}
-        for d in reversed(b.attack_dice + b.defense_dice):
-            self.fire(g, "rolled", {"die": d, "roller": seat_of(g.dice[d][1])}, env, cite)
+        # what `fire` looks at first, once for all the dice: whether anything may
+        # react to a roll (nothing a die's event pushes changes that)
+        if "rolled" in self.listened or (
+            g.counters_in_play and self._watching(g, (None, "rolled"))
+        ):
+            env = {"you": seat_of(b.attacker)}
+            for d in reversed(b.attack_dice + b.defense_dice):
+                fields = {"die": d, "roller": seat_of(g.dice[d][1])}
+                self.fire(g, "rolled", fields, env, cite)
         return True
 
     def _op_allocate(self, g, b, cite) -> bool:
