@@ -1023,6 +1023,8 @@ class Game:
         for card in cards:
             c = states[card]
             printed, timed = c.printed, c.timed
+            if not timed and c.stats == printed:
+                continue  # most often: nothing to put back
             for s in stats:
                 if s in printed:
                     c.stats[s] = printed[s]
