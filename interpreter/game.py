@@ -765,7 +765,8 @@ class Game:
         return _Context(self, name)
 
     def attr(self, value: Any, name: str, env: dict) -> Any:
-        if type(value) is int:
+        kind = type(value)  # none of the classes looked for first has subclasses
+        if kind is int:
             card = self.cards[value]
             stats = card.stats
             if name in stats:
@@ -775,16 +776,16 @@ class Game:
             if name == "owner":
                 return seat_of(card.owner)
             return self._card_attr(card, name, env)
-        if isinstance(value, _Context):
+        if kind is _Context:
             return value.get(name)
-        if isinstance(value, Seat):
+        if kind is Seat:
             p = self.players[value]
             if name in p.zones:
                 return p.zones[name]
             if name == "left":
                 return self.left_of(value)
             return getattr(p, name)
-        if isinstance(value, DieRef):
+        if kind is DieRef:
             die = self.dice[value]
             return die[0] if name == "value" else seat_of(die[1])
         if isinstance(value, dict):
@@ -1204,7 +1205,10 @@ class Game:
         the call, through the referee, which offers it to them. Written here, not
         forwarded: effects call keywords at most steps."""
         usage = self.usage
-        usage[name] = usage.get(name, 0) + 1
+        try:
+            usage[name] += 1
+        except KeyError:
+            usage[name] = 1
         kenv = {"you": env["you"], **fields, "__within": name}
         if env.get("__cost") or as_cost:
             kenv["__cost"] = True
