@@ -377,6 +377,10 @@ class Referee(Listing):
         leftover = s("leftover_attack")
         self.leftover_to = leftover.to if leftover else "victim"
         self.battle_cite = damage.cite if damage else None
+        self.damage_params = {
+            name: (tuple(params), (None,) * max(len(params) - 3, 0))
+            for name, params in self.engine.keyword_params.items()
+        }
         self.step_windows = s("step_windows")
         # the steps that happen at once with the step after them: the game's end
         # waits until the last of them is done (as it waits for each step's end)
@@ -389,13 +393,14 @@ class Referee(Listing):
             name[4:]: getattr(self, name) for name in dir(self) if name[:4] == "_op_"
         }
         # what the battle task reads of each step: its name, the functions of its
-        # operations, its citation, its node, and whether it happens at once with
-        # the step after it
+        # operations and how many, its citation, its node, and whether it happens
+        # at once with the step after it
         self.steps_run = [
-            (s.name, tuple(self._ops[op] for op in s.ops), s.cite, f"battle:{s.name}",
-             i in self.joined)
+            (s.name, tuple(self._ops[op] for op in s.ops), len(s.ops), s.cite,
+             f"battle:{s.name}", i in self.joined)
             for i, s in enumerate(rs.battle_steps)
         ]
+        self.steps_count = len(self.steps_run)
         # where each team's formation order is selected: (step, operation) indexes
         self.formations: dict[str, tuple[int, int]] = {}
         for i, step in enumerate(rs.battle_steps):
@@ -1125,8 +1130,7 @@ class Referee(Listing):
         """The battle's steps, stage by stage, until something else must happen
         first: a frame to run, a decision, a look at the end, another task."""
         b = g.battle
-        steps = self.steps_run
-        n = len(steps)
+        steps, n = self.steps_run, self.steps_count
         while True:
             i = task[1]
             if i >= n or b.cancelled:
@@ -1135,12 +1139,12 @@ class Referee(Listing):
                 g.tasks.pop()
                 g.log("battle_end", self.battle_cite)
                 return
-            name, ops, cite, node, joined = steps[i]
+            name, ops, count, cite, node, joined = steps[i]
             g.step, g.node = name, node
             stage = task[2]
             if stage == "ops":  # most often
                 op = b.op
-                if op < len(ops):
+                if op < count:
                     if ops[op](g, b, cite):
                         b.op += 1
                         b.stage = 0
@@ -1248,15 +1252,15 @@ class Referee(Listing):
                 if "enlisted" in self.listened:
                     self.note(g, "enlisted", {"target": card})
         candidates = self.enlistable(g, seat, team)
-        if not candidates and len(unplaced) < 2:
+        last = len(unplaced) < 2  # none or one left to place: it takes the last place
+        if not candidates and last:
             b.unplaced = None
             return True
         namer = g.namer  # cards: as `pick_action` makes them
         if unplaced:
             candidates += unplaced
         options = [Action("pick", c, None, namer) for c in candidates]
-        # the last minion left to place takes the last place
-        if len(team) >= minimum and len(unplaced) < 2:
+        if len(team) >= minimum and last:
             options.append(_DONE_ENLISTING)
         g.decision = _new_tuple(Decision, (int(seat), "enlist", options, "battle", cite))
         return False
@@ -1316,7 +1320,7 @@ class Referee(Listing):
                         for card in (cards[c],)
                         if card.type in kinds
                         and c not in declared
-                        and card.tags.keys().isdisjoint(excluded)
+                        and (not card.tags or card.tags.keys().isdisjoint(excluded))
                     ]
         return out
 
@@ -1398,10 +1402,9 @@ class Referee(Listing):
     def _damage(self, g, seat: int, target: Any, amount: int, die, cite) -> None:
         minion_kw, player_kw = self.damage_kw
         name = player_kw if isinstance(target, Seat) else minion_kw
-        params = g.engine.keyword_params[name]
-        fields = dict(zip(params, [target, amount, die], strict=False))
-        for p in params:
-            fields.setdefault(p, None)
+        # the keyword's parameters, the first three given, any others None
+        params, unset = self.damage_params[name]
+        fields = dict(zip(params, (target, amount, die, *unset), strict=False))
         g.call_keyword(name, fields, {"you": seat_of(seat)}, False, cite)
 
     def _op_leftover_attack(self, g, b, cite) -> bool:
