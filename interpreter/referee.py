@@ -686,8 +686,9 @@ class Referee(Listing):
         now, then its resolution, as a chain link or at once (inline); `then`, with
         the activating program's names, once it has resolved, its link was negated,
         or the activation failed."""
-        ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
-        abilities = g.engine.abilities.get(g.cards[ref.card].design)
+        # an ability, or a card for its first ability (no AbilityRef made for it)
+        card, index = what if isinstance(what, AbilityRef) else (what, 0)
+        abilities = g.engine.abilities.get(g.cards[card].design)
         after = None
         if then is not None:
             after = [then.id, {k: v for k, v in env.items() if k[:2] != "__"}]
@@ -695,27 +696,28 @@ class Referee(Listing):
             if after is not None:
                 g.frames.append(Frame(then, dict(after[1])))
             return
-        ab = abilities[ref.index]
+        ab = abilities[index]
         you = env["you"]
-        link_env = {"you": you, "this": ref.card}
+        link_env = {"you": you, "this": card}
         inline = (
             not self.has_chain
             or env.get("__inline")
             or (g.chain is not None and g.chain.resolving)
         )
-        g.log(
-            "activate",
-            ab.cite or cite,
-            player=int(you),
-            card=ref.card,
-            ability=ab.name or ref.index,
+        cite = ab.cite or cite
+        g.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "activate",
+                {"player": int(you), "card": card, "ability": ab.name or index},
+                None if cite is None else cite.text,
+            ))
         )
         if inline:
             if after is not None:  # under the resolution: it runs next
                 g.frames.append(Frame(then, dict(after[1])))
             g.frames.append(Frame(ab.resolution, link_env))
         else:
-            made = {**link_env, "__block": ab.resolution.id, "__source": ref.card}
+            made = {**link_env, "__block": ab.resolution.id, "__source": card}
             if after is not None:  # kept with the link until it resolves
                 made["__then"] = after
             g.frames.append(Frame(self.link_block, made))
