@@ -1017,7 +1017,13 @@ class Game:
         elif delta is None and name in c.timed:
             # set outright, for good: the changes made before no longer expire
             del c.timed[name]
-        self.log("stat", cite, card=obj, stat=name, value=value)
+        self.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "stat",
+                {"card": obj, "stat": name, "value": value},
+                None if cite is None else cite.text,
+            ))
+        )
 
     def reset_stats(self, cards: list, stats: tuple) -> None:
         states = self.cards
@@ -1054,12 +1060,19 @@ class Game:
         if n <= 0:
             return []
         record, roll, seat = self.dice, self.rng.roll, int(seat)
-        dice = []
+        first, values = len(record), []
         for _ in range(n):
-            record.append([roll(), seat])
-            dice.append(DieRef(len(record) - 1))
-        self.log("roll", cite, player=seat, dice=[record[d][0] for d in dice])
-        return dice
+            value = roll()
+            values.append(value)
+            record.append([value, seat])
+        self.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "roll",
+                {"player": seat, "dice": values},
+                None if cite is None else cite.text,
+            ))
+        )
+        return list(map(DieRef, range(first, first + n)))
 
     def reroll(self, die: DieRef, cite) -> None:
         self.dice[die][0] = self.rng.roll()
@@ -1129,15 +1142,23 @@ class Game:
             self.dirty = True
             self.log("pay", cite, player=int(seat), hp=amount)
             return
-        paid = 0
-        for card in self.resources(seat):
-            if paid >= amount:
-                break
-            c = self.cards[card]
-            if not c.exhausted:
-                c.exhausted = True
-                paid += 1
-        self.log("pay", cite, player=int(seat), resources=paid)
+        # the cards `resources` lists, zone by zone, until the amount is paid
+        paid, cards, zones = 0, self.cards, self.players[seat].zones
+        for z in self.engine.referee.resource_zones:
+            for card in zones[z]:
+                if paid >= amount:
+                    break
+                c = cards[card]
+                if not c.exhausted:
+                    c.exhausted = True
+                    paid += 1
+        self.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "pay",
+                {"player": int(seat), "resources": paid},
+                None if cite is None else cite.text,
+            ))
+        )
 
     def resources(self, seat: int) -> list[int]:
         zones = self.engine.referee.resource_zones

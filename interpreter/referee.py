@@ -116,6 +116,7 @@ class Referee(Listing):
         self.new_chain = rs.setting("chain", "new_chain_after_resolving")
         self.resolve_cite = _cite(rs.setting("chain", "resolve_last_in_first_out"))
         # their texts, as the log writes them
+        self.turn_text = None if self.turn_cite is None else self.turn_cite.text
         self.link_text = None if self.link_cite is None else self.link_cite.text
         self.resolve_text = None if self.resolve_cite is None else self.resolve_cite.text
         self.has_chain = rs.has_chain
@@ -457,7 +458,11 @@ class Referee(Listing):
         else:
             g.turn += 1
             g.active = int(g.left_of(g.active))
-        g.log("turn", self.turn_cite, turn=g.turn, player=g.active)
+        g.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "turn", {"turn": g.turn, "player": g.active}, self.turn_text
+            ))
+        )
         g.tasks[-1] = phase = ["phase", 0, "begin"]
         if not g.dirty:  # the first phase begins at once, as the run loop would
             self._task_phase(g, phase)
