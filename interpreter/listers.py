@@ -16,7 +16,8 @@ Other shapes call their binder. What is the same for every action is read once:
 the standard activation condition, written in place, and the names of the
 recent events, which with it key what the window keeps of `_sources_by_zone`
 and `_own_designs` for all its actions (`_tables`). The listing's memos are set
-only before a call that may read them. What is read, in what order, and what fails
+only before a call that may read them. An option listed again in a game is the
+`Action` listed before (`_Made`). What is read, in what order, and what fails
 stay as the binders have them; a test lists seeded games both ways.
 """
 
@@ -48,6 +49,8 @@ class _Window:
         self.repeat = gen.const(repeat)
         self.plains = None  # see `plain`
         self.chain = gen.const(chain.from_iterable)
+        # the options listed before in this game, as `_Made` keeps them
+        self.made, self.kept, self.made_read = gen.tmp(), gen.const([_Made()]), False
 
     def write(self, names: tuple):
         gen, listing = self.gen, self.listing
@@ -55,6 +58,8 @@ class _Window:
         gen.emit(f"{self.you} = seat_of(seat)")
         gen.seats.add(self.you)
         gen.emit(f"{self.out} = []")
+        made_at = len(gen.lines)
+        gen.emit(f"{self.made} = None")
         # the listing's memos are set only before the first call that may read
         # them (see `memos`): most windows list nothing and call none
         self.memo, self.memos_read = gen.into("False"), False
@@ -72,6 +77,9 @@ class _Window:
         gen.depth -= 1
         if not self.paid:  # locals no line reads are not set
             del gen.lines[have_at]
+        if not self.made_read:
+            del gen.lines[made_at]
+            start -= 1
         if self.memos_read:
             gen.lines.insert(start, "    try:")
             gen.emit("finally:")
@@ -187,7 +195,7 @@ class _Window:
         gen.emit(f"{self.out}.append({gen.const(act.bare)})")
 
     def call_binder(self, act: CompiledAction) -> None:
-        gen, out, a = self.gen, self.out, self.gen.const(act)
+        gen, a = self.gen, self.gen.const(act)
         found = gen.tmp()
         self.memos()
         if act.binder is None:
@@ -197,11 +205,8 @@ class _Window:
             binder = gen.const(act.binder)
             gen.emit(f"{binder}(g, {a}, {{'you': {self.you}}}, {found}, False, False)")
         gen.emit(f"if {found}:")  # each made from C: no loop of Python's per option
-        rep = self.repeat
-        gen.emit(
-            f"    {out} += map({self.action}, {rep}('act'), "
-            f"zip({rep}({act.name!r}), {found}), {rep}(None), {rep}(g.namer))"
-        )
+        gen.depth += 1
+        self.options(act, found)
 
     def bind_one(self, act: CompiledAction) -> None:
         """`Listing._bind_one`, its condition not ignored and its cost not waived."""
@@ -333,10 +338,7 @@ class _Window:
             self.check(act.stages[0])
             gen.emit(f"{pairs}.extend(zip({rep}({c}), {others}))")
             gen.depth -= 1
-        gen.emit(
-            f"{self.out} += map({self.action}, {rep}('act'), "
-            f"zip({rep}({act.name!r}), {pairs}), {rep}(None), {rep}(g.namer))"
-        )
+        self.options(act, pairs)
 
     # --- parts ------------------------------------------------------------------
 
@@ -458,13 +460,68 @@ class _Window:
         return have
 
     def found(self, act: CompiledAction, args: str) -> None:
+        """The option taking `args`, listed."""
+        if self.shared(act):
+            self.get_made()
+            self.gen.emit(f"{self.out}.append({self.made}[({act.name!r}, {args})])")
+            return
         self.gen.emit(
             f"{self.out}.append({self.action}('act', ({act.name!r}, {args}), None, "
             "g.namer))"
         )
 
+    def options(self, act: CompiledAction, found: str) -> None:
+        """The options taking each of the tuples of arguments `found`, listed:
+        made from C, no loop of Python's per option."""
+        gen, rep, out = self.gen, self.repeat, self.out
+        if self.shared(act):
+            self.get_made()
+            gen.emit(
+                f"{out} += map({self.made}.__getitem__, zip({rep}({act.name!r}), "
+                f"{found}))"
+            )
+            return
+        gen.emit(
+            f"{out} += map({self.action}, {rep}('act'), "
+            f"zip({rep}({act.name!r}), {found}), {rep}(None), {rep}(g.namer))"
+        )
+
+    def shared(self, act: CompiledAction) -> bool:
+        """Whether the action's options may be kept from one listing to the next
+        (`_Made`): each of its arguments a card, an ability or a counter's kind,
+        none a player, which would be equal to the card of its number."""
+        kinds = {"card", "ability", "counter", *self.listing.card_types}
+        return all(p.type in kinds for p in act.params)
+
+    def get_made(self) -> None:
+        """`self.made`: the options kept for the game's cards, set now unless set
+        already (a new game, or a card made, starts anew)."""
+        gen, made, kept = self.gen, self.made, self.kept
+        self.made_read = True
+        gen.emit(f"if {made} is None:")
+        gen.emit(f"    {made} = {kept}[0]")
+        gen.emit(f"    if {made}.namer is not g.namer:")
+        gen.emit(f"        {made} = {kept}[0] = {gen.const(_Made)}()")
+        gen.emit(f"        {made}.namer = g.namer")
+
 
 _DESIGN = attrgetter("design")  # of a card's state
+
+
+class _Made(dict):
+    """The options a window has listed with one namer, by value: an option listed
+    again is the same `Action`, not made anew. Its label is the same: a namer
+    names the cards by what they were when made, and it is kept by the game
+    until a card is made."""
+
+    __slots__ = ("namer",)
+
+    def __init__(self):
+        self.namer = None
+
+    def __missing__(self, value: tuple) -> Action:
+        action = self[value] = Action("act", value, None, self.namer)
+        return action
 
 
 def _tables(listing, g, specs: tuple, fails: bool, recent: frozenset) -> tuple:
