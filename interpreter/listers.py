@@ -24,7 +24,7 @@ stay as the binders have them; a test lists seeded games both ways.
 from __future__ import annotations
 
 from itertools import chain, compress, product, repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, not_
 
 from .actions import Action
 from .listing import _KIND, _NONE, CompiledAction, _ability_ref, _own_condition
@@ -443,20 +443,21 @@ class _Window:
 
     def paid_with(self, kind: str) -> str:
         """What a cost of `kind` is paid from: the player's hitpoints, or the
-        resources they may pay with, read once per listing (`_resources_memo`)."""
+        resources they may pay with, counted once per listing, in place, as
+        `Game.unexhausted_resources` counts them."""
         gen, you, have = self.gen, self.you, self.have
         if kind == "hp":
             return gen.into(f"g.players[{you}].hp")
         self.paid = True
-        gen.emit(f"if {have} is None:")  # a binder called before may have read them
-        gen.depth += 1
-        self.memos()
-        gen.emit(f"{have} = g._resources_memo.get({you})")
         gen.emit(f"if {have} is None:")
-        gen.emit(
-            f"    {have} = g._resources_memo[{you}] = g.unexhausted_resources({you})"
-        )
-        gen.depth -= 1
+        zones, cards = gen.tmp(), gen.tmp()
+        gen.emit(f"    {zones}, {cards} = g.players[{you}].zones, g.cards.__getitem__")
+        unspent, exhausted = gen.const(not_), gen.const(_EXHAUSTED)
+        counts = [
+            f"sum(map({unspent}, map({exhausted}, map({cards}, {zones}[{z!r}]))))"
+            for z in self.listing.resource_zones
+        ]
+        gen.emit(f"    {have} = {' + '.join(counts) or '0'}")
         return have
 
     def found(self, act: CompiledAction, args: str) -> None:
@@ -506,6 +507,7 @@ class _Window:
 
 
 _DESIGN = attrgetter("design")  # of a card's state
+_EXHAUSTED = attrgetter("exhausted")
 
 
 class _Made(dict):
