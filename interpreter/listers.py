@@ -23,8 +23,11 @@ stay as the binders have them; a test lists seeded games both ways.
 
 from __future__ import annotations
 
+import re
 from itertools import chain, compress, product, repeat
 from operator import attrgetter, itemgetter, not_
+
+from kotc_dsl import ast
 
 from .actions import Action
 from .listing import _KIND, _NONE, CompiledAction, _ability_ref, _own_condition
@@ -57,6 +60,10 @@ class _Window:
         acts = [listing.actions[name] for name in names]
         gen.emit(f"{self.you} = seat_of(seat)")
         gen.seats.add(self.you)
+        # the player, read once: what is read of `you` is read from it
+        player_at, self.player = len(gen.lines), gen.tmp()
+        gen.emit(f"{self.player} = g.players[{self.you}]")
+        gen.seat_state[self.you] = self.player
         gen.emit(f"{self.out} = []")
         made_at = len(gen.lines)
         gen.emit(f"{self.made} = None")
@@ -79,6 +86,10 @@ class _Window:
             del gen.lines[have_at]
         if not self.made_read:
             del gen.lines[made_at]
+            start -= 1
+        player = re.compile(rf"\b{self.player}\b")
+        if not any(player.search(line) for line in gen.lines[player_at + 1 :]):
+            del gen.lines[player_at]
             start -= 1
         if self.memos_read:
             gen.lines.insert(start, "    try:")
@@ -134,7 +145,7 @@ class _Window:
             items += [item] if isinstance(item, str) else item
         self.cards = gen.into("g.cards")
         if any(act.params[0].source is None for act in acts if act.params):
-            self.zones = gen.into(f"g.players[{self.you}].zones")
+            self.zones = gen.into(f"{self.player}.zones")
             self.get = gen.into(f"{self.cards}.__getitem__")
         key = "None"
         if any(kind != "any" for kind, _, _ in specs):
@@ -221,7 +232,10 @@ class _Window:
             cards = gen.into("g.cards")
         drawn = gen.value(param.source)
         c, state = gen.tmp(), gen.tmp()
-        items = gen.into(f"{drawn} if type({drawn}) is list else _as_list({drawn})")
+        if self.zone_of_yours(param.source):
+            items = drawn
+        else:
+            items = gen.into(f"{drawn} if type({drawn}) is list else _as_list({drawn})")
         if act.resolves:  # most often, outside the player's window, none may resolve
             gen.emit(
                 f"if {own} is None or not {own}.isdisjoint(map({gen.const(_DESIGN)}, "
@@ -353,6 +367,15 @@ class _Window:
         cards = gen.into("g.cards")
         return gen.into(f"[c for c in {items} if {cards}[c].type == {param.type!r}]")
 
+
+    def zone_of_yours(self, e) -> bool:
+        """Whether `e` is one of the player's zones (`you.hand`): a list."""
+        return (
+            type(e) is ast.Path
+            and len(e.parts) == 2
+            and e.parts[0] == "you"
+            and e.parts[1] in self.listing.programs.zones
+        )
 
     def standard(self) -> str:
         """The standard activation condition for the seat, as
