@@ -139,12 +139,20 @@ class _Window:
             else:
                 narrowed = act.resolves == act.params[1].name
                 drawn = act.params[0].source is not None
+                if act.drawn_zones is not None:  # a test per term of its `in`
+                    drawn = "zones"
+                    self.item[act.name] = tuple(gen.tmp() for _ in act.drawn_zones)
+                else:
+                    self.item[act.name] = gen.tmp() if drawn else (gen.tmp(), gen.tmp())
                 specs.append(("narrowed" if narrowed else "any", act, drawn))
-                self.item[act.name] = gen.tmp() if drawn else (gen.tmp(), gen.tmp())
             item = self.item[act.name]
             items += [item] if isinstance(item, str) else item
         self.cards = gen.into("g.cards")
-        if any(act.params[0].source is None for act in acts if act.params):
+        if any(
+            act.params[0].source is None or act.drawn_zones is not None
+            for act in acts
+            if act.params
+        ):
             self.zones = gen.into(f"{self.player}.zones")
             self.get = gen.into(f"{self.cards}.__getitem__")
         key = "None"
@@ -282,6 +290,9 @@ class _Window:
             gen.emit(f"for zs, has in {grouped}:")
             gen.emit(f"    ids = [*{self.chain}(zs({zones}))]")
             gen.emit(f"    {pool} += {picked}")
+        elif act.drawn_zones is not None:  # `table`: a test per term of the `in`
+            self.env()
+            self.drawn_zones(act, pool, table)
         else:  # `table`: the designs by zone
             self.env()
             gen.emit(f"{pool} = listing._drawn_with_abilities(g, {a}, env, {table})")
@@ -331,6 +342,33 @@ class _Window:
         elif act.resolves:
             self.condition_met(c, f"{state}.design", self.plain()[0])
         self.found(act, f"({c}, {ref})")
+
+    def drawn_zones(self, act: CompiledAction, pool: str, tests: tuple) -> None:
+        """`Listing._drawn_with_abilities` for an `in` of zones joined by `+`: the
+        cards of each zone whose test (None: no design there) they pass."""
+        gen, zones, get = self.gen, self.zones, self.get
+        design = gen.const(_DESIGN)
+        picked = f"{gen.const(compress)}(ids, map({{}}, map({design}, map({get}, ids))))"
+        terms = _zone_paths(act.params[0].source)
+        assert len(terms) == len(act.drawn_zones) == len(tests)
+        gen.emit(f"{pool} = []")
+        for (whose, zone), has in zip(terms, tests, strict=True):
+            gen.emit(f"if {has} is not None:")
+            gen.depth += 1
+            seats = gen.value(whose)
+            if seats == self.you:
+                gen.emit(f"ids = {zones}[{zone!r}]")
+                gen.emit(f"{pool} += {picked.format(has)}")
+            else:
+                gen.emit(
+                    f"for s in {seats} if type({seats}) is list else _as_list({seats}):"
+                )
+                gen.emit(f"    ids = g.players[s].zones[{zone!r}]")
+                gen.emit(f"    {pool} += {picked.format(has)}")
+            gen.depth -= 1
+        if len(terms) > 1:  # a card found twice is kept where first found
+            gen.emit(f"if {pool}:")
+            gen.emit(f"    {pool} = list(dict.fromkeys({pool}))")
 
     def bind_two_drawn(self, act: CompiledAction) -> None:
         """`Listing._bind_two_drawn` when nothing is checked of a pair: each first
@@ -563,11 +601,25 @@ def _tables(listing, g, specs: tuple, fails: bool, recent: frozenset) -> tuple:
             continue
         narrow = "any" if kind == "any" else "own" if fails else "resolving"
         table = listing._sources_by_zone(g, act, 1, narrow)
-        if drawn:
+        if drawn == "zones":
+            by_zone = dict(table)
+            found += [
+                by_zone[z].__contains__ if by_zone.get(z) else None
+                for _, z in act.drawn_zones
+            ]
+        elif drawn:
             found.append(dict(table))
         else:
             found += _by_designs(table)
     return tuple(found)
+
+
+def _zone_paths(e) -> list:
+    """Of `whose.zone + ...` (as `referee._zone_terms` reads it): (whose, zone)
+    per term."""
+    if isinstance(e, ast.Binary) and e.op == "+":
+        return _zone_paths(e.left) + _zone_paths(e.right)
+    return [(ast.Path(e.parts[:-1], origin=e.origin), e.parts[-1])]
 
 
 def _by_designs(table: tuple) -> tuple:
