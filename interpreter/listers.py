@@ -70,6 +70,7 @@ class _Window:
         # the listing's memos are set only before the first call that may read
         # them (see `memos`): most windows list nothing and call none
         self.memo, self.memos_read = gen.into("False"), False
+        self.cards = None  # `g.cards`, once read at the window's level (see `tables`)
         start = len(gen.lines)
         gen.depth += 1
         if any(act.counter_kinds is not None for act in acts):
@@ -188,6 +189,8 @@ class _Window:
                 self.bind_one(act)
             elif binder == listing._bind_own_ability:
                 self.bind_own_ability(act)
+            elif binder == listing._bind_card_counter and not act.resolves:
+                self.bind_card_counter(act)
             elif (
                 binder == listing._bind_two_drawn
                 and act.stages[1] is None
@@ -238,12 +241,8 @@ class _Window:
             cards = self.cards
         else:
             cards = gen.into("g.cards")
-        drawn = gen.value(param.source)
+        items = self.items(param.source)
         c, state = gen.tmp(), gen.tmp()
-        if self.zone_of_yours(param.source):
-            items = drawn
-        else:
-            items = gen.into(f"{drawn} if type({drawn}) is list else _as_list({drawn})")
         if act.resolves:  # most often, outside the player's window, none may resolve
             gen.emit(
                 f"if {own} is None or not {own}.isdisjoint(map({gen.const(_DESIGN)}, "
@@ -342,6 +341,42 @@ class _Window:
         elif act.resolves:
             self.condition_met(c, f"{state}.design", self.plain()[0])
         self.found(act, f"({c}, {ref})")
+
+    def bind_card_counter(self, act: CompiledAction) -> None:
+        """`Listing._bind_card_counter` for an action that resolves nothing, its
+        cost not waived: a card drawn from a collection, then each kind of the
+        counters on it that the action may take."""
+        gen, listing = self.gen, self.listing
+        card_param, kind_param = act.params
+        kind = card_param.type if card_param.type in listing.card_types else None
+        self.env()
+        cards = self.cards if self.cards is not None else gen.into("g.cards")
+        items = self.items(card_param.source)
+        c, state, k = gen.tmp(), gen.tmp(), gen.tmp()
+        gen.emit(f"for {c} in dict.fromkeys({items}):")
+        gen.depth += 1
+        gen.emit(f"{state} = {cards}[{c}]")
+        typed = f" or {state}.type != {kind!r}" if kind is not None else ""
+        gen.emit(f"if not {state}.counters{typed}:")
+        gen.emit("    continue")
+        self.bind(card_param.name, c, state)
+        self.check(act.stages[0])
+        gen.emit(f"for {k} in dict.fromkeys(map({gen.const(_KIND)}, {state}.counters)):")
+        gen.depth += 1
+        gen.emit(f"if {k} not in {gen.const(act.counter_kinds)}:")
+        gen.emit("    continue")
+        self.bind(kind_param.name, k, None)
+        self.check(act.stages[1])
+        self.pay(act)
+        self.found(act, f"({c}, {k})")
+
+    def items(self, e) -> str:
+        """The collection `e` evaluates to, as a list or a tuple (`as_list`)."""
+        gen = self.gen
+        drawn = gen.value(e)
+        if drawn in gen.fresh or self.zone_of_yours(e):
+            return drawn
+        return gen.into(f"{drawn} if type({drawn}) is list else _as_list({drawn})")
 
     def drawn_zones(self, act: CompiledAction, pool: str, tests: tuple) -> None:
         """`Listing._drawn_with_abilities` for an `in` of zones joined by `+`: the
