@@ -70,7 +70,8 @@ class _Window:
         # the listing's memos are set only before the first call that may read
         # them (see `memos`): most windows list nothing and call none
         self.memo, self.memos_read = gen.into("False"), False
-        self.cards = None  # `g.cards`, once read at the window's level (see `tables`)
+        # `g.cards` and its getter, once read at the window's level (see `tables`)
+        self.cards = self.get = None
         start = len(gen.lines)
         gen.depth += 1
         if any(act.counter_kinds is not None for act in acts):
@@ -165,7 +166,7 @@ class _Window:
         else:
             own, resolving = gen.const({}), gen.const({})
             fails = f"{self.std} is False"
-            kept = gen.into(f"{own} if {fails} else {resolving}")
+            kept = f"({own} if {fails} else {resolving})"
         entry = gen.into(f"{kept}.get({key})")
         gen.emit(f"if {entry} is None:")
         gen.emit(
@@ -246,7 +247,7 @@ class _Window:
         if act.resolves:  # most often, outside the player's window, none may resolve
             gen.emit(
                 f"if {own} is None or not {own}.isdisjoint(map({gen.const(_DESIGN)}, "
-                f"map({cards}.__getitem__, {items}))):"
+                f"map({self.get or cards + '.__getitem__'}, {items}))):"
             )
             gen.depth += 1
         gen.emit(f"for {c} in dict.fromkeys({items}):")
@@ -541,13 +542,15 @@ class _Window:
         """What a cost of `kind` is paid from: the player's hitpoints, or the
         resources they may pay with, counted once per listing, in place, as
         `Game.unexhausted_resources` counts them."""
-        gen, you, have = self.gen, self.you, self.have
+        gen, have = self.gen, self.have
         if kind == "hp":
-            return gen.into(f"g.players[{you}].hp")
+            return gen.into(f"{self.player}.hp")
         self.paid = True
         gen.emit(f"if {have} is None:")
-        zones, cards = gen.tmp(), gen.tmp()
-        gen.emit(f"    {zones}, {cards} = g.players[{you}].zones, g.cards.__getitem__")
+        zones, cards = f"{self.player}.zones", self.get
+        if cards is None:
+            cards = gen.tmp()
+            gen.emit(f"    {cards} = g.cards.__getitem__")
         unspent, exhausted = gen.const(not_), gen.const(_EXHAUSTED)
         counts = [
             f"sum(map({unspent}, map({exhausted}, map({cards}, {zones}[{z!r}]))))"
