@@ -358,7 +358,7 @@ class _Writer:
         else:
             gen.emit(f"f.pc = {i + 1}")
             gen.emit(
-                f"g.engine.referee.call_keyword(g, {s.keyword!r}, {{{given}}}, env, "
+                f"g.call_keyword({s.keyword!r}, {{{given}}}, env, "
                 f"{kw.cost!r}, {cite})"
             )
             self.pushed(i, moved=True)
@@ -377,9 +377,9 @@ class _Writer:
 
     def call_in_place(self, name: str, fields: dict, i: int, cite: str) -> None:
         """A call to keyword `name` whose body runs here, with the env
-        `Referee.call_keyword` makes it, when it would push the body's own frame:
+        `Game.call_keyword` makes it, when that would push the body's own frame:
         no ability is triggered by it and no counter in play may react to it (else
-        the referee is called, as `Game.call_keyword` does). Should a statement of
+        `Game.call_keyword` is called). Should a statement of
         the body push a frame, the rest goes on in the body's frame, put under
         what was pushed (`pushed`)."""
         gen, kw = self.gen, self.p.rs.keywords[name]
@@ -393,7 +393,7 @@ class _Writer:
         gen.depth += 1
         gen.emit(f"f.pc = {i + 1}")
         gen.emit(
-            f"{r}.call_keyword(g, {name!r}, {{{given[2:]}}}, env, {kw.cost!r}, {cite})"
+            f"g.call_keyword({name!r}, {{{given[2:]}}}, env, {kw.cost!r}, {cite})"
         )
         self.pushed(i, moved=True)
         gen.depth -= 1

@@ -38,9 +38,7 @@ def test_a_keyword_written_in_place_acts_as_its_frame(rs, left):
     g.frames.append(Frame(block, dict(env)))
     run(g)
     assert "'__within': 'draw'" in block.go.source  # its body written in place
-    by_frame.engine.referee.call_keyword(
-        by_frame, "draw", {"who": Seat(0), "n": 2}, dict(env), False, None
-    )
+    by_frame.call_keyword("draw", {"who": Seat(0), "n": 2}, dict(env), False, None)
     run(by_frame)
     assert g.frames == by_frame.frames == []
     assert _state(g) == _state(by_frame)
