@@ -554,22 +554,12 @@ class Referee(Listing):
         Giving the game up is not among them (`Ruleset.concessions`). A player with
         nothing to take passes without being asked. `task[3]` counts seats from the
         active player. True when a player is asked."""
-        # `_ask_others`, written out: this runs at the end of most phases
-        players = g.players
-        n = len(players)
-        active, offer, k = g.active, self.others_offer, task[3]
-        while k < n:
-            seat = (active + k) % n
-            if not players[seat].eliminated:
-                options = self.options(g, seat, offer)
-                if options:
-                    options.append(_PASS)
-                    g.decision = _new_tuple(Decision, (
-                        int(seat), ph.others_prompt, options, "phase", self.anytime_cite
-                    ))
-                    task[3] = k
-                    return True
-            k += 1
+        k = self._ask_others(
+            g, task[3], self.others_offer, ph.others_prompt, "phase", self.anytime_cite
+        )
+        if k is not None:
+            task[3] = k
+            return True
         task[1:] = [task[1] + 1, "begin"]  # the count of seats goes
         return False
 
