@@ -868,18 +868,8 @@ class Game:
             target.insert(0, card)
         else:
             target.append(card)
-        # what `_leave` puts back, looked at here first: most often nothing but the
-        # fatigue, outside a battle
-        if leaving_play and (
-            c.counters
-            or c.tags
-            or c.timed
-            or c.stats != c.printed
-            or self.battle is not None
-        ):
+        if leaving_play:
             self._leave(c)
-        elif leaving_play:
-            c.fatigued = False
         c.zone, c.controller = zone, int(seat)
         if zone in engine.in_play:
             c.last_controller = c.controller
