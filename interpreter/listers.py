@@ -50,7 +50,7 @@ class _Window:
         self.you, self.out = gen.tmp(), gen.tmp()
         self.action = gen.const(Action)
         self.repeat = gen.const(repeat)
-        self.plains = None  # see `plain`
+        self.plains = self.owns = None  # see `plain`, `own`
         self.chain = gen.const(chain.from_iterable)
         # the options listed before in this game, as `_Made` keeps them
         self.made, self.kept, self.made_read = gen.tmp(), gen.const([_Made()]), False
@@ -265,7 +265,7 @@ class _Window:
         self.pay(act)
         if act.resolves:
             design = f"{state}.design" if typed else f"{cards}[{c}].design"
-            self.condition_met(c, design, self.plain()[0])
+            self.condition_met(c, c, "0", design, self.plain()[0])
         self.found(act, f"({c},)")
 
     def bind_own_ability(self, act: CompiledAction) -> None:
@@ -338,9 +338,9 @@ class _Window:
         self.check(act.stages[1])
         self.pay(act)
         if act.resolves == ability_param.name:
-            self.condition_met(ref, f"({state}.design, {k})", self.plain()[1])
+            self.condition_met(ref, c, k, f"({state}.design, {k})", self.plain()[1])
         elif act.resolves:
-            self.condition_met(c, f"{state}.design", self.plain()[0])
+            self.condition_met(c, c, "0", f"{state}.design", self.plain()[0])
         self.found(act, f"({c}, {ref})")
 
     def bind_card_counter(self, act: CompiledAction) -> None:
@@ -464,22 +464,72 @@ class _Window:
         self.env()
         return gen.test_into(gen.truth(gen.value(std.cond)))
 
-    def condition_met(self, what: str, key: str, plain: str) -> None:
+    def condition_met(self, what: str, card: str, index: str, key: str, plain: str):
         """On to the next candidate unless `Listing._condition_met` holds for
-        `what`: known without the call when the ability (`key` in `plain`) has
-        no condition but the standard one, evaluated above."""
+        `what`, ability `index` of `card`: known without the call when the
+        ability (`key` in `plain`) has no condition but the standard one,
+        evaluated above; worked out in place, as the call would, when it has a
+        trigger, a printed condition or a printed cost (`own`)."""
         gen, std = self.gen, self.std
-        if std not in (None, "None"):
-            gen.emit(f"if {key} in {plain}:")
-            gen.emit(f"    if {std} is False:")
-            gen.emit("        continue")
-            gen.emit("else:")
-            gen.depth += 1
+        if std in (None, "None"):
+            self.memos()
+            gen.emit(f"if not listing._condition_met(g, {self.you}, {what}, env):")
+            gen.emit("    continue")
+            return
+        gen.emit(f"if {key} in {plain}:")
+        gen.emit(f"    if {std} is False:")
+        gen.emit("        continue")
+        gen.emit("else:")
+        gen.depth += 1
         self.memos()
-        gen.emit(f"if not listing._condition_met(g, {self.you}, {what}, env):")
+        own = gen.tmp()
+        gen.emit(f"{own} = {self.own()}.get({key})")
+        gen.emit(f"if {own} is None:")  # a design without abilities
+        gen.emit(f"    if not listing._condition_met(g, {self.you}, {what}, env):")
+        gen.emit("        continue")
+        gen.emit("else:")
+        gen.depth += 1
+        affordable, events, trigger_cond, cond = (gen.tmp() for _ in range(4))
+        gen.emit(f"{affordable}, {events}, {trigger_cond}, {cond} = {own}")
+        inner = f"{{'you': {self.you}, 'this': {card}}}"
+        gen.emit(f"if {events} is None and {cond} is None and {std} is False:")
         gen.emit("    continue")
-        if std not in (None, "None"):
-            gen.depth -= 1
+        gen.emit(f"if {affordable} is not None and not {affordable}(g, {inner}):")
+        gen.emit("    continue")
+        # the first recent event the trigger answers (`_answerable`), if any
+        name, fields, answered = gen.tmp(), gen.tmp(), gen.tmp()
+        gen.emit(f"if {events} is not None:")
+        gen.emit(f"    for {name}, {fields} in g.recent:")
+        gen.emit(f"        if {name} in {events}:")
+        gen.emit(f"            {answered} = {fields}.get('__answered')")
+        gen.emit(f"            if {answered} and [{card}, {index}] in {answered}:")
+        gen.emit("                continue")
+        gen.emit(
+            f"            if {trigger_cond} is None or {trigger_cond}(g, "
+            f"{{'you': {self.you}, 'this': {card}, 'event': {fields}}}):"
+        )
+        gen.emit("                break")
+        gen.emit("    else:")
+        gen.emit("        continue")
+        gen.emit(f"elif {cond} is not None and not {cond}(g, {inner}):")
+        gen.emit("    continue")
+        gen.depth -= 2
+
+    def own(self) -> str:
+        """By the key of an ability (a design for its first, or (design, index))
+        that is not `plain`: (affordable, trigger's events, trigger_cond, cond), as
+        `Listing._condition_met` reads them."""
+        if self.owns is None:
+            own = {}
+            for d, abls in self.listing.engine.abilities.items():
+                for k, ab in enumerate(abls):
+                    if not _plain(ab):
+                        events = None if ab.trigger is None else ab.trigger.events
+                        own[(d, k)] = (ab.affordable, events, ab.trigger_cond, ab.cond)
+                        if k == 0:
+                            own[d] = own[(d, k)]
+            self.owns = self.gen.const(own)
+        return self.owns
 
     def plain(self) -> tuple[str, str]:
         """The designs whose first ability, and the (design, index) of the
