@@ -282,8 +282,11 @@ class _Window:
             picked = (
                 f"{gen.const(compress)}(ids, map(has, map({design}, map({get}, ids))))"
             )
-            gen.emit(f"{pool} = []")
             alone, grouped = table
+            # most often neither, outside the player's window: nothing to look at
+            gen.emit(f"if {alone} or {grouped}:")
+            gen.depth += 1
+            gen.emit(f"{pool} = []")
             gen.emit(f"for z, has in {alone}:")
             gen.emit(f"    ids = {zones}[z]")
             gen.emit(f"    {pool} += {picked}")
