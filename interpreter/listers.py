@@ -236,6 +236,13 @@ class _Window:
         gen, listing = self.gen, self.listing
         param = act.params[0]
         typed = param.type in listing.card_types
+        printed = listing._first_own[0]  # see `Listing._own_after`
+        if act.resolves and self.zone_of_yours(param.source) and not printed:
+            # no design may resolve (an empty set), most often outside the
+            # player's window: the zone, read only to be passed over, is not read
+            # (with a printed condition, a design always may)
+            gen.emit(f"if {self.item[act.name]} is None or {self.item[act.name]}:")
+            gen.depth += 1
         self.env()
         if act.resolves:
             own = self.item[act.name]
