@@ -345,6 +345,12 @@ class _Window:
         new_ref = f"{gen.const(_ability_ref)}({gen.const(AbilityRef)}, ({c}, {k}))"
         gen.emit(f"{ref} = {new_ref}")
         self.bind(ability_param.name, ref, None)
+        modifiers = listing.programs.modifiers
+        if _reads_modifiers(act.stages[1], ability_param.name, modifiers):
+            # read as `pyexpr` would, but from the card's state at hand
+            printed, mods = gen.const(listing.engine.abilities), gen.tmp()
+            gen.emit(f"{mods} = {printed}[{state}.design][{k}].modifiers")
+            gen.read[("modifiers", ref)] = (mods, gen.depth)
         self.check(act.stages[1])
         self.pay(act)
         if act.resolves == ability_param.name:
@@ -739,3 +745,21 @@ def _plain(ab) -> bool:
     """Whether `_condition_met` reads nothing of the ability but the standard
     condition."""
     return ab.trigger is None and ab.cond is None and ab.affordable is None
+
+
+def _reads_modifiers(e, name: str, modifiers) -> bool:
+    """Whether `e` asks whether ability `name` has a modifier (`name is ...`)."""
+    if isinstance(e, ast.Binary) and e.op == "is":
+        left, right = e.left, e.right
+        if (
+            isinstance(left, ast.Path)
+            and left.parts == (name,)
+            and isinstance(right, ast.Path)
+            and right.parts[0] in modifiers
+        ):
+            return True
+    if isinstance(e, tuple):
+        return any(_reads_modifiers(x, name, modifiers) for x in e)
+    if isinstance(e, ast.Node):
+        return any(_reads_modifiers(v, name, modifiers) for v in vars(e).values())
+    return False
