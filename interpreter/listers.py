@@ -74,6 +74,9 @@ class _Window:
         self.cards = self.get = None
         start = len(gen.lines)
         gen.depth += 1
+        # `env` holds `you` alone on every path here unless a parameter may have
+        # been bound in it since it was made at the top level (see `env`)
+        self.top, self.env_bound = gen.depth, True
         if any(act.counter_kinds is not None for act in acts):
             self.in_play = gen.into("g.counters_in_play")
         have_at, self.paid = len(gen.lines), False
@@ -576,15 +579,21 @@ class _Window:
         gen.emit(f"    g._standard_memo, g._resources_memo = {std}, {{}}")
 
     def env(self) -> None:
-        """The action's own env, holding `you`, as `options` makes it."""
-        self.gen.emit(f"env = {{'you': {self.you}}}")
-        self.gen.read["you"] = (self.you, self.gen.depth)
+        """The action's own env, holding `you`, as `options` makes it: made
+        anew only if it may hold more (what reads it, reads and leaves it so)."""
+        gen = self.gen
+        if self.env_bound:
+            gen.emit(f"env = {{'you': {self.you}}}")
+            if gen.depth == self.top:  # made on every path
+                self.env_bound = False
+        gen.read["you"] = (self.you, gen.depth)
 
     def bind(self, name: str, local: str, state: str | None) -> None:
         """Parameter `name` is `local` now (in `env` too, for what reads it
         there), a card whose state is `state` if known."""
         gen = self.gen
         gen.emit(f"env[{name!r}] = {local}")
+        self.env_bound = True
         gen.bound = {**gen.bound, name: local}
         gen.read.pop(name, None)
         if state is not None:
