@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from itertools import chain, compress, product, repeat
-from operator import attrgetter, itemgetter, not_
+from operator import attrgetter, not_
 
 from kotc_dsl import ast
 
@@ -288,21 +288,18 @@ class _Window:
         a, cards, pool = gen.const(act), self.cards, gen.tmp()
         table = self.item[act.name]
         if card_param.source is None:  # `table`: see `_tables`
-            zones, get, design = self.zones, self.get, gen.const(_DESIGN)
-            picked = (
-                f"{gen.const(compress)}(ids, map(has, map({design}, map({get}, ids))))"
-            )
-            alone, grouped = table
-            # most often neither, outside the player's window: nothing to look at
-            gen.emit(f"if {alone} or {grouped}:")
+            zones, get = self.zones, self.get
+            in_zones, has = table
+            # the cards of every zone in the table, at once, each tested by its
+            # design and zone; most often none, outside the player's window
+            gen.emit(f"if {in_zones}:")
             gen.depth += 1
-            gen.emit(f"{pool} = []")
-            gen.emit(f"for z, has in {alone}:")
-            gen.emit(f"    ids = {zones}[z]")
-            gen.emit(f"    {pool} += {picked}")
-            gen.emit(f"for zs, has in {grouped}:")
-            gen.emit(f"    ids = [*{self.chain}(zs({zones}))]")
-            gen.emit(f"    {pool} += {picked}")
+            joined = gen.const(chain)  # the type itself, not a method of it, called
+            gen.emit(f"ids = [*{joined}(*map({zones}.__getitem__, {in_zones}))]")
+            gen.emit(
+                f"{pool} = [*{gen.const(compress)}(ids, map({has}, "
+                f"map({gen.const(_DESIGN_ZONE)}, map({get}, ids))))]"
+            )
         elif act.drawn_zones is not None:  # `table`: a test per term of the `in`
             self.env()
             self.drawn_zones(act, pool, table)
@@ -681,6 +678,7 @@ class _Window:
 
 
 _DESIGN = attrgetter("design")  # of a card's state
+_DESIGN_ZONE = attrgetter("design", "zone")
 _EXHAUSTED = attrgetter("exhausted")
 
 
@@ -723,7 +721,7 @@ def _tables(listing, g, specs: tuple, fails: bool, recent: frozenset) -> tuple:
         elif drawn:
             found.append(dict(table))
         else:
-            found += _by_designs(table)
+            found += _by_zones(table)
     return tuple(found)
 
 
@@ -735,19 +733,12 @@ def _zone_paths(e) -> list:
     return [(ast.Path(e.parts[:-1], origin=e.origin), e.parts[-1])]
 
 
-def _by_designs(table: tuple) -> tuple:
-    """A table of `_sources_by_zone` with its zones grouped by their designs (as
-    the player's cards found are sorted, their order does not matter): the zones
-    alone, then the groups, each with the test of a design (a group's zones as a
-    getter of their lists)."""
-    groups: dict[frozenset, list] = {}
-    for z, designs in table:
-        groups.setdefault(designs, []).append(z)
-    alone = tuple((zs[0], ds.__contains__) for ds, zs in groups.items() if len(zs) == 1)
-    grouped = tuple(
-        (itemgetter(*zs), ds.__contains__) for ds, zs in groups.items() if len(zs) > 1
-    )
-    return alone, grouped
+def _by_zones(table: tuple) -> tuple:
+    """A table of `_sources_by_zone` as its zones and the test of a card's
+    (design, zone) (as the player's cards found are sorted, their order does
+    not matter); no zones, no test."""
+    pairs = frozenset((d, z) for z, designs in table for d in designs)
+    return tuple(z for z, _ in table), pairs.__contains__ if pairs else None
 
 
 def _plain(ab) -> bool:
