@@ -164,16 +164,13 @@ class _Window:
         if any(kind != "any" for kind, _, _ in specs):
             first, none = gen.const(_KIND), gen.const(_NONE)
             key = gen.into(f"frozenset(map({first}, g.recent)) if g.recent else {none}")
-        if self.std in (None, "None", "True"):  # it never fails
-            kept, fails = gen.const({}), "False"
-        else:
-            own, resolving = gen.const({}), gen.const({})
-            fails = f"{self.std} is False"
-            kept = f"({own} if {fails} else {resolving})"
-        entry = gen.into(f"{kept}.get({key})")
+        kept, fails, by = gen.const({}), "False", key
+        if self.std not in (None, "None", "True"):  # it may fail: kept by both
+            fails, by = f"{self.std} is False", f"({self.std}, {key})"
+        entry = gen.into(f"{kept}.get({by})")
         gen.emit(f"if {entry} is None:")
         gen.emit(
-            f"    {entry} = {kept}[{key}] = {gen.const(_tables)}(listing, g, "
+            f"    {entry} = {kept}[{by}] = {gen.const(_tables)}(listing, g, "
             f"{gen.const(tuple(specs))}, {fails}, {key})"
         )
         gen.emit(f"{', '.join(items)}, = {entry}")
