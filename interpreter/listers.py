@@ -257,7 +257,7 @@ class _Window:
                 f"map({self.get or cards + '.__getitem__'}, {items}))):"
             )
             gen.depth += 1
-        gen.emit(f"for {c} in dict.fromkeys({items}):")
+        gen.emit(f"for {c} in {self.unique(param.source, items)}:")
         gen.depth += 1
         if typed:  # a card of that type, for certain: its state is read once
             gen.emit(f"{state} = {cards}[{c}]")
@@ -367,7 +367,7 @@ class _Window:
         cards = self.cards if self.cards is not None else gen.into("g.cards")
         items = self.items(card_param.source)
         c, state, k = gen.tmp(), gen.tmp(), gen.tmp()
-        gen.emit(f"for {c} in dict.fromkeys({items}):")
+        gen.emit(f"for {c} in {self.unique(card_param.source, items)}:")
         gen.depth += 1
         gen.emit(f"{state} = {cards}[{c}]")
         typed = f" or {state}.type != {kind!r}" if kind is not None else ""
@@ -454,6 +454,11 @@ class _Window:
         cards = gen.into("g.cards")
         return gen.into(f"[c for c in {items} if {cards}[c].type == {param.type!r}]")
 
+
+    def unique(self, e, items: str) -> str:
+        """`items`, what `e` evaluates to, each once: a zone's list holds a card
+        once, and is not changed while listing."""
+        return items if self.zone_of_yours(e) else f"dict.fromkeys({items})"
 
     def zone_of_yours(self, e) -> bool:
         """Whether `e` is one of the player's zones (`you.hand`): a list."""
