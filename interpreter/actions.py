@@ -9,6 +9,7 @@ JSON-friendly data, so scripted agents and scenario files can name actions.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from kotc_dsl import ast
@@ -90,6 +91,25 @@ def _tuples(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_tuples(v) for v in value)
     return value
+
+
+_new_object = object.__new__
+
+
+def picks(values: Iterable, namer: Any) -> list[Action]:
+    """A `pick` action for each value, its label left to `namer`: as
+    `Action("pick", v, None, namer)` makes it, with no call of `__init__` for each
+    (a choice lists its options by the dozen)."""
+    made = []
+    append = made.append
+    for v in values:
+        a = _new_object(Action)
+        a.kind = "pick"
+        a.value = v
+        a._label = None
+        a._namer = namer
+        append(a)
+    return made
 
 
 class Decision(NamedTuple):

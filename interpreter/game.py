@@ -25,7 +25,7 @@ from kotc_dsl import Ruleset, ast, load_edition
 from kotc_dsl.cards import CardDesign
 
 from .abilities import CompiledAbility, compile_card
-from .actions import Action, Decision, Event, IllegalAction
+from .actions import Action, Decision, Event, IllegalAction, picks
 from .dice import Dice
 from .programs import NEXT, PUSHED, WAIT, Block, Frame, Programs, as_list, run
 from .referee import Referee
@@ -57,9 +57,6 @@ def card_pool(decks: list[Deck]) -> list[CardDesign]:
 # `_new_tuple(Event, (kind, data, cite))`: a named tuple made in C, with no call of
 # its own `__new__` (events and decisions are made at every step)
 _new_tuple = tuple.__new__
-# `_new_object(Action)`: an action whose slots are then set one by one, as its
-# `__init__` sets them, with no call of it
-_new_object = object.__new__
 
 
 class Engine:
@@ -709,14 +706,7 @@ class Game:
     def pick_action(self, x: Any) -> Action:
         if type(x) is DieRef:  # a die's value may change: its label is made now
             return Action("pick", x, f"die {self.dice[x][0]}")
-        # as `Action("pick", x, None, self.namer)` makes it, with no call of its
-        # `__init__` (one for each option of a choice)
-        a = _new_object(Action)
-        a.kind = "pick"
-        a.value = x
-        a._label = None
-        a._namer = self.namer
-        return a
+        return picks((x,), self.namer)[0]
 
     def done_action(self) -> Action:
         return Action("done", None, "done")

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from itertools import repeat
 from types import FunctionType
 from typing import Any
 
 from kotc_dsl import Ruleset, ast
 from kotc_dsl.unparse import unparse
 
-from .actions import Action, Decision
+from .actions import Action, Decision, picks
 from .values import AbilityRef, DieRef, Seat
 
 NEXT, PUSHED, WAIT = 0, 1, 2
@@ -1081,10 +1080,8 @@ class Programs:
             who = chooser(g, env) if chooser else env["you"]
             if DieRef in map(type, items):  # a die's label is made now
                 options = list(map(g.pick_action, items))
-            else:  # as `Game.pick_action` makes them, with no call to it
-                options = list(
-                    map(Action, repeat("pick"), items, repeat(None), repeat(g.namer))
-                )
+            else:
+                options = picks(items, g.namer)
             if len(picked) >= least:
                 options.append(Action("done", None, "done"))  # `Game.done_action`
             # the decision `Game.ask` sets

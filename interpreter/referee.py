@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from kotc_dsl import ast
 
-from .actions import Action, Decision, Event
+from .actions import Action, Decision, Event, picks
 from .listers import window_lister
 from .listing import CompiledAction, Listing, _names, _trigger_table
 from .programs import NEXT, PUSHED, Block, Frame
@@ -1253,10 +1253,9 @@ class Referee(Listing):
         if not candidates and last:
             b.unplaced = None
             return True
-        namer = g.namer  # cards: as `pick_action` makes them
         if unplaced:
             candidates += unplaced
-        options = [Action("pick", c, None, namer) for c in candidates]
+        options = picks(candidates, g.namer)
         if len(team) >= minimum and last:
             options.append(_DONE_ENLISTING)
         g.decision = _new_tuple(Decision, (int(seat), "enlist", options, "battle", cite))
@@ -1282,8 +1281,7 @@ class Referee(Listing):
                     b.cancelled = True
                     g.log("no_battle", cite, reason="no team or no victim")
                     return True
-                namer = g.namer  # players and cards: as `pick_action` makes them
-                options = [Action("pick", v, None, namer) for v in victims]
+                options = picks(victims, g.namer)
                 g.decision = _new_tuple(Decision, (
                     int(b.attacker), "declare the victim", options, "battle", cite
                 ))
