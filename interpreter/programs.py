@@ -500,7 +500,9 @@ class _Writer:
     def _w_Exhaust(self, st: Step, i: int) -> None:
         gen, s, cite = self.gen, st.node, st.cite
         what = self.atom(gen.result(s.what, items=True))
-        gen.emit(f"g.set_exhausted({what}, {not s.unexhaust}, {gen.const(cite)})")
+        # none: no call
+        gen.emit(f"if {what}:")
+        gen.emit(f"    g.set_exhausted({what}, {not s.unexhaust}, {gen.const(cite)})")
 
     def _w_Repeat(self, st: Step, i: int) -> None:
         """A `repeat` whose body never waits, its rounds run here: a round that
@@ -531,7 +533,8 @@ class _Writer:
     def _w_Fatigue(self, st: Step, i: int, flag: bool = True) -> None:
         gen = self.gen
         what = self.atom(gen.result(st.node.what, items=True))
-        gen.emit(f"g.fatigue({what}, {flag}, {gen.const(st.cite)})")
+        gen.emit(f"if {what}:")  # most often none: no call
+        gen.emit(f"    g.fatigue({what}, {flag}, {gen.const(st.cite)})")
 
     def _w_Unfatigue(self, st: Step, i: int) -> None:
         self._w_Fatigue(st, i, False)
@@ -539,10 +542,13 @@ class _Writer:
     def _w_Reset(self, st: Step, i: int) -> None:
         gen = self.gen
         what = self.atom(gen.result(st.node.what, items=True))
-        gen.emit(f"g.reset_stats({what}, {gen.const(st.node.stats)})")
+        gen.emit(f"if {what}:")
+        gen.emit(f"    g.reset_stats({what}, {gen.const(st.node.stats)})")
 
     def _w_Expire(self, st: Step, i: int) -> None:
-        self.gen.emit(f"g.expire({self.gen.const(st.node.until)})")
+        # nothing marked, most often: nothing to expire, no call
+        self.gen.emit("if g.marked:")
+        self.gen.emit(f"    g.expire({self.gen.const(st.node.until)})")
 
     def _w_Pay(self, st: Step, i: int) -> None:
         gen, s = self.gen, st.node
