@@ -947,14 +947,14 @@ class Game:
                 c.fatigued_turn = self.turn
 
     def change(self, obj: Any, name: str, delta: int, until: str | None, cite) -> None:
-        self.assign(obj, name, self._current(obj, name) + delta, until, cite, delta)
-
-    def _current(self, obj: Any, name: str) -> int:
-        if isinstance(obj, Seat):
-            return self.players[obj].hp
-        if isinstance(obj, dict):
-            return obj.get(name) or 0
-        return self.cards[obj].stats.get(name, 0)
+        # a card's, most often: told by its type, the others not looked for
+        if type(obj) is not int and isinstance(obj, Seat):
+            current = self.players[obj].hp
+        elif type(obj) is not int and isinstance(obj, dict):
+            current = obj.get(name) or 0
+        else:
+            current = self.cards[obj].stats.get(name, 0)
+        self.assign(obj, name, current + delta, until, cite, delta)
 
     def assign(
         self,
@@ -965,24 +965,25 @@ class Game:
         cite,
         delta: int | None = None,
     ) -> None:
-        if isinstance(obj, _Context):
-            obj.set(name, value)
-            return
-        if isinstance(obj, dict):
-            obj[name] = value
-            return
-        if isinstance(obj, Seat):
-            self.dirty = True
-            floor = self.engine.referee.hp_floor
-            p = self.players[obj]
-            before = p.hp
-            p.hp = max(value, floor) if floor is not None else value
-            if p.hp != before:
-                self.log("hp", cite, player=int(obj), hp=p.hp, change=p.hp - before)
-                zombies = self.engine.referee.zombies_cite
-                if zombies is not None and p.hp <= 0 < before:
-                    self.log("zombie", zombies, player=int(obj))
-            return
+        if type(obj) is not int:  # not a card (most often one)
+            if isinstance(obj, _Context):
+                obj.set(name, value)
+                return
+            if isinstance(obj, dict):
+                obj[name] = value
+                return
+            if isinstance(obj, Seat):
+                self.dirty = True
+                floor = self.engine.referee.hp_floor
+                p = self.players[obj]
+                before = p.hp
+                p.hp = max(value, floor) if floor is not None else value
+                if p.hp != before:
+                    self.log("hp", cite, player=int(obj), hp=p.hp, change=p.hp - before)
+                    zombies = self.engine.referee.zombies_cite
+                    if zombies is not None and p.hp <= 0 < before:
+                        self.log("zombie", zombies, player=int(obj))
+                return
         c = self.cards[obj]
         if name not in c.stats:
             return
