@@ -24,6 +24,7 @@ from .actions import Action, Decision, Event, picks
 from .listers import window_lister
 from .listing import CompiledAction, Listing, _names, _trigger_table
 from .programs import NEXT, PUSHED, Block, Frame
+from .programs import run as run_frames
 from .state import Record
 from .values import AbilityRef, Seat, card_label, seat_of
 
@@ -1401,6 +1402,10 @@ class Referee(Listing):
         params, unset = self.damage_params[name]
         fields = dict(zip(params, (target, amount, die, *unset), strict=False))
         g.call_keyword(name, fields, {"you": seat_of(seat)}, False, cite)
+        # its frames run here, as the run loop would run them next: nothing comes
+        # between (the end is not looked for while a step holds); the step then
+        # goes on in the battle's task without a trip back through the run loop
+        run_frames(g)
 
     def _op_leftover_attack(self, g, b, cite) -> bool:
         if b.stage == 0:
