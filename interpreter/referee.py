@@ -1169,10 +1169,12 @@ class Referee(Listing):
                 b.asking, b.passes = b.attacker, 0
             elif stage != "window" or self._step_window(g, b):
                 task[1], task[2] = i + 1, "begin"
+            # the end is not looked for while a step holds (`check_end`): a change
+            # it reads makes no trip back through the run loop then
             if (
                 g.decision is not None
                 or g.frames
-                or g.dirty
+                or g.dirty and not (b.holding and g.battle is b)
                 or g.is_over
                 or g.tasks[-1] is not task
             ):
