@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import reduce
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from kotc_dsl import ast
@@ -30,6 +31,8 @@ from .values import AbilityRef, Seat, card_label, seat_of
 
 # `_new_tuple(Decision, (...))`: a named tuple made in C (as `Game.ask` makes one)
 _new_tuple = tuple.__new__
+# a die's value in the game's record of dice ([value, seat]): summed in C
+_die_value = itemgetter(0)
 
 
 class CompiledPhase(NamedTuple):
@@ -1412,7 +1415,7 @@ class Referee(Listing):
     def _op_leftover_attack(self, g, b, cite) -> bool:
         if b.stage == 0:
             b.stage = 1
-            total = sum(g.dice[d][0] for d in b.attack_dice)
+            total = sum(map(_die_value, map(g.dice.__getitem__, b.attack_dice)))
             b.attack_dice = []
             if total <= 0 or b.victim is None:
                 return True
@@ -1431,7 +1434,7 @@ class Referee(Listing):
     def _op_leftover_defense(self, g, b, cite) -> bool:
         if b.stage == 0:
             b.stage = 1
-            total = sum(g.dice[d][0] for d in b.defense_dice)
+            total = sum(map(_die_value, map(g.dice.__getitem__, b.defense_dice)))
             b.defense_dice = []
             if total > 0 and isinstance(b.victim, Seat):
                 self._damage(g, b.defender, seat_of(b.attacker), total, None, cite)
