@@ -24,7 +24,7 @@ from kotc_dsl import ast
 from .actions import Action, Decision, Event, picks
 from .listers import window_lister
 from .listing import CompiledAction, Listing, _names, _trigger_table
-from .programs import NEXT, PUSHED, Block, Frame
+from .programs import NEXT, PUSHED, WAIT, Block, Frame
 from .programs import run as run_frames
 from .state import Record
 from .values import AbilityRef, Seat, card_label, seat_of
@@ -531,7 +531,16 @@ class Referee(Listing):
                     task[2] = "window"
                     if block.stmts:
                         g.frames.append(Frame(block, env))
-                        return
+                        # run here, as the run loop would run it next; the window
+                        # then opens at once when nothing else must happen first
+                        if (
+                            run_frames(g) == WAIT
+                            or g.dirty
+                            or g.is_over
+                            or g.tasks[-1] is not task
+                        ):
+                            return
+                        continue
                     if g.dirty:  # the end is looked for before the window opens
                         return
                     g.node = ph.node  # the window, as a traced game records it
