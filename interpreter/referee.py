@@ -1230,14 +1230,16 @@ class Referee(Listing):
         reads)."""
         zone, cards = g.players[seat].zones.get(self.team_zone, []), g.cards
         excluded = self.team_excluded
-        return [
-            c
-            for c in zone
-            for card in [cards[c]]
-            if not card.exhausted
-            and c not in exclude
-            and (not card.tags or card.tags.keys().isdisjoint(excluded))
-        ]
+        found = []  # a loop, not a comprehension: no call of its own (a few cards)
+        for c in zone:
+            card = cards[c]
+            if (
+                not card.exhausted
+                and c not in exclude
+                and (not card.tags or card.tags.keys().isdisjoint(excluded))
+            ):
+                found.append(c)
+        return found
 
     def _enlist_step(self, g, b, seat: int, team: list, minimum: int, cite) -> bool:
         """The player enlists minions one by one, in formation order; True when done.
