@@ -1316,24 +1316,24 @@ class Referee(Listing):
         now, under the battle section's victim kinds, each once per Battle Phase
         (what the DSL's `victims(player)` reads)."""
         declared = g.victims
-        out: list = (
-            [s for s in g.in_game if s != attacker and s not in declared]
-            if self.players_are_victims
-            else []
-        )
+        out: list = []  # loops, not comprehensions: no calls of their own
+        if self.players_are_victims:
+            for s in g.in_game:
+                if s != attacker and s not in declared:
+                    out.append(s)
         kinds, zone, cards = self.minion_victim_kinds, self.team_zone, g.cards
         excluded = self.victim_excluded
         if kinds:
             for p in g.players:
                 if p.seat != attacker and not p.eliminated:
-                    out += [
-                        c
-                        for c in p.zones.get(zone, ())
-                        for card in (cards[c],)
-                        if card.type in kinds
-                        and c not in declared
-                        and (not card.tags or card.tags.keys().isdisjoint(excluded))
-                    ]
+                    for c in p.zones.get(zone, ()):
+                        card = cards[c]
+                        if (
+                            card.type in kinds
+                            and c not in declared
+                            and (not card.tags or card.tags.keys().isdisjoint(excluded))
+                        ):
+                            out.append(c)
         return out
 
     def _defender(self, g, victim: Any) -> int:
