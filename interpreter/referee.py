@@ -1360,8 +1360,11 @@ class Referee(Listing):
 
     def _op_roll_dice(self, g, b, cite) -> bool:
         stat, cards = self.dice_per, g.cards
-        attack = sum([max(cards[c].stats.get(stat, 0), 0) for c in b.attack_team])
-        defense = sum([max(cards[c].stats.get(stat, 0), 0) for c in b.defense_team])
+        attack = defense = 0  # summed by loops: no comprehensions' calls
+        for c in b.attack_team:
+            attack += max(cards[c].stats.get(stat, 0), 0)
+        for c in b.defense_team:
+            defense += max(cards[c].stats.get(stat, 0), 0)
         b.attack_dice = g.roll(attack, b.attacker, cite)
         b.defense_dice = g.roll(defense, b.defender, cite)
         # what `fire` looks at first, once for all the dice: whether anything may
