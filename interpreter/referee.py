@@ -1181,12 +1181,12 @@ class Referee(Listing):
                 b.asking, b.passes = b.attacker, 0
             elif stage != "window" or self._step_window(g, b):
                 task[1], task[2] = i + 1, "begin"
-            # the end is not looked for while a step holds (`check_end`): a change
-            # it reads makes no trip back through the run loop then
+            # a change the end reads makes no trip back through the run loop while
+            # a step holds it (`end_due`)
             if (
                 g.decision is not None
                 or g.frames
-                or g.dirty and not (b.holding and g.battle is b)
+                or self.end_due(g)
                 or g.is_over
                 or g.tasks[-1] is not task
             ):
@@ -1463,13 +1463,17 @@ class Referee(Listing):
             g.log("eliminated", cite, player=int(seat), reason=why)
             g.dirty = True
 
+    @staticmethod
+    def end_due(g) -> bool:
+        """Whether the game's end is to be looked for now: something it reads
+        changed (`dirty`), and no battle step holds it (see `check_end`)."""
+        return g.dirty and (g.battle is None or not g.battle.holding)
+
     def check_end(self, g) -> None:
         """Look for the game's end once something it reads changed (`dirty`), but
         not in the middle of what happens at once (a battle step): both players of
         a battle may reach 0 HP in it."""
-        if not g.dirty or g.is_over:
-            return
-        if g.battle is not None and g.battle.holding:
+        if g.is_over or not self.end_due(g):
             return
         g.dirty = False
         for name, cond, cite in self.lose_checks:
