@@ -506,6 +506,8 @@ def _entry(g: Game, engine, card: int, label: str | None) -> str:
     parts += [f"tagged {t}" for t in c.tags]
     if c.owner != c.controller:
         parts.append(f"owned by player {c.owner}")
+    if c.last_controller != c.controller:  # out of play: who had it in play last
+        parts.append(f"last controlled by player {c.last_controller}")
     return " ".join(parts)
 
 

@@ -344,6 +344,8 @@ class _Play:
             s["tags"] = {t: "leave" for t in e.tags}
         if e.owner is not None:
             s["owner"] = e.owner
+        if e.last_controller is not None:
+            s["last_controller"] = e.last_controller
         return s
 
     def battle(self, p: Position) -> None:
@@ -876,8 +878,8 @@ def _card_seat(attr: str):
         card = p.card(c.subject)
         actual = getattr(p.g.cards[card], attr)
         if actual != c.value:
-            return _fail(c, f"{p.show(card)} {attr}", f"player {c.value}",
-                         f"player {actual}")
+            what = f"{p.show(card)} {attr.replace('_', ' ')}"
+            return _fail(c, what, f"player {c.value}", f"player {actual}")
         return None
 
     return judge
@@ -1077,6 +1079,7 @@ _JUDGES = {
     "hp": _hp, "zone_count": _zone_count, "zone_is": _zone_is, "zone_has": _zone_has,
     "player_flag": _player_flag, "card_in": _card_in, "card_removed": _card_removed,
     "card_controller": _card_seat("controller"), "card_owner": _card_seat("owner"),
+    "card_last_controller": _card_seat("last_controller"),
     "card_counters": _card_counters, "card_tag": _card_tag, "card_flag": _card_flag,
     "card_stat": _card_stat, "chain_state": _chain_state,
     "chain_resolved": _chain_resolved, "event": _event, "game": _game, "node": _node,

@@ -114,6 +114,7 @@ class Entry:
     tags: tuple[str, ...]
     origin: ast.Origin
     owner: int | None = None
+    last_controller: int | None = None  # out of play: who had it in play last
 
 
 @dataclass(frozen=True)
@@ -671,11 +672,13 @@ class _Converter:
 
     def entry(self, e) -> Entry:
         flags, stats, counters, tags = [], [], [], []
-        owner = None
+        owner = last = None
         for st in e.state:
             kind = type(st).__name__
             if kind == "OwnedBy":
                 owner = st.seat
+            elif kind == "LastControlledBy":
+                last = st.seat
             elif kind == "Flag":
                 flags.append(st.flag)
             elif kind == "StatsOverride":
@@ -693,7 +696,7 @@ class _Converter:
             self.problem(e, f"label '{e.label}' names one card, but the entry places "
                             f"{count}")
         return Entry(e.card, count, e.label or None, tuple(flags), tuple(stats),
-                     tuple(counters), tuple(tags), self.at(e), owner)
+                     tuple(counters), tuple(tags), self.at(e), owner, last)
 
     def battle(self, b) -> BattleSetup:
         items: dict[str, Any] = {}
@@ -844,8 +847,9 @@ class _Converter:
                          False, at)
         if kind == "Removed":
             return Check("card_removed", ref, True, False, at)
-        if kind in ("Controller", "Owner"):
-            return Check(f"card_{kind.lower()}", ref, f.seat, False, at)
+        if kind in ("Controller", "Owner", "LastController"):
+            name = "last_controller" if kind == "LastController" else kind.lower()
+            return Check(f"card_{name}", ref, f.seat, False, at)
         if kind == "Counters":
             return Check("card_counters", ref, tuple(
                 (x.counter, x.placer, x.n or 1) for x in f.counters),
@@ -1009,8 +1013,9 @@ class _Validator:
         self.placed.add(e.design)
         for _, placer, _n in e.counters:
             self.seat(placer, players, e.origin)
-        if e.owner is not None:
-            self.seat(e.owner, players, e.origin)
+        for seat in (e.owner, e.last_controller):
+            if seat is not None:
+                self.seat(seat, players, e.origin)
         if e.label is None:
             return
         if e.label in self.labels:
@@ -1166,8 +1171,14 @@ class _EditionCheck:
             self.problem(p.origin, f"no phase '{p.phase}' (phases: {', '.join(phases)})")
         for setup in p.setups:
             for z in setup.zones:
-                self.zone(z.zone, z.origin)
+                zone = self.zone(z.zone, z.origin)
+                in_play = zone is not None and "in_play" in self.rs.zones[zone].flags
                 for e in z.entries:
+                    last = e.last_controller
+                    if in_play and last is not None and last != setup.seat:
+                        self.problem(e.origin, f"a card in play is last controlled by "
+                                               f"the player who controls it (player "
+                                               f"{setup.seat}), not player {last}")
                     if e.design not in self.designs:
                         self.problem(e.origin, f"no card named '{e.design}' in this "
                                                f"scenario's cards")

@@ -181,3 +181,38 @@ def test_a_deck_that_is_not_legal_is_not_fuzzed(kotc, tmp_path):
     assert code == 2 and out == ""
     assert "d.kdeck:2:1: deck \"Raiders\" is not legal under the 17th edition" in err
     assert "kotc deck check" in err
+
+
+def test_a_written_position_keeps_who_had_a_card_in_play_last(tmp_path):
+    # a card another player had in play lies in its owner's grave: the position
+    # written for it says so, and a scenario read from it places it so
+    from interpreter.cli_play import _decks
+    from interpreter.fuzz_scenario import _entry
+    from interpreter.game import Game, card_pool
+    from interpreter.scenario_run import run_scenario
+    from kotc_dsl import load_edition
+    from kotc_dsl.scenarios import load_scenarios
+
+    rs = load_edition("17th")
+    minion = next(d for d in card_pool(_decks(rs, None)[0]) if d.type == "minion")
+    g = Game.position(rs, [minion])
+    card = g.put(minion.name, 1, "grave", last_controller=0)
+    entry = _entry(g, g.engine, card, "it")
+    assert entry.endswith("as it last controlled by player 0")
+    path = tmp_path / "last.kscn"
+    path.write_text(
+        f'card "{minion.name}" minion {{ power 1  toughness 1  cost 1 }}\n'
+        f'scenario "kept" {{\n  editions "17th"\n  cite "Ghost-play"\n'
+        f"  position {{ at phase action  player 1 {{ grave: {entry} }} }}\n"
+        f"  expect {{ card it in grave of player 1, last controller player 0 }}\n}}\n",
+        encoding="utf-8",
+    )
+    (scenario,) = load_scenarios(path)
+    assert run_scenario(scenario, "17th").status == "passed"
+    wrong = path.read_text(encoding="utf-8").replace("last controller player 0",
+                                                     "last controller player 1")
+    path.write_text(wrong, encoding="utf-8")
+    (scenario,) = load_scenarios(path)
+    result = run_scenario(scenario, "17th")
+    assert result.status == "failed"
+    assert "last controller" in str(result.failures[0])
