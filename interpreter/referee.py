@@ -58,6 +58,8 @@ class CompiledPhase(NamedTuple):
     asking: ast.Citation | None = None
     cite_text: str | None = None
     others_prompt: str = ""
+    # whether it has a program to run (a variant, or statements of its own)
+    runs: bool = False
 
 
 @dataclass
@@ -108,6 +110,7 @@ class Referee(Listing):
                     ph.opens_cite or ph.cite,
                     None if ph.cite is None else ph.cite.text,
                     f"act before the {ph.label} ends",
+                    bool(variants or run_block.stmts),
                 )
             )
         chaining = rs.setting("chain", "chaining")
@@ -486,95 +489,99 @@ class Referee(Listing):
                 if not g.dirty:
                     self._task_turn(g, turn)
                 return
-            g.phase, g.step, g.node = ph.name, "", ph.node
+            # set on each pass, as a traced game records each node set; the phase
+            # and the step (none) only as the phase begins: they hold until then
+            g.node = ph.node
             stage = task[2]
-            if stage != "window":
-                if stage == "begin":
-                    g.victims = []
-                    g.recent = []
-                    if ph.skips:
-                        env = {"you": seat_of(g.active)}
-                        for skip in ph.skips:
-                            if skip(g, env):
-                                phase = ph.phase
-                                g.log("skip", phase.skips[0].cite or phase.cite,
-                                      phase=ph.name)
-                                task[1], task[2] = i + 1, "begin"
-                                return
-                    g.events.append(  # as `log` writes it
-                        _new_tuple(Event, (
-                            "phase",
-                            {"phase": ph.name, "player": g.active},
-                            ph.cite_text,
-                        ))
-                    )
-                    stage = task[2] = "before" if ph.first else "run"
-                if stage == "before":
-                    # nobody is asked only to go on: with nothing to take, the
-                    # program runs
-                    options = self.options(g, g.active, ph.first)
-                    if options:
-                        options.append(ph.go_on)
-                        g.decision = _new_tuple(Decision, (
-                            int(g.active), ph.label, options, "phase", ph.asking
-                        ))
-                        return
-                    stage = task[2] = "run"
-                    g.node = ph.node  # the program, as a traced game records it
-                if stage == "run":
-                    env = {"you": seat_of(g.active)}
-                    block = ph.run
-                    for cond, variant in ph.variants:
-                        if cond(g, env):
-                            block = variant
-                            break
-                    task[2] = "window"
-                    if block.stmts:
-                        g.frames.append(Frame(block, env))
-                        # run here, as the run loop would run it next; the window
-                        # then opens at once when nothing else must happen first
-                        if (
-                            run_frames(g) == WAIT
-                            or g.dirty
-                            or g.is_over
-                            or g.tasks[-1] is not task
-                        ):
-                            return
-                        continue
-                    if g.dirty:  # the end is looked for before the window opens
-                        return
-                    g.node = ph.node  # the window, as a traced game records it
-                elif stage == "others":
-                    if not self._others_window(g, task, ph) and not g.dirty:
-                        # nobody asked, nothing pushed and no end to look for: the
-                        # next phase begins at once, as the run loop would begin it
-                        continue
+            if stage == "window":
+                break
+            if stage == "others":
+                # Once the active player ends a phase, each other player in turn
+                # from their left may take the actions open at any time (the rules
+                # let them: "during any phase of any player's turn"), until they
+                # pass; the phase then ends. Giving the game up is not among them
+                # (`Ruleset.concessions`). A player with nothing to take passes
+                # without being asked. `task[3]` counts seats from the active player.
+                k = self._ask_others(g, task[3], self.others_offer, ph.others_prompt,
+                                     "phase", self.anytime_cite)
+                if k is not None:
+                    task[3] = k
                     return
-            if not ph.window:
-                task[1], task[2] = i + 1, "begin"
+                task[1:] = [i + 1, "begin"]  # the count of seats goes
+                if g.dirty:
+                    return
+                # nobody asked, nothing pushed and no end to look for: the next
+                # phase begins at once, as the run loop would begin it
+                continue
+            if stage == "begin":
+                g.phase, g.step = ph.name, ""
+                g.victims = []
+                g.recent = []
+                if ph.skips:
+                    env = {"you": seat_of(g.active)}
+                    for skip in ph.skips:
+                        if skip(g, env):
+                            phase = ph.phase
+                            g.log("skip", phase.skips[0].cite or phase.cite,
+                                  phase=ph.name)
+                            task[1], task[2] = i + 1, "begin"
+                            return
+                g.events.append(  # as `log` writes it
+                    _new_tuple(Event, (
+                        "phase",
+                        {"phase": ph.name, "player": g.active},
+                        ph.cite_text,
+                    ))
+                )
+                if ph.first:
+                    stage = task[2] = "before"
+                # else the program runs at once (`run`: nothing reads the stage
+                # before it is the window's)
+            if stage == "before":
+                # nobody is asked only to go on: with nothing to take, the
+                # program runs
+                options = self.options(g, g.active, ph.first)
+                if options:
+                    options.append(ph.go_on)
+                    g.decision = _new_tuple(Decision, (
+                        int(g.active), ph.label, options, "phase", ph.asking
+                    ))
+                    return
+                task[2] = "run"
+                g.node = ph.node  # the program, as a traced game records it
+            # the program (`run`)
+            task[2] = "window"
+            if ph.runs:
+                env = {"you": seat_of(g.active)}
+                block = ph.run
+                for cond, variant in ph.variants:
+                    if cond(g, env):
+                        block = variant
+                        break
+                if block.stmts:
+                    g.frames.append(Frame(block, env))
+                    # run here, as the run loop would run it next; the window
+                    # then opens at once when nothing else must happen first
+                    if (
+                        run_frames(g) == WAIT
+                        or g.dirty
+                        or g.is_over
+                        or g.tasks[-1] is not task
+                    ):
+                        return
+                    continue
+            if g.dirty:  # the end is looked for before the window opens
                 return
-            options = self.options(g, g.active, ph.offers)
-            options.append(ph.end)
-            g.decision = _new_tuple(
-                Decision, (int(g.active), ph.label, options, "phase", ph.asking)
-            )
+            g.node = ph.node  # the window, as a traced game records it
+            break
+        if not ph.window:
+            task[1], task[2] = i + 1, "begin"
             return
-
-    def _others_window(self, g, task: list, ph: CompiledPhase) -> bool:
-        """Once the active player ends a phase, each other player in turn from their
-        left may take the actions open at any time (the rules let them: \"during
-        any phase of any player's turn\"), until they pass; the phase then ends.
-        Giving the game up is not among them (`Ruleset.concessions`). A player with
-        nothing to take passes without being asked. `task[3]` counts seats from the
-        active player. True when a player is asked."""
-        k = self._ask_others(
-            g, task[3], self.others_offer, ph.others_prompt, "phase", self.anytime_cite
+        options = self.options(g, g.active, ph.offers)
+        options.append(ph.end)
+        g.decision = _new_tuple(
+            Decision, (int(g.active), ph.label, options, "phase", ph.asking)
         )
-        if k is not None:
-            task[3] = k
-            return True
-        task[1:] = [task[1] + 1, "begin"]  # the count of seats goes
-        return False
 
     def _ask_others(self, g, k: int, offer: tuple, prompt: str, resume: str,
                     cite) -> int | None:
