@@ -1157,13 +1157,15 @@ class Referee(Listing):
                 g.log("battle_end", self.battle_cite)
                 return
             name, ops, count, cite, node, joined = steps[i]
-            g.step, g.node = name, node
+            # set on each pass, as a traced game records each node set; the step
+            # only as it begins: it holds until the next begins
+            g.node = node
             stage = task[2]
             if stage == "ops":  # most often
                 op = b.op
                 if op < count:
                     if ops[op](g, b, cite):
-                        b.op += 1
+                        b.op = op + 1
                         b.stage = 0
                 else:
                     task[2] = "after"
@@ -1171,6 +1173,7 @@ class Referee(Listing):
                     if g.counters_in_play:  # what `fire_step` looks for first
                         self.fire_step(g, "after", name)
             elif stage == "begin":
+                g.step = name
                 if name in b.skipped:
                     g.log("skip", cite, step=name)
                     task[1] += 1
@@ -1189,11 +1192,12 @@ class Referee(Listing):
             elif stage != "window" or self._step_window(g, b):
                 task[1], task[2] = i + 1, "begin"
             # a change the end reads makes no trip back through the run loop while
-            # a step holds it (`end_due`)
+            # a step holds it (`end_due`, which reads `dirty` first: here, with no
+            # call while it is false)
             if (
                 g.decision is not None
                 or g.frames
-                or self.end_due(g)
+                or g.dirty and self.end_due(g)
                 or g.is_over
                 or g.tasks[-1] is not task
             ):
