@@ -646,10 +646,11 @@ class Referee(Listing):
         env.update(zip(self.param_names[name], args, strict=True))
         # what just happened may still be answered while a chain is open, and by an
         # action answering it; any other action moves the game on ("Chains")
-        answers = bool(g.recent) and act.resolves is not None and self.answer_events(
-            g, seat, env[act.resolves])
-        if g.chain is None and not answers:
-            g.recent = []
+        if g.recent:  # most often nothing did
+            answers = act.resolves is not None and self.answer_events(
+                g, seat, env[act.resolves])
+            if g.chain is None and not answers:
+                g.recent = []
         cite = act.cite
         g.events.append(  # as `log` writes it
             _new_tuple(Event, (
