@@ -612,10 +612,13 @@ class Referee(Listing):
         return gate is None or bool(in_play) and not in_play.keys().isdisjoint(gate)
 
     def _answer_phase(self, g, task: list, action: Action) -> None:
-        stage = task[2]
-        if stage == "window" or stage != "others" and stage != "before":
-            if action.kind != "end":
-                self.take(g, g.active, action)
+        """An answer in the window before the program (`before`), the phase's window
+        or the others' at its end: an action to take, the end of the window (the
+        others' window offers no end), or a pass of another player."""
+        kind = action.kind
+        if kind == "end":
+            if task[2] == "before":  # on with the program
+                task[2] = "run"
                 return
             # other players may be offered something (no counters in play rules
             # out the actions that take one: `_gate_open`, written out)
@@ -625,17 +628,12 @@ class Referee(Listing):
                     task[2:] = ["others", 1]
                     return
             task[1], task[2] = task[1] + 1, "begin"
-            return
-        if stage == "others":
-            if action.kind == "pass":
-                task[3] += 1
-            else:
-                self.take(g, (g.active + task[3]) % len(g.players), action)
-            return
-        if action.kind == "end":
-            task[2] = "run"
-        else:
+        elif task[2] != "others":
             self.take(g, g.active, action)
+        elif kind == "pass":
+            task[3] += 1
+        else:
+            self.take(g, (g.active + task[3]) % len(g.players), action)
 
     # actions
 
