@@ -153,13 +153,14 @@ class Referee(Listing):
             a.name: tuple(p.name for p in a.params) for a in rs.actions.values()
         }
         self._windows = {}
-        self.reactions: dict[tuple, list[CompiledCounter]] = {}
+        # the reactive counters watching each (timing, event), by name
+        self.reactions: dict[tuple, dict[str, CompiledCounter]] = {}
         for c in self.counters.values():
             if c.kind == "reactive" and c.trigger is not None:
                 for e in c.trigger.events:
-                    self.reactions.setdefault((c.trigger.timing, e), []).append(c)
+                    self.reactions.setdefault((c.trigger.timing, e), {})[c.name] = c
         self.reaction_kinds = {
-            key: frozenset(c.name for c in specs) for key, specs in self.reactions.items()
+            key: frozenset(specs) for key, specs in self.reactions.items()
         }
         self.listened = {
             e
@@ -980,11 +981,8 @@ class Referee(Listing):
         return kinds is not None and not in_play.keys().isdisjoint(kinds)
 
     def reactive_candidates(self, g, timing, event: dict) -> list:
-        specs = self.reactions.get((timing, event["__name"]))
-        if not specs:
-            return []
-        kinds = {s.name: s for s in specs}
-        if g.counters_in_play.keys().isdisjoint(kinds):
+        kinds = self.reactions.get((timing, event["__name"]))
+        if not kinds or g.counters_in_play.keys().isdisjoint(kinds):
             return []
         found = []
         for c in self._hosts(g):
