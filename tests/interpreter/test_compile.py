@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import copy
+import random
 from pathlib import Path
 
 import pytest
 
 from interpreter import FlowGraph, check_flow, compile_ruleset
+from interpreter.cli_play import _decks
+from interpreter.game import Game
 from kotc_dsl import ast, edition_files, load_edition
 from kotc_dsl.unparse import unparse_expr
 
@@ -270,3 +273,27 @@ def test_an_action_that_ends_the_game_leads_to_game_over():
     fg = compile_ruleset(load_edition(FIXTURES / "concede.kotc"))
     assert moves(fg, "phase:main", "end") == {"game_over": ["concede"]}
     assert check_flow(fg) == []
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_a_game_is_at_nodes_of_its_graph_in_the_phase_and_step_it_names(flows, name):
+    """At each decision of a played game: its node is one of the flow graph's, its
+    phase is that of the phase task under way, and its step that of the battle
+    task under way (none outside a battle)."""
+    rs = load_edition(name)
+    g = Game.new(rs, _decks(rs, None)[0], seed=1, players=2)
+    rng = random.Random(1)
+    concessions = g.engine.referee.concessions
+    while not g.is_over:
+        assert g.node in flows[name], g.node
+        phases = [t for t in g.tasks if t[0] == "phase"]
+        battles = [t for t in g.tasks if t[0] == "battle"]
+        if phases:
+            assert g.phase == rs.phases[phases[-1][1]].name
+        if not battles:
+            assert g.step == ""
+        elif battles[-1][2] != "begin":  # a step skipped at its beginning: the next's
+            assert g.step == rs.battle_steps[battles[-1][1]].name
+        legal = g.legal_actions()
+        kept = [a for a in legal if not (a.kind == "act" and a.value[0] in concessions)]
+        g.apply(rng.choice(kept or legal))
