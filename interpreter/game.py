@@ -225,6 +225,29 @@ def check_players(rs: Ruleset, n: int) -> None:
         raise ValueError(f"a game needs at least one player, not {n}")
 
 
+def _listed(d: Decision, action: Any) -> Action:
+    """The option of `d` that `action` names when it is not one of them itself: an
+    index into them (numpy's integers too), or an equal action.
+
+    Raises:
+        IllegalAction: it names none of them.
+    """
+    options = d.options
+    if hasattr(action, "__index__") and not isinstance(action, bool):
+        i = action.__index__()
+        if 0 <= i < len(options):
+            return options[i]
+    elif action in options:
+        return options[options.index(action)]
+    why = f" [{d.cite}]" if d.cite else ""
+    raise IllegalAction(
+        f"'{action}' is not a legal answer to {d.prompt} for "
+        f"player {d.player}{why}; legal: "
+        f"{', '.join(map(str, d.options[:8]))}"
+        f"{'...' if len(d.options) > 8 else ''}"
+    )
+
+
 class Game:
     """One game in progress. Create with `Game.new`."""
 
@@ -416,50 +439,35 @@ class Game:
         if self.is_over:
             raise IllegalAction("the game is over")
         d = self.decision
-        options = d.options
         # most often, one of the very options listed (looked for in C, by identity)
-        if True in map(is_, options, repeat(action)):
-            chosen = action
-        else:
-            if hasattr(action, "__index__") and not isinstance(action, bool):
-                i = action.__index__()  # an index into them (numpy's integers too)
-                chosen = options[i] if 0 <= i < len(options) else None
-            else:  # an equal action
-                chosen = options[options.index(action)] if action in options else None
-        if chosen is None:
-            why = f" [{d.cite}]" if d.cite else ""
-            raise IllegalAction(
-                f"'{action}' is not a legal answer to {d.prompt} for "
-                f"player {d.player}{why}; legal: "
-                f"{', '.join(map(str, d.options[:8]))}"
-                f"{'...' if len(d.options) > 8 else ''}"
-            )
+        if True not in map(is_, d.options, repeat(action)):
+            action = _listed(d, action)
         events = self.events
         start = len(events)
         self.applied += 1
         self.decision = None
-        cite = d.cite
-        label = chosen._label  # the label, once made, is the text (`str`)
-        if label is None:  # left to be written: as `Action.label` writes and keeps it
-            label = chosen._label = chosen._namer.label_of(chosen)
-            chosen._namer = None
+        label = action._label  # the label, once made, is the text (`str`)
         if not label:
-            label = str(chosen)
+            if label is None:  # left to be written: as `Action.label` writes and keeps it
+                label = action._label = action._namer.label_of(action)
+                action._namer = None
+            if not label:
+                label = str(action)
         events.append(  # as `log` writes it
             _new_tuple(
                 Event,
                 (
                     "decide",
-                    {"player": d.player, "action": label, "choice": chosen.kind},
-                    None if cite is None else cite.text,
+                    {"player": d.player, "action": label, "choice": action.kind},
+                    None if d.cite is None else d.cite.text,
                 ),
             )
         )
         if d.resume == "vm":
-            self.answer = chosen
+            self.answer = action
         else:
             task = self.tasks[-1]  # the task that asked takes the answer
-            self.engine.referee.answers[task[0]](self, task, chosen)
+            self.engine.referee.answers[task[0]](self, task, action)
         if self.applied >= MAX_DECISIONS:
             self.engine.referee.finish(
                 self, "decision limit", self.engine.referee.decision_limit_cite
