@@ -663,8 +663,9 @@ class Game:
 
     def _advance(self) -> None:
         referee = self.engine.referee
-        while not self.is_over:
-            if self.decision is not None:
+        # until a decision is asked for (most often, as a step returns), or the end
+        while self.decision is None:
+            if self.is_over:
                 return
             # the end is looked for only after something it reads changed (`dirty`)
             if self.frames:
