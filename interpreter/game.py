@@ -847,14 +847,14 @@ class Game:
     def move(self, card: int, seat: int, zone: str, mods: tuple, cite) -> None:
         c = self.cards[card]
         old_zone = c.zone
-        if old_zone == "":
+        if not old_zone:
             return  # removed from the game
         engine = self.engine
         watched = engine.referee.watched_zones
-        old = self.players[c.controller].zones[old_zone]
-        if card in old:
-            old.remove(card)
-        leaving_play = old_zone != zone or c.controller != seat
+        try:  # noqa: SIM105 (no calls, as `suppress` makes: a move is a common step)
+            self.players[c.controller].zones[old_zone].remove(card)
+        except ValueError:
+            pass  # not listed in its zone
         if c.pawn and engine.pawn_zone and zone != engine.pawn_zone:
             self._leave(c)  # its team, counters and marks go with it
             c.zone = ""
@@ -863,19 +863,24 @@ class Game:
             self.log("removed", engine.pawn_cite, card=card, name=c.name)
             return
         target = self.players[seat].zones[zone]
-        if "bottom" in mods:
-            target.insert(0, card)
-        else:
+        if not mods:  # most often: on top, faced as its zone shows cards, ready
             target.append(card)
-        if leaving_play:
+            c.face_up = engine.face_up[zone]
+            c.exhausted = False
+        else:
+            if "bottom" in mods:
+                target.insert(0, card)
+            else:
+                target.append(card)
+            c.face_up = ("face_up" in mods) or (
+                "face_down" not in mods and engine.face_up[zone]
+            )
+            c.exhausted = "exhausted" in mods
+        if old_zone != zone or c.controller != seat:
             self._leave(c)
         c.zone, c.controller = zone, int(seat)
         if zone in engine.in_play:
             c.last_controller = c.controller
-        c.face_up = ("face_up" in mods) or (
-            "face_down" not in mods and engine.face_up[zone]
-        )
-        c.exhausted = "exhausted" in mods
         if zone in watched or old_zone in watched:
             self.dirty = True
         self.events.append(  # as `log` writes it
