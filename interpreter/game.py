@@ -899,8 +899,8 @@ class Game:
             self._clear_counters(c)
         if c.tags:
             c.tags = {t: u for t, u in c.tags.items() if u != "leave"}
-        stats, printed = c.stats, c.printed
-        if c.timed or stats != printed:  # most often, nothing to put back
+        if c.timed or c.stats != c.printed:  # most often, nothing to put back
+            stats, printed = c.stats, c.printed
             if not c.timed and stats.keys() == printed.keys():
                 stats.update(printed)  # what the loop below does, at once
             else:
