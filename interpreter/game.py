@@ -775,6 +775,8 @@ class Game:
             if name == "owner":
                 return seat_of(card.owner)
             return self._card_attr(card, name, env)
+        if isinstance(value, dict):  # an event's fields, most often (`event.target`)
+            return value.get(name)
         if kind is _Context:
             return value.get(name)
         if kind is Seat:
@@ -787,8 +789,6 @@ class Game:
         if kind is DieRef:
             die = self.dice[value]
             return die[0] if name == "value" else seat_of(die[1])
-        if isinstance(value, dict):
-            return value.get(name)
         if isinstance(value, AbilityRef):
             return value.card
         if isinstance(value, (list, tuple)):
