@@ -947,7 +947,8 @@ class Game:
         states, exhaustible = self.cards, self.engine.exhaustible
         for card in cards:
             c = states[card]
-            if c.zone in exhaustible:
+            # most often, readying cards ready already: their zones not looked at
+            if c.exhausted is not flag and c.zone in exhaustible:
                 c.exhausted = flag
 
     def fatigue(self, cards: list, flag: bool, cite) -> None:
