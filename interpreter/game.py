@@ -1025,9 +1025,9 @@ class Game:
         states = self.cards
         for card in cards:
             c = states[card]
-            printed, timed = c.printed, c.timed
-            if not timed and c.stats == printed:
+            if not c.timed and c.stats == c.printed:
                 continue  # most often: nothing to put back
+            printed, timed = c.printed, c.timed
             for s in stats:
                 if s in printed:
                     c.stats[s] = printed[s]
