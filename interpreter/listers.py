@@ -445,15 +445,19 @@ class _Window:
 
     def drawn(self, param) -> str:
         """`Listing._candidates` for a parameter drawn from its `in`, with no
-        counter or ability after it: a new list."""
+        counter or ability after it: a list, not changed while listing (one of
+        the player's zones, untyped, is the zone's own list)."""
         gen = self.gen
         drawn = gen.value(param.source)
-        items = f"dict.fromkeys({drawn} if type({drawn}) is list else _as_list({drawn}))"
+        if self.zone_of_yours(param.source):  # a list, each card once (`unique`)
+            items = drawn
+        else:
+            listed = f"{drawn} if type({drawn}) is list else _as_list({drawn})"
+            items = f"dict.fromkeys({listed})"
         if param.type not in self.listing.card_types:
-            return gen.into(f"list({items})")
-        cards = gen.into("g.cards")
+            return drawn if items == drawn else gen.into(f"list({items})")
+        cards = self.cards or gen.into("g.cards")
         return gen.into(f"[c for c in {items} if {cards}[c].type == {param.type!r}]")
-
 
     def unique(self, e, items: str) -> str:
         """`items`, what `e` evaluates to, each once: a zone's list holds a card
