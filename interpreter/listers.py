@@ -272,7 +272,7 @@ class _Window:
         self.pay(act)
         if act.resolves:
             design = f"{state}.design" if typed else f"{cards}[{c}].design"
-            self.condition_met(c, c, "0", design, self.plain()[0])
+            self.condition_met(c, c, "0", design, self.plain())
         self.found(act, f"({c},)")
 
     def bind_own_ability(self, act: CompiledAction) -> None:
@@ -308,7 +308,13 @@ class _Window:
         if card_param.source is None:
             self.env()
             gen.emit(f"{pool}.sort()")
-        c, state, indices = gen.tmp(), gen.tmp(), gen.tmp()
+        # its abilities per design and zone, kept by the window (see `_abilities`);
+        # narrowed to "own" when the standard condition fails
+        narrows = act.resolves == ability_param.name and self.std not in ("None", "True")
+        kept = gen.const({})
+        if narrows:
+            kept = gen.into(f"{gen.const({})} if {self.std} is False else {kept}")
+        c, state, entries, at = gen.tmp(), gen.tmp(), gen.tmp(), gen.tmp()
         gen.emit(f"for {c} in {pool}:")
         gen.depth += 1
         gen.emit(f"{state} = {cards}[{c}]")
@@ -317,43 +323,28 @@ class _Window:
             gen.emit("    continue")
         self.bind(card_param.name, c, state)
         self.check(act.stages[0])
-        gen.emit(f"{indices} = {a}.possible.get(({state}.design, {state}.zone))")
-        gen.emit(f"if {indices} is None:")
+        gen.emit(f"{at} = {gen.const(_DESIGN_ZONE)}({state})")
+        gen.emit(f"{entries} = {kept}.get({at})")
+        gen.emit(f"if {entries} is None:")
+        narrowed = f"{self.std} is False" if narrows else "False"
         gen.emit(
-            f"    {indices} = listing._possible_for(g, {a}, 1, {state}.design, "
-            f"{state}.zone)"
+            f"    {entries} = {kept}[{at}] = {gen.const(_abilities)}(listing, g, {a}, "
+            f"{at}, {narrowed}, {self.own()})"
         )
-        if act.resolves == ability_param.name and self.std not in ("None", "True"):
-            # narrowed to "own" when the standard condition fails: kept by the
-            # window per design and zone, as `possible` is
-            own, kept, narrowed = gen.const(_own_condition), gen.const({}), gen.tmp()
-            gen.emit(f"if {self.std} is False:")
-            gen.emit(f"    {narrowed} = {kept}.get(({state}.design, {state}.zone))")
-            gen.emit(f"    if {narrowed} is None:")
-            gen.emit(f"        printed = g.engine.abilities[{state}.design]")
-            gen.emit(
-                f"        {narrowed} = {kept}[({state}.design, {state}.zone)] = "
-                f"tuple([k for k in {indices} if {own}(printed[k])])"
-            )
-            gen.emit(f"    {indices} = {narrowed}")
-        k, ref = gen.tmp(), gen.tmp()
-        gen.emit(f"for {k} in {indices}:")
+        k, ref, mods, own = gen.tmp(), gen.tmp(), gen.tmp(), gen.tmp()
+        gen.emit(f"for {k}, {mods}, {own} in {entries}:")
         gen.depth += 1
         new_ref = f"{gen.const(_ability_ref)}({gen.const(AbilityRef)}, ({c}, {k}))"
         gen.emit(f"{ref} = {new_ref}")
         self.bind(ability_param.name, ref, None)
-        modifiers = listing.programs.modifiers
-        if _reads_modifiers(act.stages[1], ability_param.name, modifiers):
-            # read as `pyexpr` would, but from the card's state at hand
-            printed, mods = gen.const(listing.engine.abilities), gen.tmp()
-            gen.emit(f"{mods} = {printed}[{state}.design][{k}].modifiers")
-            gen.read[("modifiers", ref)] = (mods, gen.depth)
+        # read as `pyexpr` would, but from the window's table
+        gen.read[("modifiers", ref)] = (mods, gen.depth)
         self.check(act.stages[1])
         self.pay(act)
         if act.resolves == ability_param.name:
-            self.condition_met(ref, c, k, f"({state}.design, {k})", self.plain()[1])
+            self.condition_met(ref, c, k, own, None)
         elif act.resolves:
-            self.condition_met(c, c, "0", f"{state}.design", self.plain()[0])
+            self.condition_met(c, c, "0", f"{state}.design", self.plain())
         self.found(act, f"({c}, {ref})")
 
     def bind_card_counter(self, act: CompiledAction) -> None:
@@ -486,31 +477,36 @@ class _Window:
         self.env()
         return gen.test_into(gen.truth(gen.value(std.cond)))
 
-    def condition_met(self, what: str, card: str, index: str, key: str, plain: str):
+    def condition_met(self, what: str, card: str, index: str, key: str, plain):
         """On to the next candidate unless `Listing._condition_met` holds for
         `what`, ability `index` of `card`: known without the call when the
         ability (`key` in `plain`) has no condition but the standard one,
         evaluated above; worked out in place, as the call would, when it has a
-        trigger, a printed condition or a printed cost (`own`)."""
+        trigger, a printed condition or a printed cost (`own`). With no `plain`,
+        `key` holds the ability's entry of `own` already (None: it is plain)."""
         gen, std = self.gen, self.std
         if std in (None, "None"):
             self.memos()
             gen.emit(f"if not listing._condition_met(g, {self.you}, {what}, env):")
             gen.emit("    continue")
             return
-        gen.emit(f"if {key} in {plain}:")
+        depth = gen.depth
+        gen.emit(f"if {key} is None:" if plain is None else f"if {key} in {plain}:")
         gen.emit(f"    if {std} is False:")
         gen.emit("        continue")
         gen.emit("else:")
         gen.depth += 1
         self.memos()
-        own = gen.tmp()
-        gen.emit(f"{own} = {self.own()}.get({key})")
-        gen.emit(f"if {own} is None:")  # a design without abilities
-        gen.emit(f"    if not listing._condition_met(g, {self.you}, {what}, env):")
-        gen.emit("        continue")
-        gen.emit("else:")
-        gen.depth += 1
+        if plain is None:
+            own = key
+        else:
+            own = gen.tmp()
+            gen.emit(f"{own} = {self.own()}.get({key})")
+            gen.emit(f"if {own} is None:")  # a design without abilities
+            gen.emit(f"    if not listing._condition_met(g, {self.you}, {what}, env):")
+            gen.emit("        continue")
+            gen.emit("else:")
+            gen.depth += 1
         affordable, events, trigger_cond, cond = (gen.tmp() for _ in range(4))
         gen.emit(f"{affordable}, {events}, {trigger_cond}, {cond} = {own}")
         inner = f"{{'you': {self.you}, 'this': {card}}}"
@@ -535,7 +531,7 @@ class _Window:
         gen.emit("        continue")
         gen.emit(f"elif {cond} is not None and not {cond}(g, {inner}):")
         gen.emit("    continue")
-        gen.depth -= 2
+        gen.depth = depth
 
     def own(self) -> str:
         """By the key of an ability (a design for its first, or (design, index))
@@ -553,17 +549,14 @@ class _Window:
             self.owns = self.gen.const(own)
         return self.owns
 
-    def plain(self) -> tuple[str, str]:
-        """The designs whose first ability, and the (design, index) of the
-        abilities, that have no trigger, printed condition or printed cost that
-        `_condition_met` reads: the standard condition alone decides."""
+    def plain(self) -> str:
+        """The designs whose first ability has no trigger, printed condition or
+        printed cost that `_condition_met` reads: the standard condition alone
+        decides."""
         if self.plains is None:
             printed = self.listing.engine.abilities.items()
             first = frozenset(d for d, abls in printed if abls and _plain(abls[0]))
-            refs = frozenset(
-                (d, k) for d, abls in printed for k, ab in enumerate(abls) if _plain(ab)
-            )
-            self.plains = self.gen.const(first), self.gen.const(refs)
+            self.plains = self.gen.const(first)
         return self.plains
 
     def memos(self) -> None:
@@ -753,19 +746,15 @@ def _plain(ab) -> bool:
     return ab.trigger is None and ab.cond is None and ab.affordable is None
 
 
-def _reads_modifiers(e, name: str, modifiers) -> bool:
-    """Whether `e` asks whether ability `name` has a modifier (`name is ...`)."""
-    if isinstance(e, ast.Binary) and e.op == "is":
-        left, right = e.left, e.right
-        if (
-            isinstance(left, ast.Path)
-            and left.parts == (name,)
-            and isinstance(right, ast.Path)
-            and right.parts[0] in modifiers
-        ):
-            return True
-    if isinstance(e, tuple):
-        return any(_reads_modifiers(x, name, modifiers) for x in e)
-    if isinstance(e, ast.Node):
-        return any(_reads_modifiers(v, name, modifiers) for v in vars(e).values())
-    return False
+def _abilities(listing, g, act, at: tuple, narrowed: bool, own: dict) -> tuple:
+    """The abilities the action's second parameter may take of a card whose
+    (design, zone) is `at` (see `Listing._possible_for`), narrowed to those
+    that say themselves when they may be activated: (index, modifiers, its
+    entry of `own`, None if it has none) for each."""
+    design, zone = at
+    printed = g.engine.abilities[design]
+    return tuple(
+        (k, printed[k].modifiers, own.get((design, k)))
+        for k in listing._possible_for(g, act, 1, design, zone)
+        if not narrowed or _own_condition(printed[k])
+    )

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import Engine, Game, card_pool
+from interpreter.listers import _abilities
 from interpreter.referee import _reads
 from kotc_dsl import ast, load_edition
 from kotc_dsl.cards import load_cards
@@ -119,8 +120,11 @@ def test_a_window_writes_out_the_commonest_shapes_and_calls_the_general_binder(e
     offers = next(p.offers for p in fast.phases if p.name == "action")
     bare = [name for name in offers if not fast.actions[name].params]
     assert {"summon", "activate"} <= set(offers) and bare
-    written, called = fast._window(offers).source, plain._window(offers).source
-    assert "_possible_for" in written and "listing.bindings" not in written
+    window = fast._window(offers)
+    written, called = window.source, plain._window(offers).source
+    # the abilities of a card, per design and zone, read from the window's table
+    assert _abilities in window.__globals__.values()
+    assert "listing.bindings" not in written
     assert "_possible_for" not in called
     assert called.count("listing.bindings") == len(offers) - len(bare)
 
