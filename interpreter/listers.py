@@ -31,7 +31,7 @@ from kotc_dsl import ast
 
 from .actions import Action
 from .listing import _KIND, _NONE, CompiledAction, _ability_ref, _own_condition
-from .pyexpr import _Gen, write_function
+from .pyexpr import _ENV, _Gen, write_function
 from .values import AbilityRef
 
 
@@ -208,7 +208,7 @@ class _Window:
     def bare(self, act: CompiledAction) -> None:
         """`Listing._bare_holds`: its requirement, then its costs."""
         gen = self.gen
-        self.env()
+        made = self.env()
         if act.condition is not None:
             gen.emit(f"if {gen.value(act.condition)}:")
             gen.depth += 1
@@ -216,6 +216,7 @@ class _Window:
             gen.emit(f"if {gen.value(amount)} <= {self.paid_with(kind)}:")
             gen.depth += 1
         gen.emit(f"{self.out}.append({gen.const(act.bare)})")
+        self.env_later(made, needed=False)
 
     def call_binder(self, act: CompiledAction) -> None:
         gen, a = self.gen, self.gen.const(act)
@@ -243,12 +244,10 @@ class _Window:
             # (with a printed condition, a design always may)
             gen.emit(f"if {self.item[act.name]} is None or {self.item[act.name]}:")
             gen.depth += 1
-        self.env()
+        made = self.env()
         if act.resolves:
             own = self.item[act.name]
-            cards = self.cards
-        else:
-            cards = gen.into("g.cards")
+        cards = self.cards or gen.into("g.cards")
         items = self.items(param.source)
         c, state = gen.tmp(), gen.tmp()
         if act.resolves:  # most often, outside the player's window, none may resolve
@@ -257,6 +256,7 @@ class _Window:
                 f"map({self.get or cards + '.__getitem__'}, {items}))):"
             )
             gen.depth += 1
+        self.env_later(made)
         gen.emit(f"for {c} in {self.unique(param.source, items)}:")
         gen.depth += 1
         if typed:  # a card of that type, for certain: its state is read once
@@ -574,15 +574,31 @@ class _Window:
         gen.emit(f"    {self.memo} = True")
         gen.emit(f"    g._standard_memo, g._resources_memo = {std}, {{}}")
 
-    def env(self) -> None:
+    def env(self) -> int | None:
         """The action's own env, holding `you`, as `options` makes it: made
-        anew only if it may hold more (what reads it, reads and leaves it so)."""
+        anew only if it may hold more (what reads it, reads and leaves it so).
+        The line making it, if made."""
         gen = self.gen
+        made = None
         if self.env_bound:
+            made = len(gen.lines)
             gen.emit(f"env = {{'you': {self.you}}}")
             if gen.depth == self.top:  # made on every path
                 self.env_bound = False
         gen.read["you"] = (self.you, gen.depth)
+        return made
+
+    def env_later(self, made: int | None, needed: bool = True) -> None:
+        """The env made at line `made` (see `env`), made here instead (or, not
+        `needed`, not at all) if no line written since reads it: most often,
+        the lines between end the action's listing."""
+        gen = self.gen
+        if made is None or any(_ENV.search(line) for line in gen.lines[made + 1 :]):
+            return
+        del gen.lines[made]
+        self.env_bound = True  # it may still hold what it held
+        if needed:
+            self.env()
 
     def bind(self, name: str, local: str, state: str | None) -> None:
         """Parameter `name` is `local` now (in `env` too, for what reads it
