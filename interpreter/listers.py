@@ -178,6 +178,7 @@ class _Window:
     def offer(self, act: CompiledAction) -> None:
         """One action: its counter gate, then each way to bind it, an option."""
         gen, listing, depth = self.gen, self.listing, self.gen.depth
+        start, env_bound = len(gen.lines), self.env_bound
         # each action binds names in an env of its own: nothing read carries over
         gen.read, gen.bound = {}, {}
         if act.counter_kinds is not None:  # it takes a counter off a card
@@ -204,11 +205,15 @@ class _Window:
         else:
             self.bare(act)
         gen.depth = depth
+        written = gen.lines[start:]
+        if not any(map(_reads_env, written)):  # env is made and bound for nothing
+            gen.lines[start:] = [line for line in written if not _ENV.search(line)]
+            self.env_bound = env_bound
 
     def bare(self, act: CompiledAction) -> None:
         """`Listing._bare_holds`: its requirement, then its costs."""
         gen = self.gen
-        made = self.env()
+        self.env()
         if act.condition is not None:
             gen.emit(f"if {gen.value(act.condition)}:")
             gen.depth += 1
@@ -216,7 +221,6 @@ class _Window:
             gen.emit(f"if {gen.value(amount)} <= {self.paid_with(kind)}:")
             gen.depth += 1
         gen.emit(f"{self.out}.append({gen.const(act.bare)})")
-        self.env_later(made, needed=False)
 
     def call_binder(self, act: CompiledAction) -> None:
         gen, a = self.gen, self.gen.const(act)
@@ -588,17 +592,16 @@ class _Window:
         gen.read["you"] = (self.you, gen.depth)
         return made
 
-    def env_later(self, made: int | None, needed: bool = True) -> None:
-        """The env made at line `made` (see `env`), made here instead (or, not
-        `needed`, not at all) if no line written since reads it: most often,
-        the lines between end the action's listing."""
+    def env_later(self, made: int | None) -> None:
+        """The env made at line `made` (see `env`), made here instead if no line
+        written since reads it: most often, the lines between end the action's
+        listing."""
         gen = self.gen
         if made is None or any(_ENV.search(line) for line in gen.lines[made + 1 :]):
             return
         del gen.lines[made]
         self.env_bound = True  # it may still hold what it held
-        if needed:
-            self.env()
+        self.env()
 
     def bind(self, name: str, local: str, state: str | None) -> None:
         """Parameter `name` is `local` now (in `env` too, for what reads it
@@ -690,6 +693,14 @@ class _Window:
         gen.emit(f"    if {made}.namer is not g.namer:")
         gen.emit(f"        {made} = {kept}[0] = {gen.const(_Made)}()")
         gen.emit(f"        {made}.namer = g.namer")
+
+
+# a line that makes `env` anew or binds a parameter in it: all else naming it reads it
+_WRITES_ENV = re.compile(r"\s*env( = \{'you': _\d+\}|\['\w+'\] = _\d+)$")
+
+
+def _reads_env(line: str) -> bool:
+    return _ENV.search(line) is not None and _WRITES_ENV.match(line) is None
 
 
 _DESIGN = attrgetter("design")  # of a card's state

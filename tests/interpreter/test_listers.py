@@ -1,4 +1,5 @@
-"""The options a window keeps from one listing to the next (`listers._Made`)."""
+"""What a window's function is written to do: keep its options from one listing
+to the next (`listers._Made`), make `env` only where it is read."""
 
 from __future__ import annotations
 
@@ -17,3 +18,19 @@ def test_an_option_listed_again_is_the_same_action_with_its_label():
     assert made[("summon", (3,))] is first
     assert made[("summon", (4,))] is not first
     assert (first.kind, first.value, first.label) == ("act", ("summon", (3,)), "summon 3")
+
+
+def test_a_window_makes_env_only_where_a_line_reads_it():
+    """An action whose lines read nothing of `env` neither makes nor binds it; one
+    that does, after a pop has bound names in it, makes it anew after its
+    pre-check of the hand (see `_Window.env_later`). What is listed stays the
+    binders' (see test_binder)."""
+    from interpreter.game import Engine
+    from kotc_dsl import load_edition
+
+    referee = Engine(load_edition("17th"), []).referee
+    for unread in (("summon",), ("agree_to_end",)):
+        assert "env" not in referee._window(unread).source
+    lines = referee._window(("pop", "cast")).source.splitlines()
+    made = [i for i, line in enumerate(lines) if line.strip().startswith("env = ")]
+    assert len(made) == 2 and "isdisjoint(map(" in lines[made[1] - 1]
