@@ -302,16 +302,18 @@ class _Window:
                 f"map({gen.const(_DESIGN_ZONE)}, map({get}, ids))))]"
             )
         elif act.drawn_zones is not None:  # `table`: a test per term of the `in`
-            self.env()
+            made = self.env()
             self.drawn_zones(act, pool, table)
         else:  # `table`: the designs by zone
-            self.env()
+            made = self.env()
             gen.emit(f"{pool} = listing._drawn_with_abilities(g, {a}, env, {table})")
         gen.emit(f"if {pool}:")  # most often not, outside the player's own window
         gen.depth += 1
         if card_param.source is None:
             self.env()
             gen.emit(f"{pool}.sort()")
+        else:
+            self.env_later(made)
         # its abilities per design and zone, kept by the window (see `_abilities`);
         # narrowed to "own" when the standard condition fails
         narrows = act.resolves == ability_param.name and self.std not in ("None", "True")
