@@ -458,8 +458,11 @@ class _Window:
 
     def unique(self, e, items: str) -> str:
         """`items`, what `e` evaluates to, each once: a zone's list holds a card
-        once, and is not changed while listing."""
-        return items if self.zone_of_yours(e) else f"dict.fromkeys({items})"
+        once, and is not changed while listing; so do the zones of every
+        player joined (`_Gen.zone_lists`), a card being in one zone's list."""
+        if self.zone_of_yours(e) or items in self.gen.zone_lists:
+            return items
+        return f"dict.fromkeys({items})"
 
     def zone_of_yours(self, e) -> bool:
         """Whether `e` is one of the player's zones (`you.hand`): a list."""
