@@ -206,7 +206,8 @@ class _Window:
             self.bare(act)
         gen.depth = depth
         written = gen.lines[start:]
-        if not any(map(_reads_env, written)):  # env is made and bound for nothing
+        writes = [*filter(_WRITES_ENV.match, written)]  # each names `env` once
+        if len(_ENV.findall("\n".join(written))) == len(writes):  # and none reads it
             gen.lines[start:] = [line for line in written if not _ENV.search(line)]
             self.env_bound = env_bound
 
@@ -602,7 +603,7 @@ class _Window:
         written since reads it: most often, the lines between end the action's
         listing."""
         gen = self.gen
-        if made is None or any(_ENV.search(line) for line in gen.lines[made + 1 :]):
+        if made is None or _ENV.search("\n".join(gen.lines[made + 1 :])):
             return
         del gen.lines[made]
         self.env_bound = True  # it may still hold what it held
@@ -703,11 +704,6 @@ class _Window:
 # a line that makes `env` anew or binds a parameter in it: all else naming it reads it
 _WRITES_ENV = re.compile(r"\s*env( = \{'you': _\d+\}|\['\w+'\] = _\d+)$")
 
-
-def _reads_env(line: str) -> bool:
-    return _ENV.search(line) is not None and _WRITES_ENV.match(line) is None
-
-
 _DESIGN = attrgetter("design")  # of a card's state
 _DESIGN_ZONE = attrgetter("design", "zone")
 _EXHAUSTED = attrgetter("exhausted")
@@ -786,7 +782,9 @@ def _abilities(listing, g, act, at: tuple, narrowed: bool, own: dict) -> tuple:
     design, zone = at
     printed = g.engine.abilities[design]
     return tuple(
-        (k, printed[k].modifiers, own.get((design, k)))
-        for k in listing._possible_for(g, act, 1, design, zone)
-        if not narrowed or _own_condition(printed[k])
+        [
+            (k, printed[k].modifiers, own.get((design, k)))
+            for k in listing._possible_for(g, act, 1, design, zone)
+            if not narrowed or _own_condition(printed[k])
+        ]
     )
