@@ -776,9 +776,9 @@ def _plain(ab) -> bool:
 
 def _abilities(listing, g, act, at: tuple, narrowed: bool, own: dict) -> tuple:
     """The abilities the action's second parameter may take of a card whose
-    (design, zone) is `at` (see `Listing._possible_for`), narrowed to those
-    that say themselves when they may be activated: (index, modifiers, its
-    entry of `own`, None if it has none) for each."""
+    (design, zone) is `at` (see `Listing._possible_for`), if `narrowed` only
+    those that say themselves when they may be activated: (index, modifiers,
+    its entry of `own`, None for a plain one) for each."""
     design, zone = at
     printed = g.engine.abilities[design]
     return tuple(
