@@ -6,11 +6,13 @@ tree as the body of one Python function instead: each node's value goes
 to a local, in the order the closures evaluate them, so what is read, what
 raises and what short-circuits stay the same. Attribute steps test the runtime
 type inline for the common cases (a stat or controller of a card id, a zone or
-field of a seat), following the first lines of `Game.attr`, and call it for
-everything else. A `where` over card ids or the players binds each element in a
-local too, with its card's state or its player read once, so the condition's
-steps on it need no test of its type; a card's state also answers `card in
-seat.zone` (a card is in one zone list: its controller's, of its zone). Where
+field of a seat, a field of an event), following the first lines of `Game.attr`,
+and call it for everything else; a context's fields (`battle.attack_team`) are
+read from the game as `_Context.get` reads them. A `where` over card ids or the
+players binds each element in a local too, with its card's state or its player
+read once, so the condition's steps on it need no test of its type; a card's
+state also answers `card in seat.zone` (a card is in one zone list: its
+controller's, of its zone). Where
 such a condition is only reads of the card, names and comparisons (`_Test`),
 the whole `where` is one list comprehension. A form not written here is kept
 as its closure (a constant of the function's namespace), so anything the
@@ -96,8 +98,33 @@ _CONTEXT_READS = {
     ("game", "phase"): "g.phase",
     ("game", "step"): "g.step",
     ("game", "turn"): "g.turn",
+    ("game", "first_player"): "seat_of(g.first_player)",
+    ("game", "first_turn"): "g.turn == 1",
     ("chain", "open"): "g.chain is not None",
+    ("chain", "length"): "0 if g.chain is None else len(g.chain.links)",
+    ("chain", "resolving"): "False if g.chain is None else g.chain.resolving",
+    ("chain", "last_actor"): "None if g.chain is None else seat_of(g.chain.last_actor)",
+    ("battle", "ongoing"): "g.battle is not None",
 }
+
+# the context reads that may hold a card or a seat (the others hold neither), and
+# those that hold a bool
+_CONTEXT_HOLDERS = frozenset(
+    ["first_player", "last_actor", "attacker", "defender", "victim"]
+)
+_CONTEXT_TESTS = frozenset(["first_turn", "open", "ongoing"])
+
+
+def _context_read(head: str, name: str) -> str | None:
+    """What reads `head.name` of a context as `_Context.get` does, straight from
+    the game (a battle's field from its record); None to leave it to `Game.attr`."""
+    read = _CONTEXT_READS.get((head, name))
+    if read is not None or head != "battle" or not _is_name(name):
+        return read
+    value = f"g.battle.{name}"
+    if name in ("attacker", "defender"):
+        value = f"(None if {value} is None else seat_of({value}))"
+    return f"{'[]' if name.endswith('team') else 'None'} if g.battle is None else {value}"
 
 # a card's own fields, read straight from its state (those `Game._card_attr`
 # treats apart are left to it)
@@ -125,6 +152,7 @@ class _Gen:
         self.opaque: set[str] = set()  # locals that hold neither a card id nor a seat
         self.seat_lists: set[str] = set()  # locals that hold `players`, a list of seats
         self.seats: set[str] = set()  # locals that hold a seat
+        self.dicts: set[str] = set()  # locals that most likely hold a dict
         self.fresh: set[str] = set()  # locals that hold a new list, no one else's
         # locals that hold the cards of some zones of every player, a new list: the
         # zones (a card is in one zone list, so two such lists share no card)
@@ -232,10 +260,11 @@ class _Gen:
 
     def _e_Path(self, e: ast.Path) -> str:
         head, *rest = e.parts
-        read = _CONTEXT_READS.get((head, rest[0])) if rest else None
+        read = _context_read(head, rest[0]) if rest else None
         if read is not None:  # `game.phase`, `chain.open`: as `_Context.get` reads
-            v = self.opaque_into(read)
-            if read.endswith("is not None"):
+            holds = rest[0] in _CONTEXT_HOLDERS  # a card or a seat, maybe
+            v = self.into(read) if holds else self.opaque_into(read)
+            if rest[0] in _CONTEXT_TESTS:
                 self.bools.add(v)
             rest = rest[1:]
         else:
@@ -260,6 +289,8 @@ class _Gen:
         if known is not None:
             return known[0]
         t = self.tmp()
+        if name == "event":  # what a reaction's condition reads: the event's fields
+            self.dicts.add(t)
         self.emit("try:")
         self.emit(f"    {t} = env[{name!r}]")
         self.emit("except KeyError:")
@@ -304,15 +335,19 @@ class _Gen:
         card = name in self.p.stats or name in SEAT_FIELDS
         seat = name not in SEAT_FIELDS
         field = name in _CARD_FIELDS and name not in self.p.stats and name.isidentifier()
+        tested = v in self.dicts
+        if tested:  # an event's fields, most likely: as `Game.attr` reads a dict
+            self.emit(f"if type({v}) is dict:")
+            self.emit(f"    {t} = {v}.get({n})")
         if card or field:  # a card id: its stats, then as Game._card_attr reads
-            self.emit(f"if type({v}) is int:")
+            self.emit(f"{'elif' if tested else 'if'} type({v}) is int:")
             self.emit(f"    {c} = g.cards[{v}]")
             self.depth += 1
             self.card_read(v, c, name, t)
             self.depth -= 1
-            card = True
+            tested = True
         if seat:
-            self.emit(f"{'elif' if card else 'if'} type({v}) is Seat:")
+            self.emit(f"{'elif' if tested else 'if'} type({v}) is Seat:")
             self.emit(f"    {c} = g.players[{v}]")
             self.depth += 1
             self.seat_read(v, c, name, t)
@@ -330,7 +365,7 @@ class _Gen:
             self.emit(f"{t} = {player}.zones[{n}]")
         elif name == "left":
             self.emit(f"{t} = g.left_of({v})")
-        elif name.isidentifier() and not keyword.iskeyword(name):
+        elif _is_name(name):
             self.emit(f"{t} = {player}.{name}")
         else:
             self.emit(f"{t} = getattr({player}, {n})")
@@ -797,7 +832,7 @@ class _Test:
 
     def path(self, parts: tuple) -> str | None:
         head, *rest = parts
-        read = _CONTEXT_READS.get((head, rest[0])) if len(rest) == 1 else None
+        read = _context_read(head, rest[0]) if len(rest) == 1 else None
         if read is not None:  # `game.turn`: the same all through the loop
             return self.local(read)
         if head == "card":
@@ -886,6 +921,11 @@ class _Test:
             self.safe = True
             return f"({self.state}.type == {name!r})"
         return None
+
+
+def _is_name(name: str) -> bool:
+    """Whether `name` may be written as an attribute: `x.name`."""
+    return name.isidentifier() and not keyword.iskeyword(name)
 
 
 def _is_literal(v: str) -> bool:

@@ -22,6 +22,7 @@ from interpreter.agents import RandomAgent
 from interpreter.cli_play import _decks
 from interpreter.game import Engine, Game, card_pool
 from interpreter.programs import Programs, as_list
+from interpreter.state import Record
 from interpreter.values import AbilityRef, DieRef, Seat
 from kotc_dsl import ast, load_edition
 from kotc_dsl.ast import Origin
@@ -150,6 +151,35 @@ def test_attributes_of_cards_seats_dice_and_nothing(table):
     g.dice = [(5, 1)]
     assert ev(g, p("die", "value"), env) == 5
     assert ev(g, p("die", "owner"), env) == Seat(1)
+
+
+def test_a_contexts_fields_and_an_events_read_as_game_attr_reads_them(table):
+    g, field, stat, small, big, theirs, held = table
+    fields = [("battle", x) for x in ("ongoing", "attack_team", "defense_team",
+                                       "attacker", "defender", "victim")]
+    fields += [("chain", x) for x in ("open", "length", "resolving", "last_actor")]
+    fields += [("game", x) for x in ("first_player", "first_turn", "turn")]
+    battle, chain = g.battle, g.chain
+    try:
+        for g.battle, g.chain in [
+            (None, None),
+            (
+                Record(attacker=1, defender=None, attack_team=[theirs],
+                       defense_team=[small, big], victim=big),
+                Record(links=[1, 2], resolving=True, last_actor=0),
+            ),
+        ]:
+            for head, name in fields:
+                ev(g, p(head, name))
+            assert ev(g, b("in", p("c"), p("battle", "attack_team")), {"c": theirs}) is (
+                g.battle is not None
+            )
+    finally:
+        g.battle, g.chain = battle, chain
+    # an event's fields: from its dict, and as `Game.attr` reads anything else
+    for event in ({"target": big}, {}, Seat(1), big, None):
+        for e in (p("event", "target"), p("event", "target", stat)):
+            _same_as_closures(g, e, {"event": event})  # a value, or the same error
 
 
 def test_a_name_bound_to_a_stat_reads_that_stat(table):
