@@ -154,6 +154,8 @@ class _Gen:
         self.seats: set[str] = set()  # locals that hold a seat
         self.dicts: set[str] = set()  # locals that most likely hold a dict
         self.fresh: set[str] = set()  # locals that hold a new list, no one else's
+        # locals that hold a list of card ids (a zone list holds nothing else)
+        self.card_lists: set[str] = set()
         # locals that hold the cards of some zones of every player, a new list: the
         # zones (a card is in one zone list, so two such lists share no card)
         self.zone_lists: dict[str, frozenset[str]] = {}
@@ -229,7 +231,8 @@ class _Gen:
         result = self.value(e)
         if result in self.seat_lists:  # `players` as it is: a list of the caller's own
             result = f"list({result})"
-        if items and result not in self.fresh:  # one card or player: no call
+        if items and result not in self.fresh and result not in self.card_lists:
+            # a list as it is, one card or player in a tuple: no call
             result = (
                 f"{result} if type({result}) is list else ({result},) if type({result})"
                 f" is int or type({result}) is Seat else _as_list({result})"
@@ -312,6 +315,7 @@ class _Gen:
             self.emit(f"    {t} += g.players[{s}].zones[{n}]")
             self.opaque.add(t)
             self.fresh.add(t)
+            self.card_lists.add(t)
             self.zone_lists[t] = frozenset([name])
             return t
         if v in self.opaque:  # a context or a list of seats: neither case applies
@@ -576,6 +580,7 @@ class _Gen:
             # no card of one is in the other: `_plus` would keep them all
             t = self.opaque_into(f"{a} + {b}")
             self.fresh.add(t)
+            self.card_lists.add(t)
             self.zone_lists[t] = zones_a | zones_b
             return t
         if op == "+":
@@ -633,19 +638,26 @@ class _Gen:
         """`base where cond`: each element bound to its name (`card`, `player`,
         `die`, by the first element) while `cond` is read, the name's binding
         restored after. When every element is a card id, the loop is written
-        apart: it reads `card` from a local, and each card's state once."""
+        apart: it reads `card` from a local, and each card's state once; where
+        that is known when the code is written (`card_lists`), with no test."""
         base = self.value(e.base)
         out = self.tmp()
         self.fresh.add(out)  # a new list, whichever way it is made
         if base in self.seat_lists:  # `players`: a list of seats, none of them bound
             self.filter_loop(e.cond, base, out, "'player'", kind="seat")
             return out
-        items = self.into(f"{base} if type({base}) is list else _as_list({base})")
+        cards = base in self.card_lists
+        if cards:
+            items = base
+            self.card_lists.add(out)
+        else:
+            items = self.into(f"{base} if type({base}) is list else _as_list({base})")
         self.emit(f"if not {items}:")
         self.emit(f"    {out} = []")
         x, state = self.tmp(), self.tmp()
         test = _Test(self, x, state)
         written = test.truth(e.cond)
+        all_ints = [] if cards else [f"set(map(type, {items})) == {{int}}"]
         if written is not None and test.guards:
             # the comprehension where what it assumes of `env` holds (as it does but
             # for names unbound, or bound to a stat's name), the loop otherwise
@@ -653,11 +665,10 @@ class _Gen:
             self.depth += 1
             for line in test.before:
                 self.emit(line)
-            guards = " and ".join(test.guards)
-            self.emit(f"if set(map(type, {items})) == {{int}} and {guards}:")
+            self.emit(f"if {' and '.join(all_ints + test.guards)}:")
             self.emit(f"    {self.comprehension(out, x, state, items, written)}")
         else:
-            self.emit(f"elif set(map(type, {items})) == {{int}}:")
+            self.emit(f"elif {all_ints[0]}:" if all_ints else "else:")
             self.depth += 1
             if written is not None:
                 for line in test.before:
@@ -666,10 +677,15 @@ class _Gen:
             else:
                 self.filter_loop(e.cond, items, out, "'card'", kind="card")
             self.depth -= 1
+            if cards:
+                return out
         self.emit("else:")
         self.depth += 1
-        var = self.into(f"_element_name({items}[0])")
-        self.filter_loop(e.cond, items, out, var, kind=None)
+        if cards:
+            self.filter_loop(e.cond, items, out, "'card'", kind="card")
+        else:
+            var = self.into(f"_element_name({items}[0])")
+            self.filter_loop(e.cond, items, out, var, kind=None)
         self.depth -= 1
         if written is not None and test.guards:
             self.depth -= 1

@@ -374,6 +374,23 @@ def test_a_where_over_cards_written_as_one_comprehension(table):
             g.engine.programs.expr(late)(g, {"you": Seat(0), "none": None})
 
 
+def test_a_where_over_zone_lists_tests_no_types(table):
+    # the cards of the players' zones are card ids, and so are those of a `where`
+    # over them: no test of their types, in a comprehension or in a loop
+    g, field, stat, small, big, theirs, held = table
+    zones = b("+", p("players", field), p("players", "hand"))
+    for cond in (p("card", "exhausted"), b("==", p("card", "controller"), p("you")),
+                 b("==", p("card", "controller"), p("ghost")),
+                 b("==", p("card", "exhausted"), p("exhausted"))):
+        twice = ast.Filtered(ast.Filtered(zones, ast.Unary("not", p("card", "fatigued"))),
+                             cond)
+        for e in (ast.Filtered(zones, cond), twice):
+            source = g.engine.programs.expr(e).source
+            assert "type(" not in source, source
+            for env in ({"you": Seat(1)}, {"you": Seat(0), "exhausted": stat}, {}):
+                _same_as_closures(g, e, env)
+
+
 def test_a_where_binds_its_element_in_env_only_when_something_may_read_it(table):
     g, field, stat, small, big, theirs, held = table
     everything = b("+", p("players", field), p("you", "hand"))
