@@ -245,9 +245,10 @@ class _Writer:
             if len(gen.lines) == start:
                 gen.emit("pass")
             # what it read of `env` is not read again by the next statement: it may
-            # have changed since (but what a `let` read and bound, it cannot have;
+            # have changed since (but what a `let` read and bound, it cannot have,
+            # nor what a statement that only sets cards' fields read (`_KEEPS`);
             # an `if`'s branch reads what its condition read)
-            gen.read = self.keep_reads
+            gen.read = gen.read if type(node).__name__ in _KEEPS else self.keep_reads
             return
         step = gen.const(st, self.at(path))
         if getattr(st, "simple", False):
@@ -583,6 +584,12 @@ class _Writer:
         fields_dict = f"{{{', '.join(fields)}}}"
         gen.emit(f"g.engine.referee.emit(g, {s.event!r}, {fields_dict}, env, {cite})")
         self.pushed(i, moved=True)
+
+
+# statements written in place that change no env nor list, nor run anything that
+# could: they set fields of cards (`Game.fatigue`, `set_exhausted`, `reset_stats`,
+# `expire`), and what was read before them holds after them
+_KEEPS = frozenset(["Fatigue", "Unfatigue", "Exhaust", "Reset", "Expire"])
 
 
 def _next_iteration(g, f: Frame, loop: list) -> bool:

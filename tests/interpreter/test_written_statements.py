@@ -58,3 +58,21 @@ def test_written_statements_play_as_their_closures(name, monkeypatch):
         assert a[0] == b[0], f"seed {seed}: the options differ"
         assert a[1] == b[1], f"seed {seed}: the event logs differ"
         assert a[2] == b[2], f"seed {seed}: the final states differ"
+
+
+def test_what_was_read_before_a_statement_that_only_sets_cards_fields_holds_after():
+    # the 17th recovery phase binds `recoverable` and `recovering`, and reads them
+    # again after unfatiguing and unexhausting cards: from the locals they were
+    # bound from, and known to be card ids (no test of their types)
+    rs = load_edition("17th")
+    decks = _decks(rs, None)[0]
+    g = Game.new(rs, decks, seed=0, players=2, engine=Engine(rs, card_pool(decks)))
+    giving_up = g.engine.referee.concessions
+    while g.turn < 3:
+        legal = g.legal_actions()
+        g.apply(next(a for a in legal if a.kind != "act" or a.value[0] not in giving_up))
+    (phase,) = [ph for ph in g.engine.referee.phases if ph.name == "recovery"]
+    source = phase.run.go.source
+    for name in ("recoverable", "recovering"):
+        assert source.count(f"'{name}'") == 1, source  # where it is bound, only
+    assert "type(" not in source, source
