@@ -316,14 +316,41 @@ class _Writer:
         # what comes next reads the name as bound here, and what was read before
         self.keep_reads = {**gen.read, s.name: (v, gen.depth)}
 
+    def items(self, e: ast.Expr) -> str:
+        """An atom holding the value of `e`, a statement's target, for `each`."""
+        gen = self.gen
+        v = gen.value(e)
+        if v in gen.seat_lists:  # the game's own list: a copy
+            v = gen.into(f"list({v})")
+            gen.fresh.add(v)
+        return v
+
+    def each(self, v: str, act: Callable[[str], str], copy: bool = False) -> None:
+        """The line `act(item)` for each item of the value in atom `v` (see
+        `items`), as `_as_list` lists them; for a card id, the commonest, with
+        no loop. With `copy`, a list that is not a new one is copied first (the
+        act may change it)."""
+        gen = self.gen
+        if v not in gen.fresh and v not in gen.card_lists:
+            gen.emit(f"if type({v}) is int:")
+            gen.emit(f"    {act(v)}")
+            gen.emit("else:")
+            gen.depth += 1
+        items = gen.items_of(v)
+        if copy and v not in gen.fresh:
+            items = f"list({items})"
+        gen.emit(f"for _c in {items}:")
+        gen.emit(f"    {act('_c')}")
+        if v not in gen.fresh and v not in gen.card_lists:
+            gen.depth -= 1
+
     def _w_Move(self, st: Step, i: int) -> None:
         gen, s, cite = self.gen, st.node, st.cite
         owner = ast.Path(s.dest.parts[:-1], origin=s.dest.origin)
         seat = self.atom(gen.result(owner))
-        what = self.atom(gen.result(s.what, items=True))
+        what = self.items(s.what)
         zone, mods, cite = repr(s.dest.parts[-1]), gen.const(s.mods), gen.const(cite)
-        gen.emit(f"for _c in {what if what in gen.fresh else f'list({what})'}:")
-        gen.emit(f"    g.move(_c, {seat}, {zone}, {mods}, {cite})")
+        self.each(what, lambda c: f"g.move({c}, {seat}, {zone}, {mods}, {cite})", True)
 
     def _w_Call(self, st: Step, i: int) -> None:
         gen, p, s = self.gen, self.p, st.node
@@ -490,13 +517,12 @@ class _Writer:
         else:  # a name bound to a stat (`which`) stands for that stat
             name = gen.into(f"env.get({field!r}, {field!r})")
         owner = ast.Path(target.parts[:-1], origin=target.origin)
-        obj = self.atom(gen.result(owner, items=True))
+        obj = self.items(owner)
         v = self.atom(gen.result(value))
         if sign is not None:
             v = gen.into(f"{sign} * {v}")
         until, cite = gen.const(until), gen.const(cite)
-        gen.emit(f"for _o in {obj}:")
-        gen.emit(f"    g.{method}(_o, {name}, {v}, {until}, {cite})")
+        self.each(obj, lambda o: f"g.{method}({o}, {name}, {v}, {until}, {cite})")
 
     def _w_Exhaust(self, st: Step, i: int) -> None:
         gen, s, cite = self.gen, st.node, st.cite
@@ -567,10 +593,11 @@ class _Writer:
             kind = repr(s.counter)
         else:
             kind = gen.into(f"env[{s.counter!r}]")
-        target = self.atom(gen.result(s.target, items=True))
-        gen.emit(f"for _c in {target}:")
+        target = self.items(s.target)
         cite = gen.const(st.cite)
-        gen.emit(f"    g.place_counters(_c, {kind}, {n}, env['you'], {cite})")
+        self.each(
+            target, lambda c: f"g.place_counters({c}, {kind}, {n}, env['you'], {cite})"
+        )
 
     def _w_Emit(self, st: Step, i: int) -> None:
         gen, s = self.gen, st.node

@@ -231,13 +231,17 @@ class _Gen:
         result = self.value(e)
         if result in self.seat_lists:  # `players` as it is: a list of the caller's own
             result = f"list({result})"
-        if items and result not in self.fresh and result not in self.card_lists:
-            # a list as it is, one card or player in a tuple: no call
-            result = (
-                f"{result} if type({result}) is list else ({result},) if type({result})"
-                f" is int or type({result}) is Seat else _as_list({result})"
-            )
-        return result
+        return self.items_of(result) if items else result
+
+    def items_of(self, v: str) -> str:
+        """What makes the value `v` the items a statement acts on, as `_as_list`
+        does: a list as it is, one card or player in a tuple (no call)."""
+        if v in self.fresh or v in self.card_lists:
+            return v
+        return (
+            f"{v} if type({v}) is list else ({v},) if type({v}) is int or type({v})"
+            f" is Seat else _as_list({v})"
+        )
 
     def value(self, e: ast.Expr) -> str:
         """Emit what evaluates `e`; return an atom (a local or a literal) holding it."""
