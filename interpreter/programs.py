@@ -246,8 +246,8 @@ class _Writer:
                 gen.emit("pass")
             # what it read of `env` is not read again by the next statement: it may
             # have changed since (but what a `let` read and bound, it cannot have,
-            # nor what a statement that only sets cards' fields read (`_KEEPS`);
-            # an `if`'s branch reads what its condition read)
+            # nor what one that only moves cards or sets their fields (`_KEEPS`)
+            # read; an `if`'s branch reads what its condition read)
             gen.read = gen.read if type(node).__name__ in _KEEPS else self.keep_reads
             return
         step = gen.const(st, self.at(path))
@@ -436,7 +436,10 @@ class _Writer:
         if not kw.cost:
             gen.emit(f"if {outer}.get('__cost'):")
             gen.emit("    env['__cost'] = True")
-        gen.read = {}  # the keyword's env, read afresh
+        # the keyword's env, read afresh but for its parameters, known to be here
+        # (a new list among them is env's now too)
+        gen.read = {k: (v, gen.depth) for k, v in fields.items() if v.isidentifier()}
+        gen.fresh.difference_update(fields.values())
         top = gen.into("len(frames)")
         # what is pushed from the body leaves frames of the caller's env below
         loops = self.loops
@@ -613,10 +616,10 @@ class _Writer:
         self.pushed(i, moved=True)
 
 
-# statements written in place that change no env nor list, nor run anything that
-# could: they set fields of cards (`Game.fatigue`, `set_exhausted`, `reset_stats`,
-# `expire`), and what was read before them holds after them
-_KEEPS = frozenset(["Fatigue", "Unfatigue", "Exhaust", "Reset", "Expire"])
+# statements written in place that change no env, nor run anything that could:
+# they move cards or set their fields (`Game.move`, `fatigue`, `set_exhausted`,
+# `reset_stats`, `expire`), and what was read of env before them holds after them
+_KEEPS = frozenset(["Move", "Fatigue", "Unfatigue", "Exhaust", "Reset", "Expire"])
 
 
 def _next_iteration(g, f: Frame, loop: list) -> bool:
