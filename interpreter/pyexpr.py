@@ -658,9 +658,13 @@ class _Gen:
             items = self.into(f"{base} if type({base}) is list else _as_list({base})")
         self.emit(f"if not {items}:")
         self.emit(f"    {out} = []")
-        x, state = self.tmp(), self.tmp()
-        test = _Test(self, x, state)
+        # each card's state looked up where the condition reads it: as few steps
+        # as a lookup of all of them in C (`map`, `zip`), and faster
+        x, states = self.tmp(), self.tmp()
+        test = _Test(self, x, f"{states}[{x}]")
         written = test.truth(e.cond)
+        if written is not None and states in written:
+            test.before.insert(0, f"{states} = g.cards")
         all_ints = [] if cards else [f"set(map(type, {items})) == {{int}}"]
         if written is not None and test.guards:
             # the comprehension where what it assumes of `env` holds (as it does but
@@ -670,14 +674,14 @@ class _Gen:
             for line in test.before:
                 self.emit(line)
             self.emit(f"if {' and '.join(all_ints + test.guards)}:")
-            self.emit(f"    {self.comprehension(out, x, state, items, written)}")
+            self.emit(f"    {self.comprehension(out, x, items, written)}")
         else:
             self.emit(f"elif {all_ints[0]}:" if all_ints else "else:")
             self.depth += 1
             if written is not None:
                 for line in test.before:
                     self.emit(line)
-                self.emit(self.comprehension(out, x, state, items, written))
+                self.emit(self.comprehension(out, x, items, written))
             else:
                 self.filter_loop(e.cond, items, out, "'card'", kind="card")
             self.depth -= 1
@@ -695,17 +699,13 @@ class _Gen:
             self.depth -= 1
         return out
 
-    def comprehension(self, out: str, x: str, state: str, items: str, written) -> str:
+    def comprehension(self, out: str, x: str, items: str, written) -> str:
         """The loop of a `where` over card ids as one list comprehension, for a
         condition `_Test` wrote as a Python expression (`written`). What the
         condition reads of `env` or of the game apart from the cards is read
         before the loop (`_Test.before`): none of it can change while the
         condition is read, nor fail to be read."""
-        # each card with its state, looked up in C (`g.cards` is a list)
-        return (
-            f"{out} = [{x} for {x}, {state} in zip({items}, "
-            f"map(g.cards.__getitem__, {items})) if {written}]"
-        )
+        return f"{out} = [{x} for {x} in {items} if {written}]"
 
     def filter_loop(self, cond, items: str, out: str, var: str, kind) -> None:
         """The loop of a `where`: the element bound to the name `var` holds. With
@@ -784,12 +784,12 @@ class KeptGen(_Gen):
 
 class _Test:
     """A `where` condition over a card as one Python expression, for a list
-    comprehension (see `_Gen.filter_comprehension`): `card` is the element `x`,
-    its state `state`; a stat, field or controller of it reads as `_Gen.card_read`
-    does; other names and `game` reads are read before the loop into locals
-    (`before`). A form it does not write gives None. Where only its truth is
-    asked (`truth`), `and`, `or` and `not` keep Python's own meaning; the value
-    of a comparison is a bool, as the closures make it."""
+    comprehension (see `_Gen.comprehension`): `card` is the element `x`, its
+    state what the expression `state` reads; a stat, field or controller of it
+    reads as `_Gen.card_read` does; other names and `game` reads are read before
+    the loop into locals (`before`). A form it does not write gives None. Where
+    only its truth is asked (`truth`), `and`, `or` and `not` keep Python's own
+    meaning; the value of a comparison is a bool, as the closures make it."""
 
     def __init__(self, gen: _Gen, x: str, state: str):
         self.gen, self.x, self.state = gen, x, state
