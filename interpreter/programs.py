@@ -248,7 +248,9 @@ class _Writer:
             # have changed since (but what a `let` read and bound, it cannot have,
             # nor what one that only moves cards or sets their fields (`_KEEPS`)
             # read; an `if`'s branch reads what its condition read)
-            gen.read = gen.read if type(node).__name__ in _KEEPS else self.keep_reads
+            kept = gen.env_reads() if type(node).__name__ in _KEEPS else self.keep_reads
+            # (but not what a statement in a branch of it read, in the branch)
+            gen.read = {k: v for k, v in kept.items() if v[1] <= gen.depth}
             return
         step = gen.const(st, self.at(path))
         if getattr(st, "simple", False):
@@ -314,7 +316,7 @@ class _Writer:
         gen.emit(f"env[{s.name!r}] = {v}")
         gen.fresh.discard(v)  # the list is env's now too
         # what comes next reads the name as bound here, and what was read before
-        self.keep_reads = {**gen.read, s.name: (v, gen.depth)}
+        self.keep_reads = {**gen.env_reads(), s.name: (v, gen.depth)}
 
     def items(self, e: ast.Expr) -> str:
         """An atom holding the value of `e`, a statement's target, for `each`."""

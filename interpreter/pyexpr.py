@@ -307,6 +307,24 @@ class _Gen:
         return t
 
     def attr(self, v: str, name: str) -> str:
+        """`v.name` (see `read_attr`), read once where an earlier read of it runs on
+        every path to here: nothing an expression does changes it (but a name a
+        `where` binds may name a stat: an element's name is read each time)."""
+        key = ("attr", v, name)
+        known = self.read.get(key)
+        if known is not None:
+            return known[0]
+        t = self.read_attr(v, name)
+        if name not in _ELEMENT_NAMES and t not in self.fresh:
+            self.read[key] = (t, self.depth)
+        return t
+
+    def env_reads(self) -> dict:
+        """What of `read` is read from `env` alone (names, an ability's modifiers),
+        not from the game, which a statement may change."""
+        return {k: v for k, v in self.read.items() if k[0] != "attr"}
+
+    def read_attr(self, v: str, name: str) -> str:
         """`g.attr(v, name, env)`, with its card-id and seat cases written out where
         the name makes them likely; any other value still goes to `Game.attr`."""
         n = repr(name)

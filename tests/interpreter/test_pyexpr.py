@@ -438,6 +438,21 @@ def test_a_name_is_read_once_on_a_path_and_again_where_the_first_read_may_not_ru
     assert ev(g, outside, {"card": small, "c": small, "xs": [big, Seat(1)]}) is False
 
 
+def test_an_attribute_is_read_once_where_an_earlier_read_runs_on_every_path(table):
+    g, field, stat, small, big, theirs, held = table
+    target = p("event", "target")
+    twice = b("and", b("in", target, p("xs")), b("!=", target, p("you")))
+    source = g.engine.programs.expr(twice).source
+    assert source.count(".get('target')") == 1, source
+    for event in ({"target": big}, {"target": held}, {}):
+        ev(g, twice, {"event": event, "xs": [big, None], "you": Seat(1)})
+    # read first in a branch only: read again after it
+    late = b("and", b("or", p("f"), b("==", target, n(0))), b("==", target, p("c")))
+    assert g.engine.programs.expr(late).source.count(".get('target')") == 2
+    for f in (0, 1):
+        ev(g, late, {"event": {"target": small}, "f": f, "c": small})
+
+
 def test_a_card_field_no_stat_can_shadow_is_read_from_the_card(table):
     g, field, stat, small, big, *_ = table
     fn = g.engine.programs.expr(ast.Filtered(p("you", field), p("card", "exhausted")))
