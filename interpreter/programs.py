@@ -213,7 +213,7 @@ class _Writer:
             if not getattr(st, "simple", False):
                 entries.update((i, i + 1))
         for i, st in enumerate(stmts):
-            if i in entries:
+            if i in entries and len(entries) > 1:
                 gen.depth = 1
                 gen.emit(f"if pc <= {i}:")
                 gen.depth = 2
@@ -222,7 +222,9 @@ class _Writer:
         # done: the frame is taken off, or its loop starts it again at 0
         gen.emit(f"return {NEXT}")
         # the frame's fields and the game's frames, read once where the body does
-        head = ["    pc = f.pc"]
+        # (a frame of simple statements only is never left but at its start: no
+        # position to read)
+        head = ["    pc = f.pc"] if len(entries) > 1 else []
         if any(_FRAMES.search(line) for line in gen.lines):
             head.append("    frames = g.frames")
         if any(_ENV.search(line) for line in gen.lines):

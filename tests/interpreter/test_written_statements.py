@@ -76,3 +76,12 @@ def test_what_was_read_before_a_statement_that_only_sets_cards_fields_holds_afte
     for name in ("recoverable", "recovering"):
         assert source.count(f"'{name}'") == 1, source  # where it is bound, only
     assert "type(" not in source, source
+
+
+def test_a_block_of_simple_statements_reads_no_position():
+    # none of its statements waits or pushes: its frame is only ever at its start
+    rs = load_edition("11th")
+    engine = Engine(rs, card_pool(_decks(rs, None)[0]))
+    exchange = next(b for b in engine.programs.blocks if b.where == "action exchange")
+    assert all(st.simple for st in exchange.stmts)
+    assert "pc" not in programs._written(exchange).source
