@@ -676,6 +676,16 @@ class _Gen:
             items = self.into(f"{base} if type({base}) is list else _as_list({base})")
         self.emit(f"if not {items}:")
         self.emit(f"    {out} = []")
+        other = _equal_to_card(e.cond) if cards else None
+        if other is not None:  # `card == this`: the cards equal to it, found in C
+            self.emit("else:")
+            self.depth += 1
+            v = self.value(other)  # read once: nothing the loop does could change it
+            n = self.into(f"{items}.count({v})")
+            # (equal card ids are alike: the first, as many times as it is there)
+            self.emit(f"{out} = [{items}[{items}.index({v})]] * {n} if {n} else []")
+            self.depth -= 1
+            return out
         # each card's state looked up where the condition reads it: as few steps
         # as a lookup of all of them in C (`map`, `zip`), and faster
         x, states = self.tmp(), self.tmp()
@@ -959,6 +969,22 @@ class _Test:
             self.safe = True
             return f"({self.state}.type == {name!r})"
         return None
+
+
+def _equal_to_card(cond: ast.Expr) -> ast.Expr | None:
+    """For a `where` condition `card == x` (or `x == card`), with `x` a name other
+    than an element's, or a literal: `x`; else None."""
+    if not (isinstance(cond, ast.Binary) and cond.op == "=="):
+        return None
+    for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
+        if isinstance(side, ast.Path) and side.parts == ("card",) and (
+            isinstance(other, (ast.IntLit, ast.NoneLit))
+            or isinstance(other, ast.Path)
+            and len(other.parts) == 1
+            and other.parts[0] not in _ELEMENT_NAMES
+        ):
+            return other
+    return None
 
 
 def _is_name(name: str) -> bool:

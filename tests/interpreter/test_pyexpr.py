@@ -380,6 +380,19 @@ def test_a_where_over_cards_written_as_one_comprehension(table):
             g.engine.programs.expr(late)(g, {"you": Seat(0), "none": None})
 
 
+def test_a_where_keeping_the_card_equal_to_a_value_finds_it_with_no_loop(table):
+    g, field, stat, small, big, theirs, held = table
+    zones = b("+", p("players", field), p("players", "hand"))
+    for cond in (b("==", p("card"), p("this")), b("==", p("this"), p("card")),
+                 b("==", p("card"), n(big)), b("==", p("card"), ast.NoneLit())):
+        e = ast.Filtered(zones, cond)
+        assert ".count(" in g.engine.programs.expr(e).source
+        for this in (held, theirs, Seat(small), True, None, "held", [held]):
+            _same_as_closures(g, e, {"this": this})
+        _same_as_closures(g, e, {})  # unbound: the same failure
+        _same_as_closures(g, ast.Filtered(p("players", "casting"), cond), {})
+
+
 def test_a_where_over_zone_lists_tests_no_types(table):
     # the cards of the players' zones are card ids, and so are those of a `where`
     # over them: no test of their types, in a comprehension or in a loop
