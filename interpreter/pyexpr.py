@@ -815,9 +815,10 @@ class _Test:
     comprehension (see `_Gen.comprehension`): `card` is the element `x`, its
     state what the expression `state` reads; a stat, field or controller of it
     reads as `_Gen.card_read` does; other names and `game` reads are read before
-    the loop into locals (`before`). A form it does not write gives None. Where
-    only its truth is asked (`truth`), `and`, `or` and `not` keep Python's own
-    meaning; the value of a comparison is a bool, as the closures make it."""
+    the loop into locals (`before`). A term given the card is written in place
+    (`term`). A form it does not write gives None. Where only its truth is asked
+    (`truth`), `and`, `or` and `not` keep Python's own meaning; the value of a
+    comparison is a bool, as the closures make it."""
 
     def __init__(self, gen: _Gen, x: str, state: str):
         self.gen, self.x, self.state = gen, x, state
@@ -826,6 +827,9 @@ class _Test:
         # name is bound, that a field's name is no name bound to a stat's
         self.guards: list[str] = []
         self.safe = True  # whether what was last written cannot fail when read
+        # in a term's body: the parameters given the card, and the local holding
+        # the term's `you` (its env holds these names, and no other)
+        self.term: tuple[frozenset[str], str] | None = None
 
     def local(self, expr: str) -> str:
         t = self.gen.tmp()
@@ -833,6 +837,8 @@ class _Test:
         return t
 
     def truth(self, e: ast.Expr) -> str | None:
+        if isinstance(e, ast.FuncCall):
+            return self.term_call(e, self.truth)
         if isinstance(e, ast.Unary) and e.op == "not":
             inner = self.truth(e.operand)
             return None if inner is None else f"(not {inner})"
@@ -852,7 +858,7 @@ class _Test:
         if isinstance(e, ast.Path):
             return self.path(e.parts)
         if isinstance(e, ast.FuncCall):
-            return self.tagged(e)
+            return self.term_call(e, self.value)
         if not isinstance(e, ast.Binary):
             return None
         if e.op == "in":
@@ -878,15 +884,42 @@ class _Test:
         checks = [f"{v} is not None" for v in (a, b) if not _is_literal(v)]
         return f"({' and '.join([*checks, f'{a} {e.op} {b}'])})"
 
+    def term_call(self, e: ast.FuncCall, write) -> str | None:
+        """A call: a term given the card (`yours(card)`) is its body written here
+        (by `write`: `truth` or `value`), its parameters the card and its `you`
+        read once, before the loop; a builtin, as `tagged` writes it."""
+        body = self.gen.p.term_bodies.get(e.func)
+        if body is None:
+            return self.tagged(e)
+        if self.term is not None or not all(map(self.is_card, e.args)):
+            return None  # a term in a term, or given more than the card
+        params = frozenset(p.name for p, _ in zip(body.params, e.args, strict=False))
+        self.term = (params, self.local("env.get('you')"))
+        try:
+            return write(body.value)
+        finally:
+            self.term = None
+
+    def is_card(self, e: ast.Expr) -> bool:
+        """Whether `e` is the card: `card`, or in a term, a parameter given it."""
+        if not (isinstance(e, ast.Path) and len(e.parts) == 1):
+            return False
+        return e.parts[0] in self.term[0] if self.term else e.parts[0] == "card"
+
     def path(self, parts: tuple) -> str | None:
         head, *rest = parts
-        read = _context_read(head, rest[0]) if len(rest) == 1 else None
-        if read is not None:  # `game.turn`: the same all through the loop
-            return self.local(read)
-        if head == "card":
+        if self.is_card(ast.Path((head,))):
             if not rest:
                 return self.x
             return self.card_field(rest[0]) if len(rest) == 1 else None
+        if self.term is not None:
+            if head == "you" and not rest:
+                return self.term[1]
+            if head not in ("game", "chain", "battle"):
+                return None  # unbound in the term's env: left to the loop
+        read = _context_read(head, rest[0]) if len(rest) == 1 else None
+        if read is not None:  # `game.turn`: the same all through the loop
+            return self.local(read)
         if rest or head in ("active", "players", "game", "chain", "battle"):
             return None
         gen = self.gen
@@ -911,10 +944,13 @@ class _Test:
         elif name in _CARD_FIELDS and name not in gen.p.stats and name.isidentifier():
             if name == "card":
                 return None
-            # a name bound to a stat would name it: the loop reads it then
-            self.guards.append(f"not isinstance(env.get({n}), str)")
+            if self.term is not None:  # the term's env: only its names are bound
+                if name in self.term[0] or name == "you":
+                    return None
+            else:  # a name bound to a stat would name it: the loop reads it then
+                self.guards.append(f"not isinstance(env.get({n}), str)")
             last = f"{state}.{name}"
-        elif name in gen.p.card_keys and name != "card":
+        elif name in gen.p.card_keys and name != "card" and self.term is None:
             # a stat the card lacks: as `Game.attr` finds it (it may fail)
             attr, env = self.local("g.attr"), self.local("env")
             last = f"{attr}({self.x}, {n}, {env})"
@@ -929,11 +965,11 @@ class _Test:
         """`card in card.controller.zone`: the card's own zone (see `_Gen.in_zone`)."""
         left, right = e.left, e.right
         if (
-            isinstance(left, ast.Path)
-            and left.parts == ("card",)
+            self.is_card(left)
             and isinstance(right, ast.Path)
             and len(right.parts) == 3
-            and right.parts[:2] == ("card", "controller")
+            and self.is_card(ast.Path(right.parts[:1]))
+            and right.parts[1] == "controller"
             and right.parts[2] in self.gen.p.zones
             and "controller" not in self.gen.p.card_keys
         ):
@@ -948,14 +984,18 @@ class _Test:
             e.func == "tagged"
             and e.func not in self.gen.p.terms
             and len(e.args) == 2
-            and isinstance(e.args[0], ast.Path)
-            and e.args[0].parts == ("card",)
+            and self.is_card(e.args[0])
             and isinstance(e.args[1], ast.Path)
             and len(e.args[1].parts) == 1
-            and e.args[1].parts[0] != "card"
+            and not self.is_card(e.args[1])
         ):
             bare = e.args[1].parts[0]
-            tag = self.local(f"env.get({bare!r}, {bare!r})")
+            if self.term is None:
+                tag = self.local(f"env.get({bare!r}, {bare!r})")
+            elif bare in self.term[0] or bare == "you":
+                return None
+            else:  # not bound in the term's env: the name itself
+                tag = repr(bare)
             self.safe = True
             return f"({tag} in {self.state}.tags)"
         return None
@@ -963,9 +1003,7 @@ class _Test:
     def is_type(self, e: ast.Binary) -> str | None:
         """`card is minion`: its type, as `Game.card_is_type` reads a card's."""
         name = e.right.parts[0]
-        if isinstance(e.left, ast.Path) and e.left.parts == ("card",) and (
-            name in self.gen.p.card_types
-        ):
+        if self.is_card(e.left) and name in self.gen.p.card_types:
             self.safe = True
             return f"({self.state}.type == {name!r})"
         return None

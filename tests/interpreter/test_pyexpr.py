@@ -548,6 +548,21 @@ def test_a_term_written_in_place_sees_only_you_and_its_parameters(table):
     term("loop", ("c",), call("loop", p("c")))  # recursion: written in place a few deep
     programs.terms["loop"] = (("c",), lambda g, env: env["c"])
     assert programs.expr(call("loop", n(7)))(g, {"you": Seat(0)}) == 7
+    # given the card of a `where`, in its comprehension: as the term's env reads
+    everything = b("+", p("players", field), p("players", "hand"))
+    term("fresh", ("c",), b("and", ast.Unary("not", p("c", "exhausted")),
+                            ast.FuncCall("tagged", (p("c"), p("berzerk")))))
+    term("ours", ("c",), b("==", p("c", "controller"), p("you")))
+    term("stranger", ("c",), b("==", p("c", "owner"), p("other")))
+    term("other_you", ("you",), b("in", p("you"), p("you", "controller", field)))
+    for name, written in [("yours", True), ("fresh", True), ("ours", True),
+                          ("stranger", False), ("other_you", True), ("mine", False)]:
+        e = ast.Filtered(everything, call(name, p("card")))
+        assert bool(_COMPREHENSION.search(programs.expr(e).source)) is written, name
+        for env in ({"you": Seat(0)}, {"you": Seat(1), "exhausted": stat},
+                    {"berzerk": "other", "other": Seat(0)}):
+            got = _outcome(programs.expr(e), g, dict(env))
+            assert got == _outcome(programs.closure(e), g, dict(env)), (name, env)
 
 
 def test_counter_and_tag_names_may_be_written_bare(table):
