@@ -149,6 +149,7 @@ class _Gen:
         self.consts: dict[str, Any] = {}
         self.count = 0
         self.bools: set[str] = set()  # locals that hold a bool
+        self.ints: set[str] = set()  # locals that hold an int (not a bool)
         self.opaque: set[str] = set()  # locals that hold neither a card id nor a seat
         self.seat_lists: set[str] = set()  # locals that hold `players`, a list of seats
         self.seats: set[str] = set()  # locals that hold a seat
@@ -218,6 +219,10 @@ class _Gen:
         t = self.into(expr)
         self.opaque.add(t)
         return t
+
+    def is_int(self, v: str) -> bool:
+        """Whether the atom `v` holds an int (not a bool) for certain."""
+        return v in self.ints or v.lstrip("-").isdigit()
 
     def truth(self, atom: str) -> str:
         """`bool(atom)`, written as a test; nothing to do for a known bool."""
@@ -488,9 +493,9 @@ class _Gen:
                 args.append(self.value(a))
         if e.func == "count" and len(args) == 1:
             (x,) = args
-            return self.into(
-                f"len({x}) if type({x}) is list else {self.const(fn)}(g, {x})"
-            )
+            t = self.into(f"len({x}) if type({x}) is list else {self.const(fn)}(g, {x})")
+            self.ints.add(t)  # a length
+            return t
         if e.func == "cost" and len(args) == 1:  # as `Game.cost_of` reads
             stat = p.cost_stat
             read = f"g.cards[{args[0]}].stats.get({stat!r}, 0)" if stat else "0"
@@ -605,14 +610,15 @@ class _Gen:
             self.card_lists.add(t)
             self.zone_lists[t] = zones_a | zones_b
             return t
-        if op == "+":
+        if op in ("+", "-"):  # two ints, most often; a side known to be one is
+            tests = [f"type({v}) is int" for v in (a, b) if not self.is_int(v)]
+            if not tests:
+                t = self.into(f"{a} {op} {b}")
+                self.ints.add(t)
+                return t
+            other = "_plus" if op == "+" else "_minus"
             return self.into(
-                f"{a} + {b} if type({a}) is int and type({b}) is int else _plus({a}, {b})"
-            )
-        if op == "-":
-            return self.into(
-                f"{a} - {b} if type({a}) is int and type({b}) is int "
-                f"else _minus({a}, {b})"
+                f"{a} {op} {b} if {' and '.join(tests)} else {other}({a}, {b})"
             )
         if op == "/":
             return self.into(f"{a} // {b} if {b} else 0")
@@ -625,7 +631,7 @@ class _Gen:
         for side in (a, b):
             if side == "None":
                 return self.test_into("False")
-            if side.startswith("_"):  # a local or a constant; else an int or bool
+            if side.startswith("_") and side not in self.ints:  # else an int or bool
                 checks.append(f"{side} is not None")
         return self.test_into(" and ".join([*checks, f"{a} {op} {b}"]))
 

@@ -217,6 +217,13 @@ def test_arithmetic(table):
     assert ev(g, b("/", p("seven"), n(0)), env) == 0
     seat = ev(g, b("+", p("you"), n(1)))
     assert seat == 1 and type(seat) is int  # a seat plus a number is a number
+    # a count and a number are ints: added, taken and compared with no test
+    left = b(">", b("-", n(2), call("count", p("xs"))), n(0))
+    assert "type(2)" not in g.engine.programs.expr(left).source
+    assert "is not None" not in g.engine.programs.expr(left).source
+    for xs in ([], [1], [1, 2, 3], None, 5):
+        ev(g, left, {"xs": xs})
+    assert ev(g, b("+", ast.BoolLit(True), n(1))) == 2
 
 
 def test_plus_and_minus_on_lists(table):
