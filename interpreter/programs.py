@@ -442,7 +442,11 @@ class _Writer:
             gen.emit("    env['__cost'] = True")
         # the keyword's env, read afresh but for its parameters, known to be here
         # (a new list among them is env's now too)
-        gen.read = {k: (v, gen.depth) for k, v in fields.items() if v.isidentifier()}
+        gen.read = {
+            k: (v, gen.depth)
+            for k, v in fields.items()
+            if v.isidentifier() or v.lstrip("-").isdigit()
+        }
         gen.fresh.difference_update(fields.values())
         top = gen.into("len(frames)")
         # what is pushed from the body leaves frames of the caller's env below

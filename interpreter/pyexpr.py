@@ -506,6 +506,8 @@ class _Gen:
             n, xs = args
             cards = f"({xs} if type({xs}) is list else list({xs}))"
             taken = f"{cards}[-{n}:][::-1]" if e.func == "top" else f"{cards}[:{n}]"
+            if e.func == "top" and n == "1":  # one card: nothing to reverse
+                taken = f"{cards}[-1:]"
             if not (n.isdigit() and int(n) > 0):
                 taken = f"{taken} if {n} > 0 else []"
             t = self.into(taken)
