@@ -259,6 +259,10 @@ class Game:
     _standard_memo: dict | None = None
     _resources_memo: dict | None = None
 
+    # Every game also keeps its engine's `referee` (as `referee`), which the flow
+    # and the primitives read at most steps: set where a game is made (`new`,
+    # `position`, `_restored`; `clone` copies it).
+
     # --- creation -------------------------------------------------------------------
 
     @classmethod
@@ -294,6 +298,7 @@ class Game:
         check_players(rs, n)
         g = cls.__new__(cls)
         g.engine = engine or Engine.shared(rs, card_pool(decks))
+        g.referee = g.engine.referee
         g._init_state(n, seed, dice, max_turns)
         for seat in range(n):
             deck = decks[seat % len(decks)]
@@ -317,6 +322,7 @@ class Game:
         setup has run; place cards with `put`, then `resume` at a phase."""
         g = cls.__new__(cls)
         g.engine = Engine.shared(ruleset, designs)
+        g.referee = g.engine.referee
         g._init_state(players, seed, dice, max_turns)
         return g
 
@@ -467,10 +473,10 @@ class Game:
             self.answer = action
         else:
             task = self.tasks[-1]  # the task that asked takes the answer
-            self.engine.referee.answers[task[0]](self, task, action)
+            self.referee.answers[task[0]](self, task, action)
         if self.applied >= MAX_DECISIONS:
-            self.engine.referee.finish(
-                self, "decision limit", self.engine.referee.decision_limit_cite
+            self.referee.finish(
+                self, "decision limit", self.referee.decision_limit_cite
             )
         self._advance()
         return events[start:]
@@ -608,6 +614,7 @@ class Game:
     def _restored(cls, data: dict, engine: Engine) -> Game:
         g = object.__new__(cls)
         g.engine = engine
+        g.referee = engine.referee
         g.seed = data["seed"]
         g.players = [PlayerState.from_json(p) for p in data["players"]]
         g.in_game = [seat_of(p.seat) for p in g.players if not p.eliminated]
@@ -662,7 +669,6 @@ class Game:
     # --- the run loop ---------------------------------------------------------------
 
     def _advance(self) -> None:
-        referee = self.engine.referee
         # until a decision is asked for (most often, as a step returns), or the end
         while self.decision is None:
             if self.is_over:
@@ -673,12 +679,12 @@ class Game:
                     # the game may have ended mid-program (a draw from an empty deck),
                     # or the player whose turn it is may be out of it (the turn ends)
                     if self.dirty:
-                        referee.check_end(self)
+                        self.referee.check_end(self)
                         if self.decision is None and not self.is_over:
                             continue
                     return
                 if self.dirty:
-                    referee.check_end(self)
+                    self.referee.check_end(self)
                 # the frames have all run (and the end, if it was looked for, asks
                 # nothing and pushes nothing): the task on top goes on, unless the
                 # game is over
@@ -689,9 +695,9 @@ class Game:
             except IndexError:
                 self.end_game("no more play", None)
                 return
-            referee.steps[task[0]](self, task)
+            self.referee.steps[task[0]](self, task)
             if self.dirty:
-                referee.check_end(self)
+                self.referee.check_end(self)
 
     # --- services for programs ------------------------------------------------------
 
@@ -737,7 +743,7 @@ class Game:
         ruleset's endgame says zombies play on."""
         p = self.players[seat]
         return (
-            self.engine.referee.zombies_cite is not None
+            self.referee.zombies_cite is not None
             and not p.eliminated
             and p.hp is not None
             and p.hp <= 0
@@ -850,7 +856,7 @@ class Game:
         if not old_zone:
             return  # removed from the game
         engine = self.engine
-        watched = engine.referee.watched_zones
+        watched = self.referee.watched_zones
         try:  # noqa: SIM105 (no calls, as `suppress` makes: a move is a common step)
             self.players[c.controller].zones[old_zone].remove(card)
         except ValueError:
@@ -890,8 +896,8 @@ class Game:
                 None if cite is None else cite.text,
             ))
         )
-        if "moved" in engine.referee.listened:
-            engine.referee.note(self, "moved", {"target": card})
+        if "moved" in self.referee.listened:
+            self.referee.note(self, "moved", {"target": card})
 
     def _leave(self, c: CardState) -> None:
         """A card leaving its zone: counters, marks and battle places go with it."""
@@ -935,7 +941,7 @@ class Game:
             if card in zone:
                 zone.remove(card)
             self._leave(c)  # its team, counters and marks go with it
-            if c.zone in self.engine.referee.watched_zones:
+            if c.zone in self.referee.watched_zones:
                 self.dirty = True
             c.zone = ""
             self.log("removed", cite, card=card, name=c.name)
@@ -989,13 +995,13 @@ class Game:
                 return
             if isinstance(obj, Seat):
                 self.dirty = True
-                floor = self.engine.referee.hp_floor
+                floor = self.referee.hp_floor
                 p = self.players[obj]
                 before = p.hp
                 p.hp = max(value, floor) if floor is not None else value
                 if p.hp != before:
                     self.log("hp", cite, player=int(obj), hp=p.hp, change=p.hp - before)
-                    zombies = self.engine.referee.zombies_cite
+                    zombies = self.referee.zombies_cite
                     if zombies is not None and p.hp <= 0 < before:
                         self.log("zombie", zombies, player=int(obj))
                 return
@@ -1109,7 +1115,7 @@ class Game:
                     break
 
     def pop_counter(self, card: int, kind: str, seat: int, cite) -> None:
-        self.engine.referee.pop_counter(self, card, kind, seat, cite)
+        self.referee.pop_counter(self, card, kind, seat, cite)
 
     def take_counter(self, card: int, entry: list) -> None:
         """Remove one counter (`[kind, placer]`) from a card, as popping it does."""
@@ -1140,7 +1146,7 @@ class Game:
             return
         # the cards `resources` lists, zone by zone, until the amount is paid
         paid, cards, zones = 0, self.cards, self.players[seat].zones
-        for z in self.engine.referee.resource_zones:
+        for z in self.referee.resource_zones:
             for card in zones[z]:
                 if paid >= amount:
                     break
@@ -1157,14 +1163,14 @@ class Game:
         )
 
     def resources(self, seat: int) -> list[int]:
-        zones = self.engine.referee.resource_zones
+        zones = self.referee.resource_zones
         p = self.players[seat]
         return [c for z in zones for c in p.zones[z]]
 
     def unexhausted_resources(self, seat: int) -> int:
         # asked for each card a listing prices: a plain loop, no list, no generator
         cards, zones, n = self.cards, self.players[seat].zones, 0
-        for z in self.engine.referee.resource_zones:
+        for z in self.referee.resource_zones:
             for c in zones[z]:
                 if not cards[c].exhausted:
                     n += 1
@@ -1205,15 +1211,15 @@ class Game:
             self.log("negate", cite, cards=cards)
 
     def end_game(self, why: str, cite) -> None:
-        self.engine.referee.finish(self, why, cite)
+        self.referee.finish(self, why, cite)
 
     # delegated to the flow -------------------------------------------------------------
 
     def emit(self, name: str, fields: dict, env: dict, cite) -> None:
-        self.engine.referee.emit(self, name, fields, env, cite)
+        self.referee.emit(self, name, fields, env, cite)
 
     def fire(self, name: str, fields: dict, env: dict, cite) -> None:
-        self.engine.referee.fire(self, name, fields, env, cite)
+        self.referee.fire(self, name, fields, env, cite)
 
     def call_keyword(
         self, name: str, fields: dict, env: dict, as_cost: bool, cite
@@ -1229,7 +1235,7 @@ class Game:
         kenv = {"you": env["you"], **fields, "__within": name}
         if env.get("__cost") or as_cost:
             kenv["__cost"] = True
-        referee = self.engine.referee
+        referee = self.referee
         if name not in referee.listened and (
             not self.counters_in_play or not referee.watching_call(self, name)
         ):
@@ -1238,20 +1244,20 @@ class Game:
         referee.call_watched(self, name, fields, env, kenv)
 
     def resolve(self, what: Any, env: dict, cite, then: Block | None = None) -> None:
-        self.engine.referee.resolve(self, what, env, cite, then)
+        self.referee.resolve(self, what, env, cite, then)
 
     def perform(
         self, name: str, values: list, mods: tuple, seat: int, cite, env: dict
     ) -> None:
-        self.engine.referee.perform(self, name, values, mods, seat, cite, env)
+        self.referee.perform(self, name, values, mods, seat, cite, env)
 
     def begin_battle(self, seat: int, cite) -> None:
-        self.engine.referee.begin_battle(self, seat, cite)
+        self.referee.begin_battle(self, seat, cite)
 
     def force_attack(
         self, seat: int, victim: Any, team: list, exhausting: bool, cite
     ) -> None:
-        self.engine.referee.force_attack(self, seat, victim, team, exhausting, cite)
+        self.referee.force_attack(self, seat, victim, team, exhausting, cite)
 
     def after_chain(self, block: Block, env: dict) -> None:
         self.after.append([block.id, env])
@@ -1262,7 +1268,7 @@ class Game:
             self.log("skip", cite, step=step)
 
     def enlist(self, card: int, cite) -> None:
-        self.engine.referee.enlist(self, card, cite)
+        self.referee.enlist(self, card, cite)
 
     def withdraw(self, card: int, cite) -> None:
         b = self.battle

@@ -415,7 +415,7 @@ class _Writer:
         what was pushed (`pushed`)."""
         gen, kw = self.gen, self.p.rs.keywords[name]
         given = "".join(f", {p.name!r}: {fields.get(p.name, 'None')}" for p in kw.params)
-        r, cp = gen.into("g.engine.referee"), gen.into("g.counters_in_play")
+        r, cp = gen.into("g.referee"), gen.into("g.counters_in_play")
         kinds = f"{cp}.keys().isdisjoint({r}.reaction_kinds.get"
         gen.emit(
             f"if {name!r} in {r}.listened or {cp} and (not {kinds}(('would', {name!r}),"
@@ -620,7 +620,7 @@ class _Writer:
         gen.emit(f"f.pc = {i + 1}")
         cite = gen.const(st.cite)
         fields_dict = f"{{{', '.join(fields)}}}"
-        gen.emit(f"g.engine.referee.emit(g, {s.event!r}, {fields_dict}, env, {cite})")
+        gen.emit(f"g.referee.emit(g, {s.event!r}, {fields_dict}, env, {cite})")
         self.pushed(i, moved=True)
 
 
@@ -1375,7 +1375,7 @@ class Programs:
         name, mods = s.action, s.mods
 
         def perform(g, f):
-            referee = g.engine.referee
+            referee = g.referee
             answer = g.take_answer()
             if answer is None:
                 seat = who(g, f.env) if who else f.env["you"]
@@ -1456,7 +1456,7 @@ class Programs:
             # takes the last place
             st = f.scratch
             if st is None:
-                found = g.engine.referee.formed_team(g, what(g, f.env))
+                found = g.referee.formed_team(g, what(g, f.env))
                 if found is None or len(found[0]) < 2:
                     return NEXT
                 team, seat = found
@@ -1470,7 +1470,7 @@ class Programs:
                 options = [g.pick_action(c) for c in remaining]
                 return g.ask(seat, "formation order", options, cite=cite)
             f.scratch = None
-            g.engine.referee.reorder_team(g, ordered + remaining, cite)
+            g.referee.reorder_team(g, ordered + remaining, cite)
             return NEXT
 
         return reorder
@@ -1756,8 +1756,8 @@ BUILTINS: dict[str, Callable] = {
     "counters_on": lambda g, c, k: g.counters_placed(c, k, None),
     "left_of": lambda g, p: g.left_of(p),
     "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
-    "victims": lambda g, p: g.engine.referee.possible_victims(g, p),
-    "enlistable": lambda g, p: g.engine.referee.enlistable(g, p),
+    "victims": lambda g, p: g.referee.possible_victims(g, p),
+    "enlistable": lambda g, p: g.referee.enlistable(g, p),
     "tagged": lambda g, c, t: g.is_tagged(c, t),
 }
 
