@@ -755,16 +755,21 @@ class Game:
         self.in_game = [s for s in self.in_game if s != seat]
 
     def left_of(self, who: int) -> Seat:
+        """The player to the left of `who` still in the game (`who`, if none)."""
+        return seat_of(self.next_seat(who))
+
+    def next_seat(self, who: int) -> int:
+        """`left_of`, as a plain seat number (what the flow keeps)."""
         players = self.players
-        n = len(players)
-        s = (who + 1) % n
+        s = (who + 1) % len(players)
         if not players[s].eliminated:  # most often, the next seat
-            return seat_of(s)
+            return s
+        n = len(players)
         for step in range(2, n + 1):
             s = (who + step) % n
             if not players[s].eliminated:
-                return seat_of(s)
-        return seat_of(who)
+                return s
+        return int(who)
 
     def context(self, name: str) -> Any:
         return _Context(self, name)

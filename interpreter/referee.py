@@ -465,7 +465,7 @@ class Referee(Listing):
             g.turn, g.active = 1, g.first_player
         else:
             g.turn += 1
-            g.active = int(g.left_of(g.active))
+            g.active = g.next_seat(g.active)
         g.events.append(  # as `log` writes it
             _new_tuple(Event, (
                 "turn", {"turn": g.turn, "player": g.active}, self.turn_text
@@ -770,7 +770,7 @@ class Referee(Listing):
             ch = g.chain = Record(
                 links=[link],
                 last_actor=actor,
-                asking=int(g.left_of(actor)),
+                asking=g.next_seat(actor),
                 passes=0,
                 resolving=False,
             )
@@ -780,7 +780,7 @@ class Referee(Listing):
             links = ch.links
             links.append(link)
             ch.last_actor = actor
-            ch.asking = int(g.left_of(actor))
+            ch.asking = g.next_seat(actor)
             ch.passes = 0
         g.events.append(  # as `log` writes it
             _new_tuple(Event, (
@@ -835,7 +835,7 @@ class Referee(Listing):
             if ch.passes >= len(g.in_game):
                 ch.resolving = True
             else:
-                ch.asking = int(g.left_of(ch.asking))
+                ch.asking = g.next_seat(ch.asking)
             return
         self.take(g, ch.asking, action)
 
@@ -1216,7 +1216,7 @@ class Referee(Listing):
                 ))
                 return False
             b.passes += 1
-            b.asking = int(g.left_of(b.asking))
+            b.asking = g.next_seat(b.asking)
         return True
 
     def _answer_battle(self, g, task: list, action: Action) -> None:
@@ -1226,10 +1226,10 @@ class Referee(Listing):
             return
         if action.kind == "pass":
             b.passes += 1
-            b.asking = int(g.left_of(b.asking))
+            b.asking = g.next_seat(b.asking)
             return
         seat = b.asking
-        b.passes, b.asking = 0, int(g.left_of(seat))
+        b.passes, b.asking = 0, g.next_seat(seat)
         self.take(g, seat, action)
 
     def enlistable(self, g, seat: int, exclude: list | tuple = ()) -> list[int]:
