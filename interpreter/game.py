@@ -351,7 +351,8 @@ class Game:
     ) -> None:
         """Start play at the window of a phase, as if the turn had reached it."""
         names = [p.name for p in self.engine.rs.phases]
-        self.turn, self.active, self.first_player = turn, active, first_player
+        # plain seat numbers, as the flow keeps them (a decision's player is one)
+        self.turn, self.active, self.first_player = turn, int(active), int(first_player)
         self.tasks = [["phase", names.index(phase), "window"]]
         self.phase = phase
         self._advance()

@@ -545,7 +545,7 @@ class Referee(Listing):
                 if options:
                     options.append(ph.go_on)
                     g.decision = _new_tuple(Decision, (
-                        int(g.active), ph.label, options, "phase", ph.asking
+                        g.active, ph.label, options, "phase", ph.asking
                     ))
                     return
                 task[2] = "run"
@@ -581,7 +581,7 @@ class Referee(Listing):
         options = self.options(g, g.active, ph.offers)
         options.append(ph.end)
         g.decision = _new_tuple(
-            Decision, (int(g.active), ph.label, options, "phase", ph.asking)
+            Decision, (g.active, ph.label, options, "phase", ph.asking)
         )
 
     def _ask_others(self, g, k: int, offer: tuple, prompt: str, resume: str,
@@ -825,7 +825,7 @@ class Referee(Listing):
         options = self.options(g, ch.asking, self.chain_offer)
         options.append(_PASS)
         g.decision = _new_tuple(Decision, (
-            int(ch.asking), "respond to the chain", options, "chain", self.respond_cite
+            ch.asking, "respond to the chain", options, "chain", self.respond_cite
         ))
 
     def _answer_chain(self, g, task: list, action: Action) -> None:
@@ -1211,7 +1211,7 @@ class Referee(Listing):
             if options:
                 options.append(_PASS)
                 g.decision = _new_tuple(Decision, (
-                    int(b.asking), "act between battle steps", options, "battle",
+                    b.asking, "act between battle steps", options, "battle",
                     self.step_cite,
                 ))
                 return False
