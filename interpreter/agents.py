@@ -70,7 +70,7 @@ class ScriptedAgent:
 
 def _keep_playing(game, legal: list[Action]) -> list[Action]:
     """The legal actions but those that give the game up, unless nothing else is left."""
-    giving_up = game.engine.referee.concessions
+    giving_up = game.referee.concessions
     keep = [a for a in legal if not (a.kind == "act" and a.value[0] in giving_up)]
     return keep or legal
 

@@ -156,7 +156,7 @@ class TracedGame(Game):
         window."""
         if task[2] not in ("begin", "before", "run"):
             return "window"
-        compiled = self.engine.referee.phases[task[1]]
+        compiled = self.referee.phases[task[1]]
         skips, variants = compiled.skips, compiled.variants
         env = {"you": Seat(self.active)}
         try:
@@ -187,7 +187,7 @@ class TracedGame(Game):
         task = self.tasks[-1] if self.tasks else None
         if not task or task[0] != "phase":
             return False
-        compiled = self.engine.referee.phases[task[1]]
+        compiled = self.referee.phases[task[1]]
         variants, run_block = compiled.variants, compiled.run
         blocks = {run_block.id} | {block.id for _cond, block in variants}
         return self.frames[-1].block.id in blocks
@@ -362,7 +362,7 @@ class _Play:
         record.attack_team = team
         record.victim = Seat(b.victim.seat) if isinstance(b.victim, PlayerRef) \
             else self.card(b.victim)
-        record.defender = g.engine.referee._defender(g, record.victim)
+        record.defender = g.referee._defender(g, record.victim)
         record.defense_team = [self.card(r) for r in b.defenders]
         for card in team if "form_attack" in done else ():
             g.cards[card].exhausted = True
@@ -382,7 +382,7 @@ class _Play:
     def chain(self, p: Position) -> None:
         """An open chain: each link as the referee adds it; then responses."""
         g = self.g
-        referee = g.engine.referee
+        referee = g.referee
         for link in p.chain:
             card = self.card(link.card)
             if link.counter is not None:
@@ -684,7 +684,7 @@ class _Explainer:
     def __init__(self, play: _Play, step: Step, d):
         self.play, self.step, self.d = play, step, d
         self.g = play.g
-        self.referee = self.g.engine.referee
+        self.referee = self.g.referee
         self.rs = play.rs
 
     def why(self) -> str:
