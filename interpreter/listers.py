@@ -31,7 +31,7 @@ from kotc_dsl import ast
 
 from .actions import Action
 from .listing import _KIND, _NONE, CompiledAction, _ability_ref, _own_condition
-from .pyexpr import _ENV, _Gen, write_function
+from .pyexpr import _ELEMENT_NAMES, _ENV, _Gen, write_function
 from .values import AbilityRef
 
 
@@ -58,6 +58,9 @@ class _Window:
     def write(self, names: tuple):
         gen, listing = self.gen, self.listing
         acts = [listing.actions[name] for name in names]
+        # `env` holds `you`, the parameters bound in it, and what a `where` binds
+        params = (p.name for act in acts for p in act.params)
+        gen.env_names = frozenset(["you", *params, *_ELEMENT_NAMES])
         gen.emit(f"{self.you} = seat_of(seat)")
         gen.seats.add(self.you)
         # the player, read once: what is read of `you` is read from it

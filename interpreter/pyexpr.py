@@ -167,6 +167,8 @@ class _Gen:
         self.bound: dict[str, str] = {}
         self.card_state: dict[str, str] = {}
         self.seat_state: dict[str, str] = {}
+        # the names `env` may hold, where its maker knows them all (None: any name)
+        self.env_names: frozenset[str] | None = None
 
     def helpers(self) -> dict[str, Any]:
         return {
@@ -219,6 +221,10 @@ class _Gen:
         t = self.into(expr)
         self.opaque.add(t)
         return t
+
+    def may_hold(self, name: str) -> bool:
+        """Whether `env` may hold `name` (see `env_names`)."""
+        return self.env_names is None or name in self.env_names
 
     def is_int(self, v: str) -> bool:
         """Whether the atom `v` holds an int (not a bool) for certain."""
@@ -287,6 +293,10 @@ class _Gen:
 
     def head(self, name: str) -> str:
         if name == "active":
+            if not self.may_hold("active"):
+                t = self.into("seat_of(g.active)")
+                self.seats.add(t)
+                return t
             return self.into("env['active'] if 'active' in env else seat_of(g.active)")
         if name == "players":  # the game's own list: only read here (see `result`)
             t = self.opaque_into("g.in_game")
@@ -416,12 +426,13 @@ class _Gen:
             last = f"{t} = seat_of({state}.{name})"
         elif name in _CARD_FIELDS and name not in self.p.stats and name.isidentifier():
             named = f"env[{n}]"  # a name bound to a stat names it
-            tests.append(
-                (
-                    f"{n} in env and isinstance({named}, str) and {named} in {stats}",
-                    f"{t} = {stats}[{named}]",
+            if self.may_hold(name):
+                tests.append(
+                    (
+                        f"{n} in env and isinstance({named}, str) and {named} in {stats}",
+                        f"{t} = {stats}[{named}]",
+                    )
                 )
-            )
             last = f"{t} = {state}.{name}"
         else:
             last = f"{t} = g.attr({v}, {n}, env)"
@@ -488,7 +499,10 @@ class _Gen:
         args = []
         for i, a in enumerate(e.args):
             if i == 1 and bare is not None:
-                args.append(self.into(f"env.get({bare!r}, {bare!r})"))
+                if self.may_hold(bare):
+                    args.append(self.into(f"env.get({bare!r}, {bare!r})"))
+                else:  # not bound: the name itself
+                    args.append(repr(bare))
             else:
                 args.append(self.value(a))
         if e.func == "count" and len(args) == 1:
@@ -496,12 +510,13 @@ class _Gen:
             t = self.into(f"len({x}) if type({x}) is list else {self.const(fn)}(g, {x})")
             self.ints.add(t)  # a length
             return t
+        # a card whose state is at hand is read from it
+        card = self.card_state.get(args[0], f"g.cards[{args[0]}]") if args else None
         if e.func == "cost" and len(args) == 1:  # as `Game.cost_of` reads
             stat = p.cost_stat
-            read = f"g.cards[{args[0]}].stats.get({stat!r}, 0)" if stat else "0"
-            return self.into(read)
+            return self.into(f"{card}.stats.get({stat!r}, 0)" if stat else "0")
         if e.func == "tagged" and len(args) == 2:  # as `Game.is_tagged` reads
-            return self.test_into(f"{args[1]} in g.cards[{args[0]}].tags")
+            return self.test_into(f"{args[1]} in {card}.tags")
         if e.func in ("top", "bottom") and len(args) == 2:  # as the builtins slice
             n, xs = args
             cards = f"({xs} if type({xs}) is list else list({xs}))"
@@ -553,13 +568,16 @@ class _Gen:
         for param, arg in zip(term.params, e.args, strict=False):
             names[param.name] = self.value(arg)
         start, depth, outer, read = len(self.lines), self.depth, self.bound, self.read
+        held = self.env_names
+        # the term's own env holds these, and what a `where` in it binds
         self.bound, self.read = names, {}
+        self.env_names = frozenset(names).union(_ELEMENT_NAMES)
         self.inlining += 1
         try:
             result = self.value(term.value)
         finally:
             self.inlining -= 1
-            self.bound, self.read = outer, read
+            self.bound, self.read, self.env_names = outer, read, held
         body = self.lines[start:]
         own = self.tmp()
         uses_env = any(_ENV.search(line) for line in body)
@@ -955,7 +973,7 @@ class _Test:
             if self.term is not None:  # the term's env: only its names are bound
                 if name in self.term[0] or name == "you":
                     return None
-            else:  # a name bound to a stat would name it: the loop reads it then
+            elif gen.may_hold(name):  # a name bound to a stat names it: the loop reads
                 self.guards.append(f"not isinstance(env.get({n}), str)")
             last = f"{state}.{name}"
         elif name in gen.p.card_keys and name != "card" and self.term is None:
@@ -998,11 +1016,11 @@ class _Test:
             and not self.is_card(e.args[1])
         ):
             bare = e.args[1].parts[0]
-            if self.term is None:
+            if self.term is None and self.gen.may_hold(bare):
                 tag = self.local(f"env.get({bare!r}, {bare!r})")
-            elif bare in self.term[0] or bare == "you":
+            elif self.term is not None and (bare in self.term[0] or bare == "you"):
                 return None
-            else:  # not bound in the term's env: the name itself
+            else:  # not bound in the env: the name itself
                 tag = repr(bare)
             self.safe = True
             return f"({tag} in {self.state}.tags)"
