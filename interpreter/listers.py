@@ -219,7 +219,7 @@ class _Window:
         gen = self.gen
         self.env()
         if act.condition is not None:
-            gen.emit(f"if {gen.value(act.condition)}:")
+            gen.emit(f"if {self.test(act.condition)}:")
             gen.depth += 1
         for kind, amount in act.pays:  # each amount, then what pays it
             gen.emit(f"if {gen.value(amount)} <= {self.paid_with(kind)}:")
@@ -488,7 +488,11 @@ class _Window:
         if std is None:
             return "True"
         self.env()
-        return gen.test_into(gen.truth(gen.value(std.cond)))
+        after = gen.count
+        v = gen.value(std.cond)
+        if v in gen.bools and gen.owned(v, after):  # a bool no other line sets
+            return v
+        return gen.test_into(gen.truth(v))
 
     def condition_met(self, what: str, card: str, index: str, key: str, plain):
         """On to the next candidate unless `Listing._condition_met` holds for
@@ -626,8 +630,17 @@ class _Window:
     def check(self, e) -> None:
         """On to the next candidate unless `e` holds (None: nothing to check)."""
         if e is not None:
-            self.gen.emit(f"if not {self.gen.value(e)}:")
+            self.gen.emit(f"if not {self.test(e)}:")
             self.gen.emit("    continue")
+
+    def test(self, e) -> str:
+        """What evaluates `e`, for an `if` to test: where the value is a
+        temporary of its own, the expression that sets it."""
+        gen = self.gen
+        after, start = gen.count, len(gen.lines)
+        v = gen.value(e)
+        expr = gen.taken(v, after, start)
+        return v if expr is None else f"({expr})"
 
     def pay(self, act: CompiledAction) -> None:
         """On to the next candidate unless the costs can be paid, as `_affordable`

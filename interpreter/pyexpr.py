@@ -230,6 +230,46 @@ class _Gen:
         """Whether the atom `v` holds an int (not a bool) for certain."""
         return v in self.ints or v.lstrip("-").isdigit()
 
+    def owned(self, v: str, after: int) -> bool:
+        """Whether `v` is a temporary made after temporary number `after` that no
+        later line may read: no name is bound to it, nor a read kept in it."""
+        return (
+            v[:1] == "_"
+            and v[1:].isdigit()
+            and int(v[1:]) > after
+            and v not in self.bound.values()
+            and all(known[0] != v for known in self.read.values())
+            and v not in self.card_state
+            and v not in self.card_state.values()
+            and v not in self.seat_state
+        )
+
+    def taken(self, v: str, after: int, start: int) -> str | None:
+        """What the last line written sets `v` to, that line dropped, where `v` is
+        `owned` and no other line from line `start` names it: what reads `v` may
+        read the expression instead. None otherwise."""
+        set_to = "    " * self._depth + f"{v} = "
+        if not self.lines[start:] or not self.lines[-1].startswith(set_to):
+            return None
+        expr = self.lines[-1][len(set_to) :]
+        if not self.owned(v, after) or any(
+            v in _TMP.findall(line) for line in [expr, *self.lines[start:-1]]
+        ):
+            return None
+        self.lines.pop()
+        return expr
+
+    def into_owned(self, v: str, t: str, after: int, start: int) -> bool:
+        """Whether `v`, a bool, is now `t`: where `v` is `owned`, every line written
+        from line `start` names `t` for it (no copy of it to make)."""
+        if v not in self.bools or not self.owned(v, after):
+            return False
+        def named(m):
+            return t if m[0] == v else m[0]
+
+        self.lines[start:] = [_TMP.sub(named, line) for line in self.lines[start:]]
+        return True
+
     def truth(self, atom: str) -> str:
         """`bool(atom)`, written as a test; nothing to do for a known bool."""
         return atom if atom in self.bools else f"True if {atom} else False"
@@ -499,7 +539,9 @@ class _Gen:
         args = []
         for i, a in enumerate(e.args):
             if i == 1 and bare is not None:
-                if self.may_hold(bare):
+                if bare in self.bound:  # what `env` holds for it
+                    args.append(self.bound[bare])
+                elif self.may_hold(bare):
                     args.append(self.into(f"env.get({bare!r}, {bare!r})"))
                 else:  # not bound: the name itself
                     args.append(repr(bare))
@@ -593,7 +635,10 @@ class _Gen:
         return result
 
     def _e_Unary(self, e: ast.Unary) -> str:
-        t = self.into(f"not {self.value(e.operand)}")
+        after, start = self.count, len(self.lines)
+        v = self.value(e.operand)
+        expr = self.taken(v, after, start)
+        t = self.into(f"not {v}" if expr is None else f"not ({expr})")
         self.bools.add(t)
         return t
 
@@ -602,11 +647,18 @@ class _Gen:
         if op == "is":
             return self.is_(e)
         if op in ("and", "or"):
+            # each side's bool set in `t` itself where it is a temporary of its own
             t = self.tmp()
-            self.emit(f"{t} = {self.truth(self.value(e.left))}")
+            after, start = self.count, len(self.lines)
+            v = self.value(e.left)
+            if not self.into_owned(v, t, after, start):
+                self.emit(f"{t} = {self.truth(v)}")
             self.emit(f"if {'' if op == 'and' else 'not '}{t}:")
             self.depth += 1
-            self.emit(f"{t} = {self.truth(self.value(e.right))}")
+            after, start = self.count, len(self.lines)
+            v = self.value(e.right)
+            if not self.into_owned(v, t, after, start):
+                self.emit(f"{t} = {self.truth(v)}")
             self.depth -= 1
             self.bools.add(t)
             return t
@@ -1063,6 +1115,7 @@ def _is_literal(v: str) -> bool:
 _INLINE_DEPTH = 4  # terms written in place inside terms, at most (a term may recurse)
 
 _WORD = re.compile(r"\w+")
+_TMP = re.compile(r"(?<![\w'])_\d+(?![\w'])")  # a temporary (see `_Gen.tmp`)
 _ENV = re.compile(r"(?<![\w'])env(?![\w'])")  # the name `env`, not the string
 
 

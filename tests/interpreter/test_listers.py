@@ -21,16 +21,18 @@ def test_an_option_listed_again_is_the_same_action_with_its_label():
 
 
 def test_a_window_makes_env_only_where_a_line_reads_it():
-    """An action whose lines read nothing of `env` neither makes nor binds it; one
-    that does, after a pop has bound names in it, makes it anew after its
-    pre-check of the hand (see `_Window.env_later`). What is listed stays the
-    binders' (see test_binder)."""
+    """An action whose lines read nothing of `env` neither makes nor binds it (a
+    pop reads its counter's kind from its local); one that does, after a cast has
+    bound names in it, makes it anew after its pre-check of the hand (see
+    `_Window.env_later`). What is listed stays the binders' (see test_binder)."""
     from interpreter.game import Engine
     from kotc_dsl import load_edition
 
     referee = Engine(load_edition("17th"), []).referee
     for unread in (("summon",), ("agree_to_end",)):
         assert "env" not in referee._window(unread).source
-    lines = referee._window(("pop", "cast")).source.splitlines()
+    assert "env[" not in referee._window(("pop", "cast")).source.split("('pop', ")[0]
+    referee = Engine(load_edition("11th"), []).referee
+    lines = referee._window(("cast", "activate_trap")).source.splitlines()
     made = [i for i, line in enumerate(lines) if line.strip().startswith("env = ")]
     assert len(made) == 2 and "isdisjoint(map(" in lines[made[1] - 1]
