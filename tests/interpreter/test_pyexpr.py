@@ -278,6 +278,33 @@ def test_and_or_not_give_bools_and_short_circuit(table):
         g.engine.programs.expr(b("and", p("two"), p("unbound")))(g, env)
 
 
+def test_and_or_not_copy_no_temporary_and_a_term_in_place_knows_its_env(table):
+    """Each side of an and/or sets its result itself, a not reads its operand's
+    expression; a term written in place knows its env holds only `you`, its
+    parameters and a where's element: `active` and a bare tag's name are not
+    looked for there."""
+    g, field, stat, small, big, theirs, held = table
+    either = b("or", b("and", p("a", "exhausted"), p("b", "exhausted")),
+               ast.Unary("not", call("tagged", p("a"), p("berzerk"))))
+    source = g.engine.programs.expr(either).source
+    assert not re.search(r"^ *_\d+ = _\d+$", source, re.M), source
+    for a, c in ((small, big), (big, small), (theirs, big), (big, big)):
+        ev(g, either, {"you": Seat(0), "a": a, "b": c})
+    programs = Programs(g.engine.rs)
+    body = b("and", call("tagged", p("c"), p("berzerk")), b("==", p("active"), p("you")))
+    programs.term_bodies["calm"] = ast.Term(
+        ident="calm", params=(ast.Param("c", "int"),), value=body
+    )
+    programs.terms["calm"] = (("c",), Programs.closure(programs, body))
+    calm = call("calm", p("d"))
+    source = programs.expr(calm).source
+    assert "calm" not in source and "env.get('berzerk'" not in source
+    assert "'active' in" not in source
+    for env in ({"you": Seat(0), "d": small}, {"you": Seat(1), "d": small},
+                {"you": Seat(0), "d": big, "berzerk": "x", "active": Seat(1)}):
+        assert programs.expr(calm)(g, dict(env)) is programs.closure(calm)(g, env)
+
+
 def test_where_binds_the_element_and_restores_the_name(table):
     g, field, stat, small, big, theirs, held = table
     strong = ast.Filtered(p("you", field), b(">", p("card", stat), n(2)))
