@@ -361,7 +361,7 @@ class Game:
         rs = self.engine.rs
         hp = rs.setting("setup", "starting_hp")
         self.players = [
-            PlayerState(i, hp.hp if hp else 0, list(rs.zones)) for i in range(n)
+            PlayerState(i, hp.hp if hp else 0, list(self.engine.zones)) for i in range(n)
         ]
         # the seats of the players not eliminated: kept by `leave_game`, and never
         # changed in place (a clone may share it)
