@@ -1154,51 +1154,56 @@ class Referee(Listing):
                 g.log("battle_end", self.battle_cite)
                 return
             name, ops, count, cite, node, joined = steps[i]
-            # set on each pass, as a traced game records each node set; the step
-            # only as it begins: it holds until the next begins
-            g.node = node
-            stage = task[2]
-            if stage == "ops":  # most often
-                op = b.op
-                if op < count:
-                    if ops[op](g, b, cite):
-                        b.op = op + 1
-                        b.stage = 0
-                else:
-                    task[2] = "after"
-                    b.holding = joined
-                    if g.counters_in_play:  # what `fire_step` looks for first
-                        self.fire_step(g, "after", name)
-            elif stage == "begin":
-                g.step = name
-                if name in b.skipped:
-                    g.log("skip", cite, step=name)
-                    task[1] += 1
-                else:
-                    task[2] = "ops"
-                    b.op, b.holding = 0, True
-                    if g.counters_in_play:
-                        self.fire_step(g, "before", name)
-            elif (
-                stage == "after"
-                and self.step_offer
-                and self._gate_open(g, self.step_gate)
-            ):
-                task[2] = "window"
-                b.asking, b.passes = b.attacker, 0
-            elif stage != "window" or self._step_window(g, b):
-                task[1], task[2] = i + 1, "begin"
-            # a change the end reads makes no trip back through the run loop while
-            # a step holds it (`end_due`, which reads `dirty` first: here, with no
-            # call while it is false)
-            if (
-                g.decision is not None
-                or g.frames
-                or g.dirty and self.end_due(g)
-                or g.is_over
-                or g.tasks[-1] is not task
-            ):
-                return
+            # the passes through this step, until the next begins (or the battle is
+            # cancelled): what they read of the step is read once
+            while True:
+                # set on each pass, as a traced game records each node set; the step
+                # only as it begins: it holds until the next begins
+                g.node = node
+                stage = task[2]
+                if stage == "ops":  # most often
+                    op = b.op
+                    if op < count:
+                        if ops[op](g, b, cite):
+                            b.op = op + 1
+                            b.stage = 0
+                    else:
+                        task[2] = "after"
+                        b.holding = joined
+                        if g.counters_in_play:  # what `fire_step` looks for first
+                            self.fire_step(g, "after", name)
+                elif stage == "begin":
+                    g.step = name
+                    if name in b.skipped:
+                        g.log("skip", cite, step=name)
+                        task[1] += 1
+                    else:
+                        task[2] = "ops"
+                        b.op, b.holding = 0, True
+                        if g.counters_in_play:
+                            self.fire_step(g, "before", name)
+                elif (
+                    stage == "after"
+                    and self.step_offer
+                    and self._gate_open(g, self.step_gate)
+                ):
+                    task[2] = "window"
+                    b.asking, b.passes = b.attacker, 0
+                elif stage != "window" or self._step_window(g, b):
+                    task[1], task[2] = i + 1, "begin"
+                # a change the end reads makes no trip back through the run loop while
+                # a step holds it (`end_due`, which reads `dirty` first: here, with no
+                # call while it is false)
+                if (
+                    g.decision is not None
+                    or g.frames
+                    or g.dirty and self.end_due(g)
+                    or g.is_over
+                    or g.tasks[-1] is not task
+                ):
+                    return
+                if task[1] != i or b.cancelled:
+                    break
 
     def _step_window(self, g, b) -> bool:
         """After a battle step, each player in turn from the attacker may take a
