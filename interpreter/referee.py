@@ -570,7 +570,6 @@ class Referee(Listing):
                         or g.tasks[-1] is not task
                     ):
                         return
-                    continue
             if g.dirty:  # the end is looked for before the window opens
                 return
             g.node = ph.node  # the window, as a traced game records it
