@@ -621,12 +621,16 @@ class Referee(Listing):
                 task[2] = "run"
                 return
             # other players may be offered something (no counters in play rules
-            # out the actions that take one: `_gate_open`, written out)
-            if self.others_offer and len(g.players) > 1:
-                gate, in_play = self.others_gate, g.counters_in_play
-                if gate is None or in_play and not in_play.keys().isdisjoint(gate):
-                    task[2:] = ["others", 1]
-                    return
+            # out the actions that take one: `_gate_open`, written out, and looked
+            # at first, as where there is a gate it most often rules them out)
+            gate, in_play = self.others_gate, g.counters_in_play
+            if (
+                (gate is None or in_play and not in_play.keys().isdisjoint(gate))
+                and self.others_offer
+                and len(g.players) > 1
+            ):
+                task[2:] = ["others", 1]
+                return
             task[1], task[2] = task[1] + 1, "begin"
         elif task[2] != "others":
             self.take(g, g.active, action)
