@@ -1145,7 +1145,13 @@ class Referee(Listing):
 
     def _task_battle(self, g, task: list) -> None:
         """The battle's steps, stage by stage, until something else must happen
-        first: a frame to run, a decision, a look at the end, another task."""
+        first: a frame to run, a decision, a look at the end, another task.
+
+        Only the operations run effects, and only their end lets the game's end
+        be looked for (it sets `holding`): after them, all that stops the steps is
+        looked at; after any other stage, only what that stage may change (a frame
+        `fire_step` pushed, a decision, the next step). The end is never due as a
+        pass begins: the run loop looked for it, or the last pass did."""
         b = g.battle
         steps, n = self.steps_run, self.steps_count
         while True:
@@ -1175,16 +1181,31 @@ class Referee(Listing):
                         b.holding = joined
                         if g.counters_in_play:  # what `fire_step` looks for first
                             self.fire_step(g, "after", name)
+                    # a change the end reads makes no trip back through the run
+                    # loop while a step holds it (`end_due`, which reads `dirty`
+                    # first: here, with no call while it is false)
+                    if (
+                        g.decision is not None
+                        or g.frames
+                        or g.dirty and self.end_due(g)
+                        or g.is_over
+                        or g.tasks[-1] is not task
+                    ):
+                        return
+                    if b.cancelled:
+                        break
                 elif stage == "begin":
                     g.step = name
                     if name in b.skipped:
                         g.log("skip", cite, step=name)
                         task[1] += 1
-                    else:
-                        task[2] = "ops"
-                        b.op, b.holding = 0, True
-                        if g.counters_in_play:
-                            self.fire_step(g, "before", name)
+                        break
+                    task[2] = "ops"
+                    b.op, b.holding = 0, True
+                    if g.counters_in_play:
+                        self.fire_step(g, "before", name)
+                        if g.frames:
+                            return
                 elif (
                     stage == "after"
                     and self.step_offer
@@ -1194,19 +1215,9 @@ class Referee(Listing):
                     b.asking, b.passes = b.attacker, 0
                 elif stage != "window" or self._step_window(g, b):
                     task[1], task[2] = i + 1, "begin"
-                # a change the end reads makes no trip back through the run loop while
-                # a step holds it (`end_due`, which reads `dirty` first: here, with no
-                # call while it is false)
-                if (
-                    g.decision is not None
-                    or g.frames
-                    or g.dirty and self.end_due(g)
-                    or g.is_over
-                    or g.tasks[-1] is not task
-                ):
-                    return
-                if task[1] != i or b.cancelled:
                     break
+                else:  # a player is asked in the window
+                    return
 
     def _step_window(self, g, b) -> bool:
         """After a battle step, each player in turn from the attacker may take a
