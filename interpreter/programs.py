@@ -626,8 +626,11 @@ class _Writer:
 
 # statements written in place that change no env, nor run anything that could:
 # they move cards or set their fields (`Game.move`, `fatigue`, `set_exhausted`,
-# `reset_stats`, `expire`), and what was read of env before them holds after them
-_KEEPS = frozenset(["Move", "Fatigue", "Unfatigue", "Exhaust", "Reset", "Expire"])
+# `reset_stats`, `expire`), or set or change a stat or field (`Game.assign`, which
+# logs and runs nothing), and what was read of env before them holds after them
+_KEEPS = frozenset(
+    ["Move", "Fatigue", "Unfatigue", "Exhaust", "Reset", "Expire", "AddOp", "SetOp"]
+)
 
 
 def _next_iteration(g, f: Frame, loop: list) -> bool:
