@@ -137,6 +137,8 @@ def _written(block: Block) -> Callable[[Any, Frame], int]:
     return fn
 
 
+# a line that sets a local to `len(frames)`: its indent, the local
+_TOP = re.compile(r"( *)(_\d+) = len\(frames\)")
 # the names `frames` and `env` in a line of code (not in a string)
 _FRAMES = re.compile(r"(?<![\w'.])frames(?![\w'])")
 _ENV = re.compile(r"(?<![\w'.])env(?![\w'])")
@@ -298,6 +300,15 @@ class _Writer:
             gen.emit(f"f.pc = {i + 1}")
         gen.emit(f"return {PUSHED}")
 
+    def frames_top(self) -> str:
+        """A local holding `len(frames)`: the one the line just written made, if it
+        did (nothing has run since), else a new one."""
+        gen = self.gen
+        last = _TOP.fullmatch(gen.lines[-1]) if gen.lines else None
+        if last and len(last[1]) == 4 * gen.depth:  # in the same block
+            return last[2]
+        return gen.into("len(frames)")
+
     # --- statements written in place: each as its `Programs._s_` closure runs ------
 
     def atom(self, expr: str) -> str:
@@ -448,7 +459,7 @@ class _Writer:
             if v.isidentifier() or v.lstrip("-").isdigit()
         }
         gen.fresh.difference_update(fields.values())
-        top = gen.into("len(frames)")
+        top = self.frames_top()
         # what is pushed from the body leaves frames of the caller's env below
         loops = self.loops
         self.loops = [(*x[:4], outer if x[4] == "env" else x[4]) for x in loops]
@@ -491,7 +502,7 @@ class _Writer:
             # none of it waits: run here, and should one of its statements push a
             # frame, the rest goes on in a frame of the branch's own, put under
             # what was pushed, as the branch's frame would have been (`pushed`)
-            top, at = gen.into("len(frames)"), [0]
+            top, at = self.frames_top(), [0]
             self.loops.append((top, gen.const(block, self.at(path)), None, at, "env"))
             for j, st in enumerate(block.stmts):
                 at[0] = j
@@ -548,23 +559,28 @@ class _Writer:
         what it pushed (`pushed`), as the closure would have made it."""
         gen, (body,) = self.gen, st.branches
         times = self.atom(gen.result(st.node.times))
-        rounds = gen.tmp()
+        # one round, written as a number (`draw 1`): the body once, no loop, and
+        # what was read before holds in it
+        once = times == "1"
+        rounds = times if once else gen.tmp()
         if not getattr(st, "simple", False):
-            top = gen.into("len(frames)")
+            top = self.frames_top()
             at = [0]
             body_k = gen.const(body, self.at((*self.path, 0)))
             self.loops.append((top, body_k, rounds, at, "env"))
-        gen.emit(f"for {rounds} in range({times}, 0, -1):")
-        gen.depth += 1
-        gen.read = {}  # a round may change what the one before read
+        if not once:
+            gen.emit(f"for {rounds} in range({times}, 0, -1):")
+            gen.depth += 1
+            gen.read = {}  # a round may change what the one before read
         path = self.path
         for j, inner in enumerate(body.stmts):
             if not getattr(st, "simple", False):
                 at[0] = j
             self.stmt(inner, i, (*path, 0, j))
-        if not body.stmts:
-            gen.emit("pass")
-        gen.depth -= 1
+        if not once:
+            if not body.stmts:
+                gen.emit("pass")
+            gen.depth -= 1
         if not getattr(st, "simple", False):
             self.loops.pop()
 
