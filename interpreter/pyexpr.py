@@ -902,7 +902,7 @@ class _Test:
         self.gen, self.x, self.state = gen, x, state
         self.before: list[str] = []
         # what the expression assumes of what is read before the loop: that a
-        # name is bound, that a field's name is no name bound to a stat's
+        # name is bound, that a field's name is not (it could be bound to a stat's)
         self.guards: list[str] = []
         self.safe = True  # whether what was last written cannot fail when read
         # in a term's body: the parameters given the card, and the local holding
@@ -1026,7 +1026,8 @@ class _Test:
                 if name in self.term[0] or name == "you":
                     return None
             elif gen.may_hold(name):  # a name bound to a stat names it: the loop reads
-                self.guards.append(f"not isinstance(env.get({n}), str)")
+                # (the loop reads it bound at all: a test in C, and it never is)
+                self.guards.append(f"{n} not in env")
             last = f"{state}.{name}"
         elif name in gen.p.card_keys and name != "card" and self.term is None:
             # a stat the card lacks: as `Game.attr` finds it (it may fail)
