@@ -1036,9 +1036,7 @@ class Game:
         )
 
     def reset_stats(self, cards: list, stats: tuple) -> None:
-        states = self.cards
-        for card in cards:
-            c = states[card]
+        for c in map(self.cards.__getitem__, cards):
             if not c.timed and c.stats == c.printed:
                 continue  # most often: nothing to put back
             printed, timed = c.printed, c.timed
