@@ -9,7 +9,7 @@ JSON-friendly data, so scripted agents and scenario files can name actions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from kotc_dsl import ast
@@ -93,23 +93,15 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-_new_object = object.__new__
-
-
-def picks(values: Iterable, namer: Any) -> list[Action]:
-    """A `pick` action for each value, its label left to `namer`: as
-    `Action("pick", v, None, namer)` makes it, with no call of `__init__` for each
-    (a choice lists its options by the dozen)."""
-    made = []
-    append = made.append
-    for v in values:
-        a = _new_object(Action)
-        a.kind = "pick"
-        a.value = v
-        a._label = None
-        a._namer = namer
-        append(a)
-    return made
+def picks(values: Sequence, namer: Any) -> list[Action]:
+    """A `pick` action for each value, as `Action("pick", v, None, namer)` makes
+    it: the one `namer` keeps for it (see `game.Namer`), looked up in C, with no
+    Python run for each (a choice lists its options by the dozen)."""
+    try:
+        keys = zip(map(type, values), values, strict=True)
+        return list(map(namer.picked.__getitem__, keys))
+    except TypeError:  # a value that can be no key (a list): made anew
+        return [Action("pick", v, None, namer) for v in values]
 
 
 class Decision(NamedTuple):

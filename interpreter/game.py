@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import weakref
 from dataclasses import dataclass, field
 from itertools import filterfalse, repeat
 from operator import attrgetter, is_
@@ -142,12 +143,15 @@ class Namer:
     names: players, and cards and their abilities by the name and design each card
     has from the first. An action keeps its namer, not its game, so a bot that
     keeps actions keeps no game alive; a game's clones share it until one makes a
-    card (a pawn)."""
+    card (a pawn). It keeps the `pick` actions of the cards and players it has
+    named (`picked`): choices list again the cards that choices before them listed,
+    and list the same actions, made and labelled once."""
 
-    __slots__ = ("engine", "cards")
+    __slots__ = ("engine", "cards", "picked", "__weakref__")
 
     def __init__(self, engine: Engine, cards: tuple[tuple[str, str | None], ...]):
         self.engine, self.cards = engine, cards  # (name, design) by card id
+        self.picked = _Picked(self)
 
     @staticmethod
     def of(engine: Engine, cards: list[CardState]) -> Namer:
@@ -178,6 +182,28 @@ class Namer:
         if isinstance(value, int) and not isinstance(value, DieRef):
             return card_label(self.cards[value][0], value)
         return str(value)
+
+
+class _Picked(dict):
+    """A namer's `pick` actions, by type and value (a player is equal to the card
+    of its number), as `picks` looks them up: those of cards and players kept,
+    their labels written when made. It refers to its namer weakly, and a kept
+    action to none, so that a game's namer is in no cycle (a game is freed when
+    dropped)."""
+
+    __slots__ = ("namer",)
+
+    def __init__(self, namer: Namer):
+        self.namer = weakref.ref(namer)
+
+    def __missing__(self, key: tuple) -> Action:
+        kind, value = key
+        namer = self.namer()
+        if kind is Seat or (kind is int and 0 <= value < len(namer.cards)):
+            action = self[key] = Action("pick", value, None)
+            action._label = namer.label_of(action)
+            return action
+        return Action("pick", value, None, namer)  # anything else: made each time
 
 
 def _unpickled(rs: Ruleset, pool: tuple, state: str, events: list) -> Game:
