@@ -68,6 +68,7 @@ class Engine:
     _shared: dict[tuple, tuple] = {}
     _lock = threading.Lock()
     SHARED = 32  # at most this many are kept
+    NAMERS = 16  # namers an engine keeps (`Namer.of`)
 
     @classmethod
     def shared(cls, ruleset: Ruleset, designs: list[CardDesign]) -> Engine:
@@ -109,6 +110,8 @@ class Engine:
         self._tables(ruleset)
         self.referee = Referee(self)
         self.layout = _layout(self)
+        # the namers of games of the cards dealt (see `Namer.of`), newest last
+        self.namers: dict[tuple, Namer] = {}
 
     def _tables(self, rs: Ruleset) -> None:
         """Lookups the hot paths need, read once from the ruleset."""
@@ -143,11 +146,13 @@ class Namer:
     names: players, and cards and their abilities by the name and design each card
     has from the first. An action keeps its namer, not its game, so a bot that
     keeps actions keeps no game alive; a game's clones share it until one makes a
-    card (a pawn). It keeps the `pick` actions of the cards and players it has
-    named (`picked`): choices list again the cards that choices before them listed,
-    and list the same actions, made and labelled once."""
+    card (a pawn), and games of the same cards share their engine's (`of`). It
+    keeps the `pick` actions of the cards and players it has named (`picked`):
+    choices list again the cards that choices before them listed, and list the
+    same actions, made and labelled once."""
 
     __slots__ = ("engine", "cards", "picked", "__weakref__")
+    _lock = threading.Lock()
 
     def __init__(self, engine: Engine, cards: tuple[tuple[str, str | None], ...]):
         self.engine, self.cards = engine, cards  # (name, design) by card id
@@ -155,7 +160,17 @@ class Namer:
 
     @staticmethod
     def of(engine: Engine, cards: list[CardState]) -> Namer:
-        return Namer(engine, tuple((c.name, c.design) for c in cards))
+        """The namer of a game's cards as dealt: the engine's for games of the same
+        cards (most games are of decks played before), its picks kept with it."""
+        named = tuple((c.name, c.design) for c in cards)
+        kept = engine.namers
+        with Namer._lock:  # games are made in threads too
+            namer = kept.get(named)
+            if namer is None:
+                namer = kept[named] = Namer(engine, named)
+                if len(kept) > engine.NAMERS:  # the oldest goes
+                    del kept[next(iter(kept))]
+        return namer
 
     def adding(self, c: CardState) -> Namer:
         return Namer(self.engine, (*self.cards, (c.name, c.design)))

@@ -51,3 +51,14 @@ def test_a_played_game_is_freed_when_dropped_and_its_clone_shares_the_picks():
         assert gc.collect() == 0  # no cycle: freed as dropped
     finally:
         gc.enable()
+
+
+def test_games_of_the_same_cards_share_their_engine_s_namer():
+    rs = load_edition("17th")
+    decks, _ = _decks(rs, None)
+    g = Game.new(rs, decks, seed=1, players=2)
+    other = Game.new(rs, decks, seed=2, players=2, engine=g.engine)
+    assert other.namer is g.namer
+    assert Game.from_json(g.to_json(), g.engine).namer is g.namer
+    mirror = Game.new(rs, [decks[0], decks[0]], seed=1, players=2, engine=g.engine)
+    assert mirror.namer is not g.namer  # other cards
