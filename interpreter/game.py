@@ -18,8 +18,8 @@ import json
 import threading
 import weakref
 from dataclasses import dataclass, field
-from itertools import filterfalse, repeat
-from operator import attrgetter, is_
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from kotc_dsl import Ruleset, ast, load_edition
@@ -58,7 +58,6 @@ def card_pool(decks: list[Deck]) -> list[CardDesign]:
 # `_new_tuple(Event, (kind, data, cite))`: a named tuple made in C, with no call of
 # its own `__new__` (events and decisions are made at every step)
 _new_tuple = tuple.__new__
-_exhausted = attrgetter("exhausted")
 
 
 class Engine:
@@ -998,12 +997,11 @@ class Game:
     # names every card in play.
 
     def set_exhausted(self, cards: list, flag: bool, cite) -> None:
-        exhaustible = self.engine.exhaustible
-        # most often, readying cards ready already: passed over in C (`filter` keeps
-        # the exhausted ones), their zones not looked at
-        changing = filterfalse if flag else filter
-        for c in changing(_exhausted, map(self.cards.__getitem__, cards)):
-            if c.zone in exhaustible:
+        states, exhaustible = self.cards, self.engine.exhaustible
+        for card in cards:
+            c = states[card]
+            # most often, readying cards ready already: their zones not looked at
+            if c.exhausted is not flag and c.zone in exhaustible:
                 c.exhausted = flag
 
     def fatigue(self, cards: list, flag: bool, cite) -> None:
@@ -1077,7 +1075,9 @@ class Game:
         )
 
     def reset_stats(self, cards: list, stats: tuple) -> None:
-        for c in map(self.cards.__getitem__, cards):
+        states = self.cards
+        for card in cards:
+            c = states[card]
             if not c.timed and c.stats == c.printed:
                 continue  # most often: nothing to put back
             printed, timed = c.printed, c.timed
