@@ -80,8 +80,6 @@ class _Window:
         # `env` holds `you` alone on every path here unless a parameter may have
         # been bound in it since it was made at the top level (see `env`)
         self.top, self.env_bound = gen.depth, True
-        if any(act.counter_kinds is not None for act in acts):
-            self.in_play = gen.into("g.counters_in_play")
         have_at, self.paid = len(gen.lines), False
         self.have = gen.into("None")  # the resources to pay with (see `pay`)
         # the standard condition, once per listing
@@ -170,13 +168,15 @@ class _Window:
         kept, fails, by = gen.const({}), "False", key
         if self.std not in (None, "None", "True"):  # it may fail: kept by both
             fails, by = f"{self.std} is False", f"({self.std}, {key})"
-        entry = gen.into(f"{kept}.get({by})")
-        gen.emit(f"if {entry} is None:")
+        # most often kept already: a `try` costs nothing then (a `get` and a test
+        # of what it found would)
+        gen.emit("try:")
+        gen.emit(f"    {', '.join(items)}, = {kept}[{by}]")
+        gen.emit("except KeyError:")
         gen.emit(
-            f"    {entry} = {kept}[{by}] = {gen.const(_tables)}(listing, g, "
+            f"    {', '.join(items)}, = {kept}[{by}] = {gen.const(_tables)}(listing, g, "
             f"{gen.const(tuple(specs))}, {fails}, {key})"
         )
-        gen.emit(f"{', '.join(items)}, = {entry}")
 
     def offer(self, act: CompiledAction) -> None:
         """One action: its counter gate, then each way to bind it, an option."""
@@ -185,8 +185,11 @@ class _Window:
         # each action binds names in an env of its own: nothing read carries over
         gen.read, gen.bound = {}, {}
         if act.counter_kinds is not None:  # it takes a counter off a card
-            kinds, in_play = gen.const(act.counter_kinds), self.in_play
-            gen.emit(f"if {in_play} and not {in_play}.keys().isdisjoint({kinds}):")
+            # a dict, most often empty (tested first); iterated, its keys
+            kinds = gen.const(act.counter_kinds)
+            gen.emit(
+                f"if g.counters_in_play and not {kinds}.isdisjoint(g.counters_in_play):"
+            )
             gen.depth += 1
         if act.params:
             binder = act.binder
