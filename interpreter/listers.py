@@ -336,9 +336,12 @@ class _Window:
             gen.emit("    continue")
         self.bind(card_param.name, c, state)
         self.check(act.stages[0])
-        gen.emit(f"{at} = {gen.const(_DESIGN_ZONE)}({state})")
-        gen.emit(f"{entries} = {kept}.get({at})")
-        gen.emit(f"if {entries} is None:")
+        # most often kept already (see `tables`)
+        design_zone = f"{gen.const(_DESIGN_ZONE)}({state})"
+        gen.emit("try:")
+        gen.emit(f"    {entries} = {kept}[{design_zone}]")
+        gen.emit("except KeyError:")
+        gen.emit(f"    {at} = {design_zone}")
         narrowed = f"{self.std} is False" if narrows else "False"
         gen.emit(
             f"    {entries} = {kept}[{at}] = {gen.const(_abilities)}(listing, g, {a}, "
