@@ -493,12 +493,17 @@ class _Window:
         std = listing.rs.setting("actions", "standard_activation")
         if std is None:
             return "True"
-        self.env()
+        made = self.env()
         after = gen.count
         v = gen.value(std.cond)
-        if v in gen.bools and gen.owned(v, after):  # a bool no other line sets
-            return v
-        return gen.test_into(gen.truth(v))
+        if not (v in gen.bools and gen.owned(v, after)):  # a bool no other line sets
+            v = gen.test_into(gen.truth(v))
+        if made is not None and not _ENV.search("\n".join(gen.lines[made + 1 :])):
+            # not read: each action makes its own where it first reads it, most
+            # often none, or only once a candidate is found
+            del gen.lines[made]
+            self.env_bound = True
+        return v
 
     def condition_met(self, what: str, card: str, index: str, key: str, plain):
         """On to the next candidate unless `Listing._condition_met` holds for
