@@ -539,7 +539,9 @@ class _Window:
         gen.emit("        continue")
         gen.emit("else:")
         gen.depth += 1
-        self.memos()
+        # no memo is set: the conditions called read none, nor does the call for
+        # a design `own` does not know (its standard condition, if read, is
+        # evaluated in full, to the same value)
         if plain is None:
             own = key
         else:
