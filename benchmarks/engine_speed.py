@@ -13,7 +13,8 @@ dice and shuffles are drawn differently), so time per game is printed too.
 Each DSL engine is built once and timed in steady play, as a long simulation
 runs it: it first plays the games once, untimed, writing the code of each
 window as the window first opens and filling the tables it keeps (`--cold`
-gives each run a new engine, and times that work with the games). `--compiled` runs the same code compiled with Cython, the baseline included
+gives each run a new engine, and times that work with the games).
+`--compiled` runs the same code compiled with Cython, the baseline included
 (`compiled.py`). Times are the process's CPU time, so time the machine gives to
 others does not count; `--work` adds Python calls and bytecodes per decision,
 which do not move with the machine's load at all, and the DSL engine's bytecodes
