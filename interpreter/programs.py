@@ -138,8 +138,7 @@ def _written(block: Block) -> Callable[[Any, Frame], int]:
 
 
 # a line that sets a local to `len(frames)`: its indent, the local
-# (and the next line's indent)
-_TOP = re.compile(r"^( *)(_\d+) = len\(frames\)\n(?=( *))", re.MULTILINE)
+_TOP = re.compile(r"( *)(_\d+) = len\(frames\)")
 # the names `frames` and `env` in a line of code (not in a string)
 _FRAMES = re.compile(r"(?<![\w'.])frames(?![\w'])")
 _ENV = re.compile(r"(?<![\w'.])env(?![\w'])")
@@ -196,7 +195,7 @@ class _Writer:
     def __init__(self, block: Block, programs: Programs | None):
         stmts = block.stmts
         self.p = programs
-        from .pyexpr import _TMP, KeptGen
+        from .pyexpr import KeptGen
 
         self.gen = gen = KeptGen(programs)
         # the `repeat`s, and branches of `if`s, written in place around the
@@ -224,18 +223,6 @@ class _Writer:
         gen.depth = 1
         # done: the frame is taken off, or its loop starts it again at 0
         gen.emit(f"return {NEXT}")
-        # where the frames stood, kept for a push that none of what follows makes:
-        # not kept (a line `pass` where it is all its block holds)
-        text = "\n".join(gen.lines)
-        if "len(frames)" in text:
-            words = _TMP.findall(text)
-
-            def unread(m: re.Match) -> str:
-                if words.count(m[2]) > 1:
-                    return m[0]
-                return "" if m[1] == m[3] else f"{m[1]}pass\n"
-
-            gen.lines = _TOP.sub(unread, text).split("\n")
         # the frame's fields and the game's frames, read once where the body does
         # (a frame of simple statements only is never left but at its start: no
         # position to read)
@@ -317,7 +304,7 @@ class _Writer:
         """A local holding `len(frames)`: the one the line just written made, if it
         did (nothing has run since), else a new one."""
         gen = self.gen
-        last = _TOP.match(gen.lines[-1] + "\n") if gen.lines else None
+        last = _TOP.fullmatch(gen.lines[-1]) if gen.lines else None
         if last and len(last[1]) == 4 * gen.depth:  # in the same block
             return last[2]
         return gen.into("len(frames)")
