@@ -51,7 +51,6 @@ class _Window:
         self.action = gen.const(Action)
         self.repeat = gen.const(repeat)
         self.plains = self.owns = None  # see `plain`, `own`
-        self.made_late = None  # see `make_late`
         self.chain = gen.const(chain.from_iterable)
         # the options listed before in this game, as `_Made` keeps them
         self.made, self.kept, self.made_read = gen.tmp(), gen.const([_Made()]), False
@@ -217,19 +216,6 @@ class _Window:
         if len(_ENV.findall("\n".join(written))) == len(writes):  # and none reads it
             gen.lines[start:] = [line for line in written if not _ENV.search(line)]
             self.env_bound = env_bound
-        if self.made_late is not None:
-            self.make_late(start, *self.made_late)
-            self.made_late = None
-
-    def make_late(self, start: int, local: str, value: str) -> None:
-        """`local`, set to `value` (made from C of locals not set again), made
-        where it is read instead if the option listed is the only line that
-        reads it: most candidates fail a check first."""
-        gen, name = self.gen, re.compile(rf"\b{local}\b")
-        at = [i for i in range(start, len(gen.lines)) if name.search(gen.lines[i])]
-        if len(at) == 2 and gen.lines[at[0]].strip() == f"{local} = {value}":
-            gen.lines[at[1]] = name.sub(value, gen.lines[at[1]])
-            del gen.lines[at[0]]
 
     def bare(self, act: CompiledAction) -> None:
         """`Listing._bare_holds`: its requirement, then its costs."""
@@ -366,7 +352,6 @@ class _Window:
         gen.depth += 1
         new_ref = f"{gen.const(_ability_ref)}({gen.const(AbilityRef)}, ({c}, {k}))"
         gen.emit(f"{ref} = {new_ref}")
-        self.made_late = ref, new_ref  # see `offer`
         self.bind(ability_param.name, ref, None)
         # read as `pyexpr` would, but from the window's table
         gen.read[("modifiers", ref)] = (mods, gen.depth)
