@@ -254,8 +254,8 @@ def main() -> None:
     for name in edition_files():
         rs = load_edition(name)
         decks, names = _decks(rs, None)
-        tables.append((name, decks))
         engine = steady_engine(rs, decks, args.games, args.cold)
+        tables.append((name, rs, decks, engine))  # `--work` reads them again
         n, secs = best(args.repeat, dsl_games, rs, decks, args.games, None, engine)
         rates[name] = n / secs
         print(
@@ -265,7 +265,7 @@ def main() -> None:
     newest = list(edition_files())[-1]
     print(
         f"clone of a {newest} game after 100 decisions: "
-        f"{clone_time(load_edition(newest), tables[-1][1]) * 1e6:,.0f} us "
+        f"{clone_time(*tables[-1][1:3]) * 1e6:,.0f} us "
         "(what a searching bot pays for each line it tries)"
     )
     rs = load_edition("17th" if "17th" in edition_files() else newest)
@@ -309,11 +309,9 @@ def main() -> None:
         print(f"\nwork per decision, {args.games} games each")
         print(f"{'games':<34}{'Python calls':>14}{'bytecodes':>12}")
         rows = []
-        for name, decks in tables:
-            table_rs = load_edition(name)
+        for name, table_rs, decks, table_engine in tables:
             work = work_per_decision(
-                dsl_games, table_rs, decks, args.games,
-                engine=steady_engine(table_rs, decks, args.games, args.cold),
+                dsl_games, table_rs, decks, args.games, engine=table_engine
             )
             rows.append((f"{name} starter, DSL engine", *work))
         dsl = work_per_decision(dsl_games, rs, [deck], args.games, engine=engine)
