@@ -292,17 +292,30 @@ def _listed(d: Decision, action: Any) -> Action:
 class Game:
     """One game in progress. Create with `Game.new`."""
 
-    # What one listing of options reads again and again, kept while it is made
-    # (the state does not change meanwhile): the standard activation condition and
-    # the resources to pay with, per player; None outside a listing. Kept here, not
-    # on the engine that games share, so that games played at once in threads
-    # never read each other's.
-    _standard_memo: dict | None = None
-    _resources_memo: dict | None = None
-
-    # Every game also keeps its engine's `referee` (as `referee`), which the flow
-    # and the primitives read at most steps: set where a game is made (`new`,
-    # `position`, `_restored`; `clone` copies it).
+    # Its fields are slots: the flow, the primitives and the written code read them
+    # at nearly every step, and a slot is read straight from the object, where an
+    # instance dict of this many keys (more than CPython shares between instances)
+    # is looked up. `clone` copies them all; a subclass may add a dict.
+    __slots__ = (
+        # the state (see `_init_state`, `to_json`)
+        "players", "in_game", "cards", "namer", "rng", "seed", "turn", "active",
+        "first_player", "phase", "step", "frames", "tasks", "decision", "answer",
+        "chain", "battle", "victims", "after", "dice", "recent", "events", "flags",
+        "max_turns", "is_over", "outcome", "applied", "node", "dirty",
+        "counters_in_play", "marked", "usage",
+        # its engine, and the engine's `referee`, which the flow and the primitives
+        # read at most steps: set where a game is made (`new`, `position`,
+        # `_restored`; `clone` copies them)
+        "engine", "referee",
+        # What one listing of options reads again and again, kept while it is made
+        # (the state does not change meanwhile): the standard activation condition
+        # and the resources to pay with, per player; None outside a listing. Kept
+        # here, not on the engine that games share, so that games played at once in
+        # threads never read each other's.
+        "_standard_memo", "_resources_memo",
+        # a game may be referred to weakly (a test checks a dropped game is freed)
+        "__weakref__",
+    )
 
     # --- creation -------------------------------------------------------------------
 
@@ -409,6 +422,7 @@ class Game:
         self.in_game: list[Seat] = [seat_of(i) for i in range(n)]
         self.cards: list[CardState] = []
         self.namer = Namer(self.engine, ())
+        self._standard_memo = self._resources_memo = None
         self.rng = Dice(seed, dice)
         self.seed = seed
         self.turn = 0
@@ -535,7 +549,8 @@ class Game:
 
     def clone(self) -> Game:
         g = object.__new__(Game)
-        g.__dict__.update(self.__dict__)
+        for name in _FIELDS:
+            setattr(g, name, getattr(self, name))
         g.players = [p.copy() for p in self.players]
         g.in_game = list(self.in_game)
         g.cards = [c.copy() for c in self.cards]
@@ -655,6 +670,7 @@ class Game:
     @classmethod
     def _restored(cls, data: dict, engine: Engine) -> Game:
         g = object.__new__(cls)
+        g._standard_memo = g._resources_memo = None
         g.engine = engine
         g.referee = engine.referee
         g.seed = data["seed"]
@@ -1326,6 +1342,10 @@ class Game:
                 team.remove(card)
                 if cite is not None:
                     self.log("withdraw", cite, card=card)
+
+
+# what `clone` copies: every field of a game
+_FIELDS = tuple(name for name in Game.__slots__ if name != "__weakref__")
 
 
 class _Context:

@@ -144,7 +144,7 @@ class TracedGame(Game):
         d = self.__dict__
         info = d.pop("_acting", None)
         note = None
-        tasks = d.get("tasks")
+        tasks = getattr(self, "tasks", None)
         if value.startswith("phase:") and tasks and tasks[-1][0] == "phase":
             note = self._phase_note(tasks[-1])
         d.setdefault("trace", []).append((value, info, note))

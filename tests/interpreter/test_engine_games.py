@@ -230,8 +230,9 @@ def test_a_clone_shares_no_container_with_its_game(table):
     for _ in range(30):
         g.apply(RandomAgent(3).act(g))
     twin = g.clone()
-    shared = [k for k, v in g.__dict__.items()
-              if isinstance(v, (list, dict, set)) and twin.__dict__[k] is v]
+    shared = [k for k in type(g).__slots__
+              if isinstance(v := getattr(g, k), (list, dict, set))
+              and getattr(twin, k) is v]
     assert shared == []
 
 
