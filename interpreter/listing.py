@@ -69,6 +69,8 @@ class CompiledAction:
 class Listing:
     """The legal actions of a player, for the referee."""
 
+    __slots__ = ()  # its fields are the referee's (`Referee.__slots__`)
+
     # names of actions -> the function listing them (see `options`)
     _windows: dict
 

@@ -84,8 +84,10 @@ def run(g) -> int:
     while frames:
         f = frames[-1]
         # the top frame's statements, one after another, until one pushes a frame
-        # (or fires something that does)
-        code = f.block.go(g, f)
+        # (or fires something that does); `go` is read as a field, then called
+        # (as a method call, a field's function is looked up the slow way)
+        go = f.block.go
+        code = go(g, f)
         if not code:  # NEXT: the frame is done, or its loop goes round again
             loop = f.loop  # a list, never empty
             if loop and _next_iteration(g, f, loop):

@@ -14,10 +14,10 @@ What a player may do at each decision is listed by its part in `listing.py`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import reduce
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from kotc_dsl import ast
 
@@ -35,7 +35,8 @@ _new_tuple = tuple.__new__
 _die_value = itemgetter(0)
 
 
-class CompiledPhase(NamedTuple):
+@dataclass(slots=True)
+class CompiledPhase:
     phase: ast.Phase
     skips: list
     variants: list  # (condition, block)
@@ -75,6 +76,28 @@ class CompiledCounter:
 class Referee(Listing):
     """Compiled flow of one ruleset; stateless: all state lives in the game (but
     for a memo that lives only while one listing of options is made)."""
+
+    # What it compiles the ruleset to, as slots: the flow reads them at every
+    # step, and calls its own methods as often. With an instance dict of this
+    # many keys (more than CPython shares between instances) each read is a
+    # dict lookup, and a method call takes the slow path.
+    __slots__ = (
+        "_first_own", "_ops", "_windows", "actions", "answers", "anytime",
+        "anytime_cite", "battle_cite", "battle_steps", "call_blocks", "card_types",
+        "chain_offer", "chaining", "concessions", "counters", "criteria", "damage_kw",
+        "damage_params", "decision_limit_cite", "defender_rule", "dice_per",
+        "end_checks", "end_conditions", "engine", "fire_block", "formations",
+        "has_chain", "hidden_zones", "hp_floor", "joined", "leftover_to",
+        "link_block", "link_cite", "link_text", "listened", "lose_checks",
+        "lose_conditions", "minion_victim_kinds", "modifiers", "new_chain",
+        "others_gate", "others_offer", "param_names", "phases", "players_are_victims",
+        "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
+        "resource_zones", "respond_cite", "rs", "setup", "standard",
+        "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
+        "step_windows", "steps", "steps_count", "steps_run", "team_excluded",
+        "team_zone", "turn_cite", "turn_limit_cite", "turn_text", "unbindable",
+        "victim_excluded", "watched_zones", "zombies_cite", "zone_names",
+    )
 
     def __init__(self, engine):
         self.engine = engine
@@ -236,7 +259,7 @@ class Referee(Listing):
         )
         # the windows offer only what may be bound
         self.phases = [
-            p._replace(offers=self._bindable(p.offers), first=self._bindable(p.first))
+            replace(p, offers=self._bindable(p.offers), first=self._bindable(p.first))
             for p in self.phases
         ]
         # what players other than the active one may take at a phase's end: the

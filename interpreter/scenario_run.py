@@ -772,7 +772,7 @@ class _Explainer:
             return list(referee.chaining), "in response to a chain", rule.cite if rule \
                 else None
         task = g.tasks[-1]
-        ph = referee.phases[task[1]][0]
+        ph = referee.phases[task[1]].phase
         if task[2] == "before":
             return (list(ph.opens_first), f"before the {ph.label}'s program",
                     ph.opens_cite or ph.cite)

@@ -8,7 +8,6 @@ its `origin` (file, line, column) so later layers can point back at the source.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -66,10 +65,10 @@ class Citation(Node):
             text += f" (interpretation: {self.interpretation})"
         return text
 
-    @cached_property
-    def text(self) -> str:
-        """`str(self)`, made once: a game's events cite rules at every step."""
-        return str(self)
+    def __post_init__(self) -> None:
+        # `str(self)`, made once: a game's events cite rules at every step (a plain
+        # field, which reads faster than a cached property)
+        object.__setattr__(self, "text", str(self))
 
 
 @dataclass(frozen=True)
