@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from itertools import chain, compress, product, repeat
-from operator import attrgetter, not_
+from operator import attrgetter
 
 from kotc_dsl import ast
 
@@ -131,8 +131,7 @@ class _Window:
     def tables(self, acts: list) -> None:
         """What the actions read of `_sources_by_zone` and `_own_designs`, kept by
         the window for the names of the recent events (read once) and whether
-        the standard condition fails: one local per action, two for a card of
-        the player's with no `in` (`self.item`)."""
+        the standard condition fails: one local per action (`self.item`)."""
         gen, listing = self.gen, self.listing
         self.item = {}
         if not acts:
@@ -149,7 +148,7 @@ class _Window:
                     drawn = "zones"
                     self.item[act.name] = tuple(gen.tmp() for _ in act.drawn_zones)
                 else:
-                    self.item[act.name] = gen.tmp() if drawn else (gen.tmp(), gen.tmp())
+                    self.item[act.name] = gen.tmp()
                 specs.append(("narrowed" if narrowed else "any", act, drawn))
             item = self.item[act.name]
             items += [item] if isinstance(item, str) else item
@@ -262,10 +261,16 @@ class _Window:
         items = self.items(param.source)
         c, state = gen.tmp(), gen.tmp()
         if act.resolves:  # most often, outside the player's window, none may resolve
-            gen.emit(
-                f"if {own} is None or not {own}.isdisjoint(map({gen.const(_DESIGN)}, "
-                f"map({self.get or cards + '.__getitem__'}, {items}))):"
-            )
+            # looked for in a loop: for a hand of cards, faster than `isdisjoint`
+            # over a pipeline of `map`s (as the loops below: see `_by_zones`)
+            may = gen.tmp()
+            gen.emit(f"{may} = {own} is None")
+            gen.emit(f"if not {may}:")
+            gen.emit(f"    for {c} in {items}:")
+            gen.emit(f"        if {cards}[{c}].design in {own}:")
+            gen.emit(f"            {may} = True")
+            gen.emit("            break")
+            gen.emit(f"if {may}:")
             gen.depth += 1
         self.env_later(made)
         gen.emit(f"for {c} in {self.unique(param.source, items)}:")
@@ -296,18 +301,16 @@ class _Window:
         a, cards, pool = gen.const(act), self.cards, gen.tmp()
         table = self.item[act.name]
         if card_param.source is None:  # `table`: see `_tables`
-            zones, get = self.zones, self.get
-            in_zones, has = table
-            # the cards of every zone in the table, at once, each tested by its
-            # design and zone; most often none, outside the player's window
-            gen.emit(f"if {in_zones}:")
+            zones, zone, designs, x = self.zones, gen.tmp(), gen.tmp(), gen.tmp()
+            # the cards of each zone in the table whose design is among its
+            # designs; most often none, outside the player's window
+            gen.emit(f"if {table}:")
             gen.depth += 1
-            joined = gen.const(chain)  # the type itself, not a method of it, called
-            gen.emit(f"ids = [*{joined}(*map({zones}.__getitem__, {in_zones}))]")
-            gen.emit(
-                f"{pool} = [*{gen.const(compress)}(ids, map({has}, "
-                f"map({gen.const(_DESIGN_ZONE)}, map({get}, ids))))]"
-            )
+            gen.emit(f"{pool} = []")
+            gen.emit(f"for {zone}, {designs} in {table}:")
+            gen.emit(f"    for {x} in {zones}[{zone}]:")
+            gen.emit(f"        if {cards}[{x}].design in {designs}:")
+            gen.emit(f"            {pool}.append({x})")
         elif act.drawn_zones is not None:  # `table`: a test per term of the `in`
             made = self.env()
             self.drawn_zones(act, pool, table)
@@ -672,16 +675,12 @@ class _Window:
             return gen.into(f"{self.player}.hp")
         self.paid = True
         gen.emit(f"if {have} is None:")
-        zones, cards = f"{self.player}.zones", self.get
-        if cards is None:
-            cards = gen.tmp()
-            gen.emit(f"    {cards} = g.cards.__getitem__")
-        unspent, exhausted = gen.const(not_), gen.const(_EXHAUSTED)
-        counts = [
-            f"sum(map({unspent}, map({exhausted}, map({cards}, {zones}[{z!r}]))))"
-            for z in self.listing.resource_zones
-        ]
-        gen.emit(f"    {have} = {' + '.join(counts) or '0'}")
+        gen.emit(f"    {have} = 0")
+        zones, cards, x = f"{self.player}.zones", self.cards or "g.cards", gen.tmp()
+        for z in self.listing.resource_zones:  # a loop: see `_by_zones`
+            gen.emit(f"    for {x} in {zones}[{z!r}]:")
+            gen.emit(f"        if not {cards}[{x}].exhausted:")
+            gen.emit(f"            {have} += 1")
         return have
 
     def found(self, act: CompiledAction, args: str) -> None:
@@ -735,7 +734,6 @@ _WRITES_ENV = re.compile(r"\s*env( = \{'you': _\d+\}|\['\w+'\] = _\d+)$")
 
 _DESIGN = attrgetter("design")  # of a card's state
 _DESIGN_ZONE = attrgetter("design", "zone")
-_EXHAUSTED = attrgetter("exhausted")
 
 
 class _Made(dict):
@@ -777,7 +775,7 @@ def _tables(listing, g, specs: tuple, fails: bool, recent: frozenset) -> tuple:
         elif drawn:
             found.append(dict(table))
         else:
-            found += _by_zones(table)
+            found.append(_by_zones(table))
     return tuple(found)
 
 
@@ -790,11 +788,12 @@ def _zone_paths(e) -> list:
 
 
 def _by_zones(table: tuple) -> tuple:
-    """A table of `_sources_by_zone` as its zones and the test of a card's
-    (design, zone) (as the player's cards found are sorted, their order does
-    not matter); no zones, no test."""
-    pairs = frozenset((d, z) for z, designs in table for d in designs)
-    return tuple(z for z, _ in table), pairs.__contains__ if pairs else None
+    """A table of `_sources_by_zone` as (zone, its designs) for each zone where
+    some design has abilities, looked through in a loop: for the few cards of a
+    player's zones, plain loops are faster than pipelines of `map`s,
+    `compress` and `chain` (as the player's cards found are sorted, their order
+    does not matter)."""
+    return tuple((z, frozenset(designs)) for z, designs in table if designs)
 
 
 def _plain(ab) -> bool:
