@@ -12,6 +12,9 @@ and one of its abilities),
 the binder's loop itself, the candidate and its card's state read from locals;
 for two parameters each drawn from a collection with nothing checked of a pair
 (`Listing._bind_two_drawn`), the two collections, every pair made from C.
+Zones are looked through in plain loops: for the few cards of a zone, faster
+than pipelines of `map`s, `compress` and `chain`, though those run fewer
+bytecodes.
 Other shapes call their binder. What is the same for every action is read once:
 the standard activation condition, written in place, and the names of the
 recent events, which with it key what the window keeps of `_sources_by_zone`
@@ -24,8 +27,7 @@ stay as the binders have them; a test lists seeded games both ways.
 from __future__ import annotations
 
 import re
-from itertools import chain, compress, product, repeat
-from operator import attrgetter
+from itertools import product, repeat
 
 from kotc_dsl import ast
 
@@ -51,7 +53,6 @@ class _Window:
         self.action = gen.const(Action)
         self.repeat = gen.const(repeat)
         self.plains = self.owns = None  # see `plain`, `own`
-        self.chain = gen.const(chain.from_iterable)
         # the options listed before in this game, as `_Made` keeps them
         self.made, self.kept, self.made_read = gen.tmp(), gen.const([_Made()]), False
 
@@ -238,8 +239,6 @@ class _Window:
             gen.emit(f"{found} = []")
             binder = gen.const(act.binder)
             gen.emit(f"{binder}(g, {a}, {{'you': {self.you}}}, {found}, False, False)")
-        gen.emit(f"if {found}:")  # each made from C: no loop of Python's per option
-        gen.depth += 1
         self.options(act, found)
 
     def bind_one(self, act: CompiledAction) -> None:
@@ -340,7 +339,7 @@ class _Window:
         self.bind(card_param.name, c, state)
         self.check(act.stages[0])
         # most often kept already (see `tables`)
-        design_zone = f"{gen.const(_DESIGN_ZONE)}({state})"
+        design_zone = f"({state}.design, {state}.zone)"
         gen.emit("try:")
         gen.emit(f"    {entries} = {kept}[{design_zone}]")
         gen.emit("except KeyError:")
@@ -405,33 +404,32 @@ class _Window:
     def drawn_zones(self, act: CompiledAction, pool: str, tests: tuple) -> None:
         """`Listing._drawn_with_abilities` for an `in` of zones joined by `+`: the
         cards of each zone whose test (None: no design there) they pass."""
-        gen, zones, get = self.gen, self.zones, self.get
-        design = gen.const(_DESIGN)
-        picked = f"{gen.const(compress)}(ids, map({{}}, map({design}, map({get}, ids))))"
+        gen, zones, x = self.gen, self.zones, self.gen.tmp()
+        cards = self.cards or gen.into("g.cards")
         terms = _zone_paths(act.params[0].source)
         assert len(terms) == len(act.drawn_zones) == len(tests)
         gen.emit(f"{pool} = []")
         for (whose, zone), has in zip(terms, tests, strict=True):
             gen.emit(f"if {has} is not None:")
             gen.depth += 1
-            seats = gen.value(whose)
-            if seats == self.you:
-                gen.emit(f"ids = {zones}[{zone!r}]")
-                gen.emit(f"{pool} += {picked.format(has)}")
-            else:
+            seats, ids = gen.value(whose), f"{zones}[{zone!r}]"
+            if seats != self.you:  # each player's zone, in turn
                 gen.emit(
                     f"for s in {seats} if type({seats}) is list else _as_list({seats}):"
                 )
-                gen.emit(f"    ids = g.players[s].zones[{zone!r}]")
-                gen.emit(f"    {pool} += {picked.format(has)}")
-            gen.depth -= 1
+                gen.depth += 1
+                ids = f"g.players[s].zones[{zone!r}]"
+            gen.emit(f"for {x} in {ids}:")  # a loop: see `_by_zones`
+            gen.emit(f"    if {cards}[{x}].design in {has}:")
+            gen.emit(f"        {pool}.append({x})")
+            gen.depth -= 1 if seats == self.you else 2
         if len(terms) > 1:  # a card found twice is kept where first found
             gen.emit(f"if {pool}:")
             gen.emit(f"    {pool} = list(dict.fromkeys({pool}))")
 
     def bind_two_drawn(self, act: CompiledAction) -> None:
         """`Listing._bind_two_drawn` when nothing is checked of a pair: each first
-        kept goes with every second, the options made from C."""
+        kept goes with every second."""
         gen, rep = self.gen, self.repeat
         first, second = act.params
         self.env()
@@ -695,20 +693,13 @@ class _Window:
         )
 
     def options(self, act: CompiledAction, found: str) -> None:
-        """The options taking each of the tuples of arguments `found`, listed:
-        made from C, no loop of Python's per option."""
-        gen, rep, out = self.gen, self.repeat, self.out
-        if self.shared(act):
-            self.get_made()
-            gen.emit(
-                f"{out} += map({self.made}.__getitem__, zip({rep}({act.name!r}), "
-                f"{found}))"
-            )
-            return
-        gen.emit(
-            f"{out} += map({self.action}, {rep}('act'), "
-            f"zip({rep}({act.name!r}), {found}), {rep}(None), {rep}(g.namer))"
-        )
+        """The options taking each of the tuples of arguments `found`, listed, in
+        a loop (for the few found, faster than `map` over `zip`)."""
+        args = self.gen.tmp()
+        self.gen.emit(f"for {args} in {found}:")
+        self.gen.depth += 1
+        self.found(act, args)
+        self.gen.depth -= 1
 
     def shared(self, act: CompiledAction) -> bool:
         """Whether the action's options may be kept from one listing to the next
@@ -732,8 +723,6 @@ class _Window:
 # a line that makes `env` anew or binds a parameter in it: all else naming it reads it
 _WRITES_ENV = re.compile(r"\s*env( = \{'you': _\d+\}|\['\w+'\] = _\d+)$")
 
-_DESIGN = attrgetter("design")  # of a card's state
-_DESIGN_ZONE = attrgetter("design", "zone")
 
 
 class _Made(dict):
@@ -768,10 +757,7 @@ def _tables(listing, g, specs: tuple, fails: bool, recent: frozenset) -> tuple:
         table = listing._sources_by_zone(g, act, 1, narrow)
         if drawn == "zones":
             by_zone = dict(table)
-            found += [
-                by_zone[z].__contains__ if by_zone.get(z) else None
-                for _, z in act.drawn_zones
-            ]
+            found += [by_zone.get(z) or None for _, z in act.drawn_zones]
         elif drawn:
             found.append(dict(table))
         else:
