@@ -96,13 +96,21 @@ def _tuples(value: Any) -> Any:
 def picks(values: Sequence, namer: Any) -> list[Action]:
     """A `pick` action for each value, as `Action("pick", v, None, namer)` makes
     it: the one `namer` keeps for it (see `game.Namer`), looked up, not made (a
-    choice lists its options by the dozen). A comprehension: through `map` and
-    `zip` the lookups run in C, but a short list took twice as long."""
-    picked = namer.picked
+    choice lists its options by the dozen). A plain loop: for a short list,
+    faster than a comprehension (a function made and called each time) and than
+    `map` over `zip`."""
+    picked, found = namer.picked, []
     try:
-        return [picked[type(v), v] for v in values]
+        for v in values:
+            found.append(picked[type(v), v])
     except TypeError:  # a value that can be no key (a list): made anew
         return [Action("pick", v, None, namer) for v in values]
+    return found
+
+
+# The answer that ends a choice of any number, shared: an answer is compared by its
+# kind and value, and the one listed is the one taken
+DONE = Action("done", None, "done")
 
 
 class Decision(NamedTuple):

@@ -24,7 +24,7 @@ from kotc_dsl import Ruleset, ast, load_edition
 from kotc_dsl.cards import CardDesign
 
 from .abilities import CompiledAbility, compile_card
-from .actions import Action, Decision, Event, IllegalAction, picks
+from .actions import DONE, Action, Decision, Event, IllegalAction, picks
 from .dice import Dice
 from .programs import NEXT, PUSHED, WAIT, Block, Frame, Programs, as_list, run
 from .referee import Referee
@@ -499,9 +499,11 @@ class Game:
         if self.is_over:
             raise IllegalAction("the game is over")
         d = self.decision
+        # its fields at once (a named tuple's field is read the slow way)
+        player, _, options, resume, cite = d
         # most often, one of the very options listed: looked for by identity (a
         # loop: faster, for a few options, than any C pipeline made for it)
-        for option in d.options:
+        for option in options:
             if option is action:
                 break
         else:
@@ -522,12 +524,12 @@ class Game:
                 Event,
                 (
                     "decide",
-                    {"player": d.player, "action": label, "choice": action.kind},
-                    None if d.cite is None else d.cite.text,
+                    {"player": player, "action": label, "choice": action.kind},
+                    None if cite is None else cite.text,
                 ),
             )
         )
-        if d.resume == "vm":
+        if resume == "vm":
             self.answer = action
         else:
             task = self.tasks[-1]  # the task that asked takes the answer
@@ -784,7 +786,7 @@ class Game:
         return picks((x,), self.namer)[0]
 
     def done_action(self) -> Action:
-        return Action("done", None, "done")
+        return DONE
 
     def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
         self.events.append(
@@ -922,10 +924,14 @@ class Game:
             return  # removed from the game
         engine = self.engine
         watched = self.referee.watched_zones
-        try:  # noqa: SIM105 (no calls, as `suppress` makes: a move is a common step)
-            self.players[c.controller].zones[old_zone].remove(card)
-        except ValueError:
-            pass  # not listed in its zone
+        listed = self.players[c.controller].zones[old_zone]
+        if listed and listed[-1] == card:  # from the top (a draw): no search
+            listed.pop()
+        else:
+            try:  # noqa: SIM105 (no calls, as `suppress` makes: a common step)
+                listed.remove(card)
+            except ValueError:
+                pass  # not listed in its zone
         if c.pawn and engine.pawn_zone and zone != engine.pawn_zone:
             self._leave(c)  # its team, counters and marks go with it
             c.zone = ""

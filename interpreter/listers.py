@@ -66,7 +66,9 @@ class _Window:
         gen.seats.add(self.you)
         # the player, read once: what is read of `you` is read from it
         player_at, self.player = len(gen.lines), gen.tmp()
-        gen.emit(f"{self.player} = g.players[{self.you}]")
+        # (by the seat given, most often a plain int: a list's item by an int
+        # subclass, such as a `Seat`, is read the slow way)
+        gen.emit(f"{self.player} = g.players[seat]")
         gen.seat_state[self.you] = self.player
         gen.emit(f"{self.out} = []")
         made_at = len(gen.lines)
@@ -75,7 +77,7 @@ class _Window:
         # them (see `memos`): most windows list nothing and call none
         self.memo, self.memos_read = gen.into("False"), False
         # `g.cards` and its getter, once read at the window's level (see `tables`)
-        self.cards = self.get = None
+        self.cards = None
         start = len(gen.lines)
         gen.depth += 1
         # `env` holds `you` alone on every path here unless a parameter may have
@@ -160,7 +162,6 @@ class _Window:
             if act.params
         ):
             self.zones = gen.into(f"{self.player}.zones")
-            self.get = gen.into(f"{self.cards}.__getitem__")
         key = "None"
         if any(kind != "any" for kind, _, _ in specs):
             first, none = gen.const(_KIND), gen.const(_NONE)

@@ -25,7 +25,7 @@ from typing import Any
 from kotc_dsl import Ruleset, ast
 from kotc_dsl.unparse import unparse
 
-from .actions import Action, Decision, picks
+from .actions import DONE, Action, Decision, picks
 from .values import AbilityRef, DieRef, Seat
 
 NEXT, PUSHED, WAIT = 0, 1, 2
@@ -1150,12 +1150,14 @@ class Programs:
                 env[name] = (picked[0] if picked else None) if single else picked
                 return NEXT
             who = chooser(g, env) if chooser else env["you"]
-            if DieRef in map(type, items):  # a die's label is made now
-                options = list(map(g.pick_action, items))
+            for x in items:
+                if type(x) is DieRef:  # a die's label is made now
+                    options = [g.pick_action(x) for x in items]
+                    break
             else:
                 options = picks(items, g.namer)
             if len(picked) >= least:
-                options.append(Action("done", None, "done"))  # `Game.done_action`
+                options.append(DONE)
             # the decision `Game.ask` sets
             g.decision = _new_tuple(Decision, (int(who), prompt, options, "vm", cite))
             return WAIT

@@ -14,7 +14,7 @@ read once, so the condition's steps on it need no test of its type; a card's
 state also answers `card in seat.zone` (a card is in one zone list: its
 controller's, of its zone). Where
 such a condition is only reads of the card, names and comparisons (`_Test`),
-the whole `where` is one list comprehension. A form not written here is kept
+the whole `where` is one plain loop of one test. A form not written here is kept
 as its closure (a constant of the function's namespace), so anything the
 closures can evaluate, this can.
 
@@ -773,21 +773,23 @@ class _Gen:
             test.before.insert(0, f"{states} = g.cards")
         all_ints = [] if cards else [f"set(map(type, {items})) == {{int}}"]
         if written is not None and test.guards:
-            # the comprehension where what it assumes of `env` holds (as it does but
+            # the one test where what it assumes of `env` holds (as it does but
             # for names unbound, or bound to a stat's name), the loop otherwise
             self.emit("else:")
             self.depth += 1
             for line in test.before:
                 self.emit(line)
             self.emit(f"if {' and '.join(all_ints + test.guards)}:")
-            self.emit(f"    {self.comprehension(out, x, items, written)}")
+            self.depth += 1
+            self.one_test(out, x, items, written)
+            self.depth -= 1
         else:
             self.emit(f"elif {all_ints[0]}:" if all_ints else "else:")
             self.depth += 1
             if written is not None:
                 for line in test.before:
                     self.emit(line)
-                self.emit(self.comprehension(out, x, items, written))
+                self.one_test(out, x, items, written)
             else:
                 self.filter_loop(e.cond, items, out, "'card'", kind="card")
             self.depth -= 1
@@ -805,13 +807,17 @@ class _Gen:
             self.depth -= 1
         return out
 
-    def comprehension(self, out: str, x: str, items: str, written) -> str:
-        """The loop of a `where` over card ids as one list comprehension, for a
-        condition `_Test` wrote as a Python expression (`written`). What the
-        condition reads of `env` or of the game apart from the cards is read
-        before the loop (`_Test.before`): none of it can change while the
-        condition is read, nor fail to be read."""
-        return f"{out} = [{x} for {x} in {items} if {written}]"
+    def one_test(self, out: str, x: str, items: str, written) -> None:
+        """The loop of a `where` over card ids, for a condition `_Test` wrote as a
+        Python expression (`written`). What the condition reads of `env` or of
+        the game apart from the cards is read before the loop (`_Test.before`):
+        none of it can change while the condition is read, nor fail to be read.
+        A plain loop, not a list comprehension, which is a function of its own
+        made and called each time (for a few cards, most of its cost)."""
+        self.emit(f"{out} = []")
+        self.emit(f"for {x} in {items}:")
+        self.emit(f"    if {written}:")
+        self.emit(f"        {out}.append({x})")
 
     def filter_loop(self, cond, items: str, out: str, var: str, kind) -> None:
         """The loop of a `where`: the element bound to the name `var` holds. With
@@ -889,8 +895,8 @@ class KeptGen(_Gen):
 
 
 class _Test:
-    """A `where` condition over a card as one Python expression, for a list
-    comprehension (see `_Gen.comprehension`): `card` is the element `x`, its
+    """A `where` condition over a card as one Python expression, for a loop of
+    one test (see `_Gen.one_test`): `card` is the element `x`, its
     state what the expression `state` reads; a stat, field or controller of it
     reads as `_Gen.card_read` does; other names and `game` reads are read before
     the loop into locals (`before`). A term given the card is written in place

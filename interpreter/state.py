@@ -75,7 +75,8 @@ class CardState(_Slotted):
         self.id, self.name, self.type, self.design = id, name, type, design
         self.owner = self.controller = self.last_controller = owner
         self.zone = ""
-        self.printed = dict(printed)
+        # the printed stats are never changed: a card shares its design's
+        self.printed = printed
         self.stats = dict(printed)
         self.timed: dict[str, int] = {}
         self.exhausted = self.fatigued = False
@@ -103,7 +104,7 @@ class CardState(_Slotted):
         c.face_up = self.face_up
         c.pawn = self.pawn
         c.design = self.design
-        c.printed = self.printed.copy()
+        c.printed = self.printed  # never changed: shared
         c.stats = self.stats.copy()
         c.timed = self.timed.copy()
         c.tags = self.tags.copy()

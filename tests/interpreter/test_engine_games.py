@@ -354,6 +354,7 @@ def test_an_if_running_its_branch_in_place_plays_as_with_a_frame(table, monkeypa
 
 
 def test_a_card_copy_has_every_slot_and_containers_of_its_own():
+    # but the printed stats, which nothing changes: shared with the design's
     from interpreter.state import CardState
 
     card = CardState(7, "Zapper", "minion", 1, {"level": 2, "sp": 3}, "Zapper")
@@ -366,7 +367,7 @@ def test_a_card_copy_has_every_slot_and_containers_of_its_own():
         assert getattr(copy, slot) == getattr(card, slot), slot
         value = getattr(card, slot)
         if isinstance(value, (dict, list)):
-            assert getattr(copy, slot) is not value, slot
+            assert (getattr(copy, slot) is value) == (slot == "printed"), slot
     assert copy.counters[0] is not card.counters[0]
 
 

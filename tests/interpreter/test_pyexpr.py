@@ -369,20 +369,20 @@ def test_a_where_over_cards_or_players_reads_them_as_the_closures_do(table):
     assert ev(g, alive, env) == [Seat(0), Seat(1)] and env["player"] == "before"
 
 
-# a `where` written as one list comprehension
-_COMPREHENSION = re.compile(r"\[(_\d+) for \1 in ")
+# a `where` written as a loop of one test (no name bound in `env` per element)
+_ONE_TEST = re.compile(r"for (_\d+) in _\d+:\n\s+if .+:\n\s+_\d+\.append\(\1\)")
 
 
-def test_a_where_over_cards_written_as_one_comprehension(table):
-    # a condition of card reads, comparisons and `and`/`or`/`not` is written as one
-    # list comprehension (see `filter_comprehension`), with the same values and
-    # the same failures as the closures
+def test_a_where_over_cards_written_as_a_loop_of_one_test(table):
+    # a condition of card reads, comparisons and `and`/`or`/`not` is written as a
+    # loop of one test (see `_Gen.one_test`), with the same values and the
+    # same failures as the closures
     g, field, stat, small, big, theirs, held = table
     everything = b("+", p("players", field), p("you", "hand"))
 
     def where(cond, env=None):
         e = ast.Filtered(everything, cond)
-        assert _COMPREHENSION.search(g.engine.programs.expr(e).source)
+        assert _ONE_TEST.search(g.engine.programs.expr(e).source)
         return ev(g, e, env)
 
     assert where(b("and", p("card", "exhausted"), b("==", p("card", "controller"),
@@ -409,7 +409,7 @@ def test_a_where_over_cards_written_as_one_comprehension(table):
         b("<", p("none"), b("==", p("ghost"), n(1))),
     ):
         late = ast.Filtered(everything, cond)
-        assert not _COMPREHENSION.search(g.engine.programs.expr(late).source)
+        assert not _ONE_TEST.search(g.engine.programs.expr(late).source)
         with pytest.raises(RuntimeError, match="'ghost' is not bound"):
             g.engine.programs.expr(late)(g, {"you": Seat(0), "none": None})
 
@@ -429,7 +429,7 @@ def test_a_where_keeping_the_card_equal_to_a_value_finds_it_with_no_loop(table):
 
 def test_a_where_over_zone_lists_tests_no_types(table):
     # the cards of the players' zones are card ids, and so are those of a `where`
-    # over them: no test of their types, in a comprehension or in a loop
+    # over them: no test of their types, in a loop of one test or in the general loop
     g, field, stat, small, big, theirs, held = table
     zones = b("+", p("players", field), p("players", "hand"))
     for cond in (p("card", "exhausted"), b("==", p("card", "controller"), p("you")),
@@ -582,7 +582,7 @@ def test_a_term_written_in_place_sees_only_you_and_its_parameters(table):
     term("loop", ("c",), call("loop", p("c")))  # recursion: written in place a few deep
     programs.terms["loop"] = (("c",), lambda g, env: env["c"])
     assert programs.expr(call("loop", n(7)))(g, {"you": Seat(0)}) == 7
-    # given the card of a `where`, in its comprehension: as the term's env reads
+    # given the card of a `where`, in its loop of one test: as the term's env reads
     everything = b("+", p("players", field), p("players", "hand"))
     term("fresh", ("c",), b("and", ast.Unary("not", p("c", "exhausted")),
                             ast.FuncCall("tagged", (p("c"), p("berzerk")))))
@@ -592,7 +592,7 @@ def test_a_term_written_in_place_sees_only_you_and_its_parameters(table):
     for name, written in [("yours", True), ("fresh", True), ("ours", True),
                           ("stranger", False), ("other_you", True), ("mine", False)]:
         e = ast.Filtered(everything, call(name, p("card")))
-        assert bool(_COMPREHENSION.search(programs.expr(e).source)) is written, name
+        assert bool(_ONE_TEST.search(programs.expr(e).source)) is written, name
         for env in ({"you": Seat(0)}, {"you": Seat(1), "exhausted": stat},
                     {"berzerk": "other", "other": Seat(0)}):
             got = _outcome(programs.expr(e), g, dict(env))
