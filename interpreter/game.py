@@ -28,7 +28,7 @@ from .actions import DONE, Action, Decision, Event, IllegalAction, picks
 from .dice import Dice
 from .programs import NEXT, PUSHED, WAIT, Block, Frame, Programs, as_list, run
 from .referee import Referee
-from .state import SEAT_FIELDS, CardState, PlayerState, Record
+from .state import SEAT_FIELDS, Battle, CardState, Chain, PlayerState
 from .values import AbilityRef, DieRef, Seat, card_label, decode, encode, seat_of
 from .view import view as seen_by
 
@@ -432,8 +432,8 @@ class Game:
         self.tasks: list[list] = []
         self.decision: Decision | None = None
         self.answer: Action | None = None
-        self.chain: Record | None = None
-        self.battle: Record | None = None
+        self.chain: Chain | None = None
+        self.battle: Battle | None = None
         self.victims: list = []
         self.after: list[list] = []
         self.dice: list[list] = []
@@ -712,8 +712,8 @@ class Game:
             )
         )
         g.answer = None
-        g.chain = Record.from_json(data["chain"])
-        g.battle = Record.from_json(data["battle"])
+        g.chain = Chain.from_json(data["chain"])
+        g.battle = Battle.from_json(data["battle"])
         g.victims = decode(data["victims"])
         g.dice = decode(data["dice"])
         g.recent = decode(data["recent"])

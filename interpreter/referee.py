@@ -26,7 +26,7 @@ from .listers import window_lister
 from .listing import CompiledAction, Listing, _names, _trigger_table
 from .programs import NEXT, PUSHED, WAIT, Block, Frame
 from .programs import run as run_frames
-from .state import Record
+from .state import Battle, Chain
 from .values import AbilityRef, Seat, card_label, seat_of
 
 # `_new_tuple(Decision, (...))`: a named tuple made in C (as `Game.ask` makes one)
@@ -793,7 +793,7 @@ class Referee(Listing):
         }
         ch = g.chain
         if ch is None:
-            ch = g.chain = Record(
+            ch = g.chain = Chain(
                 links=[link],
                 last_actor=actor,
                 asking=g.next_seat(actor),
@@ -1656,8 +1656,8 @@ def _reads(e) -> set[str]:
     return set()
 
 
-def _new_battle(attacker: int) -> Record:
-    return Record(
+def _new_battle(attacker: int) -> Battle:
+    return Battle(
         attacker=int(attacker),
         defender=None,
         victim=None,

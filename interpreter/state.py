@@ -14,6 +14,7 @@ from .values import decode, encode
 SEAT_FIELDS = frozenset({"owner", "controller", "last_controller"})
 
 _new_object = object.__new__
+_UNSET = object()  # a record's field not set yet
 
 
 class _Slotted:
@@ -136,22 +137,55 @@ class PlayerState(_Slotted):
 
 
 class Record:
-    """A bag of named values (the chain, a battle) that copies and serialises whole."""
+    """A bag of named values that copies and serialises whole. Each kind names its
+    fields as slots (`Chain`, `Battle`), which the flow reads at every step; a
+    field not set yet is neither copied nor written."""
+
+    __slots__ = ()
 
     def __init__(self, **fields: Any):
-        self.__dict__.update(fields)
+        for k, v in fields.items():
+            setattr(self, k, v)
+
+    def fields(self) -> dict:
+        """The fields set, by name, in the order of the slots."""
+        found = {}
+        for k in self.__slots__:
+            v = getattr(self, k, _UNSET)
+            if v is not _UNSET:
+                found[k] = v
+        return found
 
     def copy(self) -> Record:
-        return Record(**{k: _copy(v) for k, v in self.__dict__.items()})
+        return type(self)(**{k: _copy(v) for k, v in self.fields().items()})
 
     def to_json(self) -> dict:
-        return {k: encode(v) for k, v in self.__dict__.items()}
+        return {k: encode(v) for k, v in self.fields().items()}
 
-    @staticmethod
-    def from_json(data: dict | None) -> Record | None:
+    @classmethod
+    def from_json(cls, data: dict | None) -> Record | None:
         if data is None:
             return None
-        return Record(**{k: decode(v) for k, v in data.items()})
+        return cls(**{k: decode(v) for k, v in data.items()})
+
+
+class Chain(Record):
+    """The chain under way: its links, who acted last, who is asked, the passes in
+    a row, whether it resolves."""
+
+    __slots__ = ("links", "last_actor", "asking", "passes", "resolving")
+
+
+class Battle(Record):
+    """The battle under way (see `referee._new_battle`)."""
+
+    __slots__ = (
+        "attacker", "defender", "victim", "attack_team", "defense_team",
+        "attack_dice", "defense_dice", "skipped", "forced", "cancelled", "holding",
+        "left_from", "op", "stage", "answer", "unplaced",
+        # set once a step's window opens (`Referee._step_window`)
+        "asking", "passes",
+    )
 
 
 def _copy(v: Any) -> Any:

@@ -24,7 +24,7 @@ from interpreter.agents import RandomAgent
 from interpreter.cli_play import _decks
 from interpreter.game import Engine, Game, card_pool
 from interpreter.programs import Programs, as_list
-from interpreter.state import Record
+from interpreter.state import Battle, Chain
 from interpreter.values import AbilityRef, DieRef, Seat
 from kotc_dsl import ast, load_edition
 from kotc_dsl.ast import Origin
@@ -166,9 +166,9 @@ def test_a_contexts_fields_and_an_events_read_as_game_attr_reads_them(table):
         for g.battle, g.chain in [
             (None, None),
             (
-                Record(attacker=1, defender=None, attack_team=[theirs],
+                Battle(attacker=1, defender=None, attack_team=[theirs],
                        defense_team=[small, big], victim=big),
-                Record(links=[1, 2], resolving=True, last_actor=0),
+                Chain(links=[1, 2], resolving=True, last_actor=0),
             ),
         ]:
             for head, name in fields:
