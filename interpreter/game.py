@@ -499,8 +499,7 @@ class Game:
         if self.is_over:
             raise IllegalAction("the game is over")
         d = self.decision
-        # its fields at once (a named tuple's field is read the slow way)
-        player, _, options, resume, cite = d
+        options = d.options
         # most often, one of the very options listed: looked for by identity (a
         # loop: faster, for a few options, than any C pipeline made for it)
         for option in options:
@@ -524,12 +523,12 @@ class Game:
                 Event,
                 (
                     "decide",
-                    {"player": player, "action": label, "choice": action.kind},
-                    None if cite is None else cite.text,
+                    {"player": d.player, "action": label, "choice": action.kind},
+                    None if d.cite is None else d.cite.text,
                 ),
             )
         )
-        if resume == "vm":
+        if d.resume == "vm":
             self.answer = action
         else:
             task = self.tasks[-1]  # the task that asked takes the answer
@@ -771,9 +770,7 @@ class Game:
         resume: str = "vm",
         cite: ast.Citation | None = None,
     ) -> int:
-        self.decision = _new_tuple(
-            Decision, (int(player), prompt, options, resume, cite)
-        )
+        self.decision = Decision(int(player), prompt, options, resume, cite)
         return WAIT
 
     def take_answer(self) -> Action | None:

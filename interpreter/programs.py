@@ -30,7 +30,6 @@ from .values import AbilityRef, DieRef, Seat
 
 NEXT, PUSHED, WAIT = 0, 1, 2
 
-_new_tuple = tuple.__new__
 
 Eval = Callable[[Any, dict], Any]
 Step = Callable[[Any, "Frame"], int]
@@ -1159,7 +1158,7 @@ class Programs:
             if len(picked) >= least:
                 options.append(DONE)
             # the decision `Game.ask` sets
-            g.decision = _new_tuple(Decision, (int(who), prompt, options, "vm", cite))
+            g.decision = Decision(int(who), prompt, options, "vm", cite)
             return WAIT
 
         return choose

@@ -29,7 +29,7 @@ from .programs import run as run_frames
 from .state import Battle, Chain
 from .values import AbilityRef, Seat, card_label, seat_of
 
-# `_new_tuple(Decision, (...))`: a named tuple made in C (as `Game.ask` makes one)
+# `_new_tuple(Event, (...))`: a named tuple made in C (as `Game.log` makes one)
 _new_tuple = tuple.__new__
 # a die's value in the game's record of dice ([value, seat]): summed in C
 _die_value = itemgetter(0)
@@ -567,9 +567,9 @@ class Referee(Listing):
                 options = self.options(g, g.active, ph.first)
                 if options:
                     options.append(ph.go_on)
-                    g.decision = _new_tuple(Decision, (
+                    g.decision = Decision(
                         g.active, ph.label, options, "phase", ph.asking
-                    ))
+                    )
                     return
                 task[2] = "run"
                 g.node = ph.node  # the program, as a traced game records it
@@ -602,9 +602,7 @@ class Referee(Listing):
             return
         options = self.options(g, g.active, ph.offers)
         options.append(ph.end)
-        g.decision = _new_tuple(
-            Decision, (g.active, ph.label, options, "phase", ph.asking)
-        )
+        g.decision = Decision(g.active, ph.label, options, "phase", ph.asking)
 
     def _ask_others(self, g, k: int, offer: tuple, prompt: str, resume: str,
                     cite) -> int | None:
@@ -620,9 +618,7 @@ class Referee(Listing):
                 options = self.options(g, seat, offer)
                 if options:
                     options.append(_PASS)
-                    g.decision = _new_tuple(
-                        Decision, (int(seat), prompt, options, resume, cite)
-                    )
+                    g.decision = Decision(int(seat), prompt, options, resume, cite)
                     return k
             k += 1
         return None
@@ -668,7 +664,15 @@ class Referee(Listing):
         name, args = action.value
         act = self.actions[name]
         env = {"you": seat_of(seat)}
-        env.update(zip(self.param_names[name], args, strict=True))
+        # bound one by one: for an action's few arguments, a `zip` (an object
+        # made, and a keyword given) costs more than the binding
+        params = self.param_names[name]
+        if len(params) != len(args):
+            raise ValueError(f"{name} takes {len(params)} arguments: {args!r}")
+        i = 0
+        for param in params:
+            env[param] = args[i]
+            i += 1  # noqa: SIM113 (`enumerate` is an object made, too)
         # what just happened may still be answered while a chain is open, and by an
         # action answering it; any other action moves the game on ("Chains")
         if g.recent:  # most often nothing did
@@ -850,9 +854,9 @@ class Referee(Listing):
         g.node = "chain:respond"
         options = self.options(g, ch.asking, self.chain_offer)
         options.append(_PASS)
-        g.decision = _new_tuple(Decision, (
+        g.decision = Decision(
             ch.asking, "respond to the chain", options, "chain", self.respond_cite
-        ))
+        )
 
     def _answer_chain(self, g, task: list, action: Action) -> None:
         ch = g.chain
@@ -1252,10 +1256,10 @@ class Referee(Listing):
             options = self.options(g, b.asking, self.step_offer)
             if options:
                 options.append(_PASS)
-                g.decision = _new_tuple(Decision, (
+                g.decision = Decision(
                     b.asking, "act between battle steps", options, "battle",
                     self.step_cite,
-                ))
+                )
                 return False
             b.passes += 1
             b.asking = g.next_seat(b.asking)
@@ -1325,7 +1329,7 @@ class Referee(Listing):
         options = picks(candidates, g.namer)
         if len(team) >= minimum and last:
             options.append(_DONE_ENLISTING)
-        g.decision = _new_tuple(Decision, (int(seat), "enlist", options, "battle", cite))
+        g.decision = Decision(int(seat), "enlist", options, "battle", cite)
         return False
 
     def _op_form_attack(self, g, b, cite) -> bool:
@@ -1349,9 +1353,9 @@ class Referee(Listing):
                     g.log("no_battle", cite, reason="no team or no victim")
                     return True
                 options = picks(victims, g.namer)
-                g.decision = _new_tuple(Decision, (
+                g.decision = Decision(
                     int(b.attacker), "declare the victim", options, "battle", cite
-                ))
+                )
                 return False
         for c in b.attack_team:
             g.cards[c].exhausted = True
@@ -1457,8 +1461,8 @@ class Referee(Listing):
                     Action("die", d, f"inflict {v} on {first}")
                     for v, d in sorted(values.items())
                 ]
-                g.decision = _new_tuple(
-                    Decision, (int(seat), "allocate a die", options, "battle", cite)
+                g.decision = Decision(
+                    int(seat), "allocate a die", options, "battle", cite
                 )
                 return False
             b.stage = side + 1
@@ -1469,7 +1473,7 @@ class Referee(Listing):
         name = player_kw if isinstance(target, Seat) else minion_kw
         # the keyword's parameters, the first three given, any others None
         params, unset = self.damage_params[name]
-        fields = dict(zip(params, (target, amount, die, *unset), strict=False))
+        fields = dict(zip(params, (target, amount, die, *unset)))  # noqa: B905 (as many)
         g.call_keyword(name, fields, {"you": seat_of(seat)}, False, cite)
         # its frames run here, as the run loop would run them next: nothing comes
         # between (the end is not looked for while a step holds); the step then

@@ -3,6 +3,7 @@ cards of zones they may not look at are there, unnamed, in every edition."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -170,7 +171,8 @@ def test_a_prompt_names_only_the_cards_a_seat_may_see():
     g = next(positions("17th", seed=2))
     mine = g.players[g.decision.player].zones["hand"][0]
     named = f"{g.cards[mine].name}#{mine}"
-    g.decision = g.decision._replace(prompt=f"keep {named}?")  # as a card's own might
+    # as a card's own might
+    g.decision = dataclasses.replace(g.decision, prompt=f"keep {named}?")
     assert g.view(g.decision.player)["decision"]["prompt"] == f"keep {named}?"
     assert g.view(1 - g.decision.player)["decision"]["prompt"] == "keep a card?"
 
