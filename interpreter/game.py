@@ -159,7 +159,7 @@ class Namer:
     def of(engine: Engine, cards: list[CardState]) -> Namer:
         """The namer of a game's cards as dealt: the engine's for games of the same
         cards (most games are of decks played before), its picks kept with it."""
-        named = tuple((c.name, c.design) for c in cards)
+        named = tuple([(c.name, c.design) for c in cards])  # not a generator: faster
         kept = engine.namers
         with Namer._lock:  # games are made in threads too
             namer = kept.get(named)
