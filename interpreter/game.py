@@ -54,7 +54,7 @@ def card_pool(decks: list[Deck]) -> list[CardDesign]:
 
 
 # `_new_tuple(Event, (kind, data, cite))`: a named tuple made in C, with no call of
-# its own `__new__` (events and decisions are made at every step)
+# its own `__new__` (events are made at every step)
 _new_tuple = tuple.__new__
 
 
@@ -499,10 +499,9 @@ class Game:
         if self.is_over:
             raise IllegalAction("the game is over")
         d = self.decision
-        options = d.options
         # most often, one of the very options listed: looked for by identity (a
         # loop: faster, for a few options, than any C pipeline made for it)
-        for option in options:
+        for option in d.options:
             if option is action:
                 break
         else:

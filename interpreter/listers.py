@@ -76,7 +76,7 @@ class _Window:
         # the listing's memos are set only before the first call that may read
         # them (see `memos`): most windows list nothing and call none
         self.memo, self.memos_read = gen.into("False"), False
-        # `g.cards` and its getter, once read at the window's level (see `tables`)
+        # `g.cards`, once read at the window's level (see `tables`)
         self.cards = None
         start = len(gen.lines)
         gen.depth += 1
