@@ -31,6 +31,7 @@ from .values import AbilityRef, Seat, card_label, seat_of
 
 # `_new_tuple(Event, (...))`: a named tuple made in C (as `Game.log` makes one)
 _new_tuple = tuple.__new__
+_new_object = object.__new__
 # a die's value in the game's record of dice ([value, seat]): summed in C
 _die_value = itemgetter(0)
 
@@ -1661,26 +1662,28 @@ def _reads(e) -> set[str]:
 
 
 def _new_battle(attacker: int) -> Battle:
-    return Battle(
-        attacker=int(attacker),
-        defender=None,
-        victim=None,
-        attack_team=[],
-        defense_team=[],
-        attack_dice=[],
-        defense_dice=[],
-        skipped=[],
-        forced=False,
-        cancelled=False,
-        holding=False,  # in what happens at once: the end waits (`check_end`)
-        left_from=None,  # the seat that controlled the victim minion when it left
-        op=0,
-        stage=0,
-        answer=None,
-        # the members the enlisting step under way has still to place (see
-        # `_enlist_step`); None between enlisting steps
-        unplaced=None,
-    )
+    # its fields set one by one: a battle begins at most turns, and `Record`'s
+    # keywords cost a dict and a `setattr` each
+    b = _new_object(Battle)
+    b.attacker = int(attacker)
+    b.defender = None
+    b.victim = None
+    b.attack_team = []
+    b.defense_team = []
+    b.attack_dice = []
+    b.defense_dice = []
+    b.skipped = []
+    b.forced = False
+    b.cancelled = False
+    b.holding = False  # in what happens at once: the end waits (`check_end`)
+    b.left_from = None  # the seat that controlled the victim minion when it left
+    b.op = 0
+    b.stage = 0
+    b.answer = None
+    # the members the enlisting step under way has still to place (see
+    # `_enlist_step`); None between enlisting steps
+    b.unplaced = None
+    return b
 
 
 def _visible(event: dict) -> dict:
