@@ -902,11 +902,11 @@ class Game:
         return self.cards[card].stats.get(stat, 0) if stat else 0
 
     def counters_placed(self, card: int, kind: str, placer: Any) -> int:
-        return sum(
-            1
-            for k, p in self.cards[card].counters
-            if k == kind and (placer is None or p == placer)
-        )
+        n = 0  # a loop: no generator made for a card's few counters
+        for k, p in self.cards[card].counters:
+            if k == kind and (placer is None or p == placer):
+                n += 1
+        return n
 
     def is_tagged(self, card: int, tag: str) -> bool:
         return tag in self.cards[card].tags

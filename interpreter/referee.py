@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import reduce
-from operator import itemgetter
 from typing import Any
 
 from kotc_dsl import ast
@@ -32,8 +31,6 @@ from .values import AbilityRef, Seat, card_label, seat_of
 # `_new_tuple(Event, (...))`: a named tuple made in C (as `Game.log` makes one)
 _new_tuple = tuple.__new__
 _new_object = object.__new__
-# a die's value in the game's record of dice ([value, seat]): summed in C
-_die_value = itemgetter(0)
 
 
 @dataclass(slots=True)
@@ -797,14 +794,13 @@ class Referee(Listing):
             "counter": counter,  # the counter popped, whose effect is not the card's
         }
         ch = g.chain
-        if ch is None:
-            ch = g.chain = Chain(
-                links=[link],
-                last_actor=actor,
-                asking=g.next_seat(actor),
-                passes=0,
-                resolving=False,
-            )
+        if ch is None:  # field by field, as a battle's (see `_new_battle`)
+            ch = g.chain = _new_object(Chain)
+            ch.links = [link]
+            ch.last_actor = actor
+            ch.asking = g.next_seat(actor)
+            ch.passes = 0
+            ch.resolving = False
             g.tasks.append(["chain"])
             g.node = "chain:open"
         else:
@@ -1484,7 +1480,7 @@ class Referee(Listing):
     def _op_leftover_attack(self, g, b, cite) -> bool:
         if b.stage == 0:
             b.stage = 1
-            total = sum(map(_die_value, map(g.dice.__getitem__, b.attack_dice)))
+            total = _dice_total(g, b.attack_dice)
             b.attack_dice = []
             if total <= 0 or b.victim is None:
                 return True
@@ -1503,7 +1499,7 @@ class Referee(Listing):
     def _op_leftover_defense(self, g, b, cite) -> bool:
         if b.stage == 0:
             b.stage = 1
-            total = sum(map(_die_value, map(g.dice.__getitem__, b.defense_dice)))
+            total = _dice_total(g, b.defense_dice)
             b.defense_dice = []
             if total > 0 and isinstance(b.victim, Seat):
                 self._damage(g, b.defender, seat_of(b.attacker), total, None, cite)
@@ -1659,6 +1655,15 @@ def _reads(e) -> set[str]:
     if isinstance(e, ast.Filtered):
         return _reads(e.base) | _reads(e.cond)
     return set()
+
+
+def _dice_total(g, dice: list) -> int:
+    """The values of these dice (by their index in the game's record of dice,
+    [value, seat] each), summed in a loop: for a few dice, faster than `map`s."""
+    total = 0
+    for d in dice:
+        total += g.dice[d][0]
+    return total
 
 
 def _new_battle(attacker: int) -> Battle:
