@@ -1470,7 +1470,8 @@ class Referee(Listing):
         name = player_kw if isinstance(target, Seat) else minion_kw
         # the keyword's parameters, the first three given, any others None
         params, unset = self.damage_params[name]
-        fields = dict(zip(params, (target, amount, die, *unset)))  # noqa: B905 (as many)
+        # (a keyword of fewer than three parameters takes the first values)
+        fields = dict(zip(params, (target, amount, die, *unset)))  # noqa: B905
         g.call_keyword(name, fields, {"you": seat_of(seat)}, False, cite)
         # its frames run here, as the run loop would run them next: nothing comes
         # between (the end is not looked for while a step holds); the step then
