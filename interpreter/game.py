@@ -24,7 +24,7 @@ from kotc_dsl import Ruleset, ast, load_edition
 from kotc_dsl.cards import CardDesign
 
 from .abilities import CompiledAbility, compile_card
-from .actions import DONE, Action, Decision, Event, IllegalAction, picks
+from .actions import Action, Decision, Event, IllegalAction, picks
 from .dice import Dice
 from .programs import NEXT, PUSHED, WAIT, Block, Frame, Programs, as_list, run
 from .referee import Referee
@@ -780,9 +780,6 @@ class Game:
         if type(x) is DieRef:  # a die's value may change: its label is made now
             return Action("pick", x, f"die {self.dice[x][0]}")
         return picks((x,), self.namer)[0]
-
-    def done_action(self) -> Action:
-        return DONE
 
     def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
         self.events.append(
