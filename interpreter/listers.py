@@ -725,7 +725,6 @@ class _Window:
 _WRITES_ENV = re.compile(r"\s*env( = \{'you': _\d+\}|\['\w+'\] = _\d+)$")
 
 
-
 class _Made(dict):
     """The options a window has listed with one namer, by value: an option listed
     again is the same `Action`, not made anew. Its label is the same: a namer
