@@ -1,0 +1,101 @@
+"""Digests of seeded games: the net a change to the engine is checked against.
+
+For each shipped edition, random agents play seeded games on its starter decks
+(two and three players) and on generated vanilla decks; each game's digest hashes
+the options offered at every decision (kind, value, label), the action taken, the
+events logged (kind, data, citation) and the final state as JSON. A change that
+keeps every digest keeps behaviour; one that changes a digest on purpose (a rule
+fixed) names the ruling that shows the fix when it records the new digests:
+
+    python tests/golden/seeded.py --write      # record (after a deliberate change)
+    python tests/golden/seeded.py              # compare, and name the games that differ
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from interpreter.actions import Action
+from interpreter.agents import RandomAgent
+from interpreter.cli_play import _decks
+from interpreter.decks import vanilla_deck
+from interpreter.game import Engine, Game, card_pool
+from kotc_dsl import load_edition
+
+EDITIONS = ("11th", "12th", "13th", "17th")
+RECORD = Path(__file__).with_name("seeded_games.json")
+# (label, players, seeds, deck source)
+GROUPS = (("starter-2p", 2, range(30), "starter"), ("starter-3p", 3, range(15), "starter"),
+          ("vanilla-2p", 2, range(10), "vanilla"))
+
+
+def _action(a: Action) -> list:
+    return [a.kind, repr(a.value), a.label]
+
+
+def game_digest(rs, decks, engine, players: int, seed: int) -> str:
+    """The digest of one seeded game between random agents."""
+    h = hashlib.sha256()
+    g = Game.new(rs, decks, seed=seed, players=players, engine=engine)
+    agents = [RandomAgent(seed * 7 + i) for i in range(players)]
+    seen = 0
+    while not g.is_over:
+        legal = g.legal_actions()
+        h.update(json.dumps([g.current_player, [_action(a) for a in legal]]).encode())
+        choice = agents[g.current_player].act(g)
+        h.update(json.dumps(_action(choice)).encode())
+        g.apply(choice)
+        for e in g.events[seen:]:
+            h.update(json.dumps(e.to_json(), sort_keys=True, default=repr).encode())
+        seen = len(g.events)
+    h.update(g.to_json().encode())
+    return h.hexdigest()[:16]
+
+
+def digests() -> dict[str, dict[str, list[str]]]:
+    """Every group's game digests, per edition."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for name in EDITIONS:
+        rs = load_edition(name)
+        per: dict[str, list[str]] = {}
+        for label, players, seeds, source in GROUPS:
+            decks = _decks(rs, None)[0] if source == "starter" else [
+                vanilla_deck(rs, seed=1), vanilla_deck(rs, seed=2)]
+            engine = Engine(rs, card_pool(decks))
+            per[label] = [game_digest(rs, decks, engine, players, s) for s in seeds]
+        out[name] = per
+    return out
+
+
+def differences(recorded: dict, now: dict) -> list[str]:
+    """The games whose digests differ, named by edition, group and seed."""
+    found = []
+    for edition, groups in recorded.items():
+        for label, games in groups.items():
+            for seed, (a, b) in enumerate(zip(games, now.get(edition, {}).get(label, []),
+                                              strict=False)):
+                if a != b:
+                    found.append(f"{edition} {label} seed {seed}")
+    return found
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--write", action="store_true", help="record the digests anew")
+    args = p.parse_args()
+    now = digests()
+    if args.write:
+        RECORD.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
+        print(f"recorded {RECORD.name}")
+        return 0
+    diff = differences(json.loads(RECORD.read_text()), now)
+    print("\n".join(diff) or "every seeded game as recorded")
+    return 1 if diff else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
