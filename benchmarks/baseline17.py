@@ -22,8 +22,8 @@ from __future__ import annotations
 import random
 from collections.abc import Generator
 
-from interpreter.actions import Action, IllegalAction
-from interpreter.game import Event
+from kotc.engine.game import Event
+from kotc.runtime.actions import Action, IllegalAction
 
 
 class Minion:

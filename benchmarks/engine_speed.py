@@ -42,13 +42,14 @@ if os.environ.get("KOTC_COMPILED"):  # set by --compiled: the compiled build fir
     sys.path.insert(0, os.environ["KOTC_COMPILED"])
 
 from baseline17 import HandGame  # noqa: E402
-
-from interpreter.cli_play import _decks  # noqa: E402
-from interpreter.decks import vanilla_deck  # noqa: E402
-from interpreter.game import Engine, Game, card_pool  # noqa: E402
-from interpreter.listing import Listing  # noqa: E402
-from interpreter.programs import run as run_programs  # noqa: E402
-from kotc_dsl import edition_files, load_edition  # noqa: E402
+from kotc.compiler.listing import Listing  # noqa: E402
+from kotc.compiler.programs import run as run_programs  # noqa: E402
+from kotc.dsl import edition_files, load_edition  # noqa: E402
+from kotc.engine.decks import (
+    default_decks,  # noqa: E402
+    vanilla_deck,  # noqa: E402
+)
+from kotc.engine.game import Engine, Game, card_pool  # noqa: E402
 
 # the engine's speed targets: decisions per second on the newest edition's starter
 # decks, and the DSL engine's time per decision against the hand-written engine's
@@ -243,9 +244,9 @@ def main() -> None:
         argv += ["--repeat", str(args.repeat)] + (["--work"] if args.work else [])
         argv += ["--cold"] if args.cold else []
         sys.exit(subprocess.run(argv, env=env).returncode)
-    import interpreter.game
+    import kotc.engine.game
 
-    compiled = not interpreter.game.__file__.endswith(".py")
+    compiled = not kotc.engine.game.__file__.endswith(".py")
     print(f"engine: {'compiled with Cython' if compiled else 'CPython, as written'}")
     print(
         f"{'edition':<10}{'decks':<12}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}"
@@ -253,7 +254,7 @@ def main() -> None:
     tables, rates = [], {}
     for name in edition_files():
         rs = load_edition(name)
-        decks, names = _decks(rs, None)
+        decks, names = default_decks(rs)
         engine = steady_engine(rs, decks, args.games, args.cold)
         tables.append((name, rs, decks, engine))  # `--work` reads them again
         n, secs = best(args.repeat, dsl_games, rs, decks, args.games, None, engine)

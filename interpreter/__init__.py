@@ -1,20 +1,35 @@
-"""kotc interpreter: compile an edition's rules into a flow graph and work with it.
+"""kotc: the rules of Keeper of the Cards, edition by edition, as data.
 
-`compile_ruleset(load_edition(name))` gives a `FlowGraph` (networkx inside);
-`check_flow` finds flows that cannot be played; `to_dot` draws one;
-`diff_rulesets` says what changed between two editions. `Game.new(ruleset,
-decks, seed)` plays the edition: `legal_actions()`, `apply(action)`, `result`.
-The command line lives in `interpreter.cli`; it is the only module that prints.
+The names a program needs, importable from here::
+
+    from kotc import Game, RandomAgent, starter_decks
+
+    edition = EDITION  # a shipped edition: one of the names `kotc editions` lists
+    game = Game.new(edition, starter_decks(edition), seed=1)
+    bots = [RandomAgent(1), RandomAgent(2)]
+    while not game.is_over:
+        game.apply(bots[game.current_player].act(game))
+    print(game.result)
+
+`load_edition` reads a shipped edition or a rule file into a plain `Ruleset`;
+`Engine` compiles one with a card pool (shared by the games that use it); `Game`
+is one game: `legal_actions()`, `apply(action)`, `view(seat)`, `clone()`,
+`to_json()`. Subpackages, lowest first: `kotc.dsl` (the rules language),
+`kotc.runtime`, `kotc.compiler` and `kotc.flowgraph`, `kotc.engine`, `kotc.play`
+and `kotc.checking`, and `kotc.cli` (the command).
 """
 
-from .compile import compile_ruleset
-from .diff import diff_rulesets
-from .flow import FlowGraph, Step
-from .game import Deck, Engine, Game
-from .graph_checks import check_flow, check_ruleset
-from .render import to_dot
+from kotc.dsl import Diagnostic, Ruleset, RulesetError, load_edition
+from kotc.engine.decks import deck_from_file, default_decks, starter_decks, vanilla_deck
+from kotc.engine.game import Deck, Engine, Game, card_pool
+from kotc.flowgraph.build import compile_ruleset
+from kotc.flowgraph.flow import FlowGraph
+from kotc.play.agents import FirstLegalAgent, RandomAgent, ScriptedAgent, play
+from kotc.runtime.actions import Action, Decision, Event, IllegalAction
 
 __all__ = [
-    "Deck", "Engine", "FlowGraph", "Game", "Step", "check_flow", "check_ruleset",
-    "compile_ruleset", "diff_rulesets", "to_dot",
+    "Action", "Decision", "Deck", "Diagnostic", "Engine", "Event", "FirstLegalAgent",
+    "FlowGraph", "Game", "IllegalAction", "RandomAgent", "Ruleset", "RulesetError",
+    "ScriptedAgent", "card_pool", "compile_ruleset", "deck_from_file", "default_decks",
+    "load_edition", "play", "starter_decks", "vanilla_deck",
 ]

@@ -1,4 +1,4 @@
-"""kotc_dsl: the Keeper of the Cards rules language.
+"""kotc.dsl: the Keeper of the Cards rules language.
 
 Load an edition with `load_edition(name_or_path)`; the result is a plain,
 validated, picklable `Ruleset`. Problems raise `RulesetError`, whose

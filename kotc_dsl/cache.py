@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from .shipped import RULES_DIR
+
 _memory: dict[str, Any] = {}
 _enabled = True
 
@@ -28,7 +30,7 @@ def _code_version() -> str:
     """A digest of the grammar and the loader: what a cached result depends on."""
     here = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for path in sorted((here.parent / "rules").glob("*.tx")) + sorted(here.glob("*.py")):
+    for path in sorted(RULES_DIR.glob("*.tx")) + sorted(here.glob("*.py")):
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

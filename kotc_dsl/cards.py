@@ -162,7 +162,9 @@ def _plain(message: str) -> str:
     return message
 
 
-def _text(obj, path: str) -> Text | None:
+def printed_text(obj, path: str) -> Text | None:
+    """A printed text of a parsed card (a sentence, a condition, a cost), spaced
+    as the phrase tables are, with where it is written; None for none."""
     if obj is None:
         return None
     return Text(normalize(obj.text), _origin(obj, path))
@@ -199,9 +201,9 @@ def load_cards(path: str | Path) -> list[CardDesign]:
                 stats.append(StatValue(part.stat, part.value, _origin(part, str(path))))
             else:
                 abilities.append(AbilityText(
-                    part.name or None, _text(part.condition, str(path)),
-                    _text(part.cost, str(path)),
-                    tuple(_text(s, str(path)) for s in part.sentences),
+                    part.name or None, printed_text(part.condition, str(path)),
+                    printed_text(part.cost, str(path)),
+                    tuple(printed_text(s, str(path)) for s in part.sentences),
                     _origin(part, str(path))))
         if len(editions) > 1:
             problems.append(Diagnostic(origin,

@@ -23,19 +23,14 @@ import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from . import ast
 from .cards import CardDesign
-from .language import ROOT
 from .legality import judge_card
 from .phrasing import normalize
 from .reading import AbilityReading, Reading
 from .ruleset import Ruleset
 from .types import FUNCTIONS
-
-# The starter decks shipped with the rules: `decks/<edition>/<name>.kdeck`.
-STARTER_DECKS = ROOT / "decks"
 
 # The placeholder a phrase program uses for the counter a card names.
 _COUNTER_HOLE = "counter"
@@ -113,11 +108,6 @@ def coverage(rs: Ruleset, readings: Iterable[AbilityReading]) -> Coverage:
 def card_readings(cards: Iterable[CardDesign], rs: Ruleset) -> list[AbilityReading]:
     """Every ability of the cards, read as the edition reads them (refurbished)."""
     return [a for card in cards for a in judge_card(card, rs).readings]
-
-
-def starter_decks(directory: Path = STARTER_DECKS) -> list[Path]:
-    """The deck files under `directory`, one folder per edition."""
-    return sorted(directory.glob("*/*.kdeck"))
 
 
 def _usage(kind: str, names: Iterable[str], used: set[str]) -> Usage:

@@ -19,6 +19,7 @@ from .convert import convert_edition
 from .errors import Diagnostic, RulesetError
 from .language import EDITIONS_DIR, parse
 from .ruleset import Ruleset
+from .validate import validate
 
 SUFFIX = ".kotc"
 _HEADER = re.compile(r'^\s*edition\s+"([^"]+)"', re.MULTILINE)
@@ -272,8 +273,6 @@ def load_path(path: str | Path, use_cache: bool = True) -> Ruleset:
     Raises:
         RulesetError: with every problem found, each located.
     """
-    from .validate import validate
-
     path = Path(path)
     if not path.is_file():
         raise RulesetError([Diagnostic(ast.Origin(str(path), 1, 1), "no such rule file")])

@@ -3,7 +3,7 @@
 A scenario names the editions its ruling applies to and the rulebook sections
 it checks; it builds a position (or starts a new game), scripts the dice, lists
 every decision taken and says what must follow, per edition where editions
-differ. This module reads and checks the files; `interpreter.scenario_run` plays
+differ. This module reads and checks the files; `kotc.checking.scenario_run` plays
 them. Every problem is located (`file:line:col: message`) and all are reported
 at once, so a designer fixes a file in one pass.
 
@@ -30,9 +30,9 @@ from .cards import (
     AbilityText,
     CardDesign,
     StatValue,
-    _text,
     file_problem,
     load_cards,
+    printed_text,
 )
 from .errors import Diagnostic, RulesetError
 from .language import parse_other
@@ -558,8 +558,9 @@ class _Converter:
             elif kind == "Ability":
                 path = str(self.path)
                 abilities.append(AbilityText(
-                    part.name or None, _text(part.condition, path),
-                    _text(part.cost, path), tuple(_text(s, path) for s in part.sentences),
+                    part.name or None, printed_text(part.condition, path),
+                    printed_text(part.cost, path),
+                    tuple(printed_text(s, path) for s in part.sentences),
                     self.at(part)))
             elif kind == "Indicator":
                 edition = part.edition

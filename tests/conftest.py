@@ -47,7 +47,7 @@ def pytest_unconfigure(config) -> None:
 def kotc(capsys):
     """The `kotc` command, run in this process: `kotc(*argv)` gives its exit status,
     standard output and standard error."""
-    from interpreter import cli
+    from kotc.cli import main as cli
 
     def run(*argv: str) -> tuple[int, str, str]:
         code = cli.main(list(argv))

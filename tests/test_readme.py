@@ -6,8 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-
-from kotc_dsl import RulesetError, load_path
+from kotc.dsl import RulesetError, load_path
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

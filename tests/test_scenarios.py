@@ -17,10 +17,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from interpreter.scenario_run import run_scenario
-from kotc_dsl import RulesetError
-from kotc_dsl.scenarios import load_scenarios, scenario_files
+from kotc.checking.scenario_run import run_scenario
+from kotc.dsl import RulesetError
+from kotc.dsl.scenarios import load_scenarios, scenario_files
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = HERE / "scenarios"
@@ -262,7 +261,7 @@ def test_a_malformed_scenario_is_located_and_exits_2(name, kotc):
 
 
 def test_the_command_rejects_the_broken_directory_without_a_traceback():
-    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "test",
+    done = subprocess.run([sys.executable, "-m", "kotc", "test",
                            str(BROKEN)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr + done.stdout

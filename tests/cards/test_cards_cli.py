@@ -17,7 +17,7 @@ LOCATED = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>\d+): \S", re.MU
 
 def kotc(*argv: str) -> subprocess.CompletedProcess:
     """The installed command, run from the fixtures folder as a user would."""
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", *argv],
+    return subprocess.run([sys.executable, "-m", "kotc", *argv],
                           capture_output=True, text=True, cwd=FIXTURES, timeout=120)
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from kotc_dsl import ast, load_edition, load_path
-from kotc_dsl.cards import load_cards, load_deck
-from kotc_dsl.legality import CardVerdict, judge_card, judge_deck
+from kotc.dsl import ast, load_edition, load_path
+from kotc.dsl.cards import load_cards, load_deck
+from kotc.dsl.legality import CardVerdict, judge_card, judge_deck
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from kotc_dsl import load_edition
-from kotc_dsl.cards import load_cards
-from kotc_dsl.coverage import card_readings, coverage
-from kotc_dsl.reading import read_card
+from kotc.dsl import load_edition
+from kotc.dsl.cards import load_cards
+from kotc.dsl.coverage import card_readings, coverage
+from kotc.dsl.reading import read_card
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DECKS = Path(__file__).resolve().parents[2] / "decks"

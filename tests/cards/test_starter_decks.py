@@ -4,14 +4,14 @@ using every keyword and counter each edition defines."""
 from __future__ import annotations
 
 import pytest
+from kotc.cli import main as cli
+from kotc.dsl import edition_files, load_edition
+from kotc.dsl.cards import load_deck
+from kotc.dsl.coverage import card_readings, coverage
+from kotc.dsl.legality import judge_deck
+from kotc.dsl.shipped import all_starter_deck_files
 
-from interpreter import cli
-from kotc_dsl import edition_files, load_edition
-from kotc_dsl.cards import load_deck
-from kotc_dsl.coverage import card_readings, coverage, starter_decks
-from kotc_dsl.legality import judge_deck
-
-DECKS = starter_decks()
+DECKS = all_starter_deck_files()
 
 # Keywords no card text can reach, for a reason outside the cards, by edition.
 # Remove an entry once its cause is fixed; the test below fails until then.

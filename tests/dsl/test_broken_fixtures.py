@@ -19,9 +19,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from kotc.dsl import RulesetError, load_path
 from textx.cli import textx as textx_cli
-
-from kotc_dsl import RulesetError, load_path
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = Path(__file__).resolve().parent / "fixtures" / "broken"
@@ -286,7 +285,7 @@ needs_cli = pytest.mark.skipif(
 
 
 def kotc_check(paths: list[Path], env: dict[str, str]) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "interpreter.cli", "check", *map(str, paths)]
+    command = [sys.executable, "-m", "kotc", "check", *map(str, paths)]
     return subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT,
                           timeout=120)
 

@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from interpreter import cli
-from kotc_dsl import Diagnostic, RulesetError, ast, edition_files, load_edition
-from kotc_dsl.language import EDITIONS_DIR
+from kotc.cli import main as cli
+from kotc.dsl import Diagnostic, RulesetError, ast, edition_files, load_edition
+from kotc.dsl.language import EDITIONS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(EDITIONS_DIR.glob("*.kotc"))
@@ -463,7 +462,7 @@ def test_a_scenario_beyond_what_can_be_played_is_located_and_not_run(
 
 
 def test_huge_scenario_counts_are_refused_as_the_file_loads(in_tmp):
-    from kotc_dsl.scenarios import load_scenarios
+    from kotc.dsl.scenarios import load_scenarios
 
     huge = SCENARIO.replace('"Brute" as a }', '"Brute" as a  deck: 100000000 "Brute" '
                             'with 99999999999999999999 sword by player 0 }')
@@ -486,6 +485,10 @@ def test_a_new_game_deck_name_too_long_is_located(kotc, in_tmp):
 @pytest.mark.parametrize(("argv", "message"), [
     (["."], ".:1:1: no .kscn files in this directory"),
     (["-k", "no scenario is named like this"],
+     "kotc test: name the ruling files or folders to run (there is no tests/scenarios/ "
+     "folder here to run by default)"),
+    ([str(Path(__file__).parents[1] / "scenarios"), "-k",
+      "no scenario is named like this"],
      "kotc test: no scenario matches -k 'no scenario is named like this'; nothing was "
      "run"),
 ])

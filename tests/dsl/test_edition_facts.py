@@ -7,8 +7,7 @@ rulebooks' own numbers and lists, typed in here by hand from the books.
 from __future__ import annotations
 
 import pytest
-
-from kotc_dsl import ast, load_edition
+from kotc.dsl import ast, load_edition
 
 EDITIONS = ("11th", "12th", "13th", "17th")
 

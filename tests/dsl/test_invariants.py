@@ -1,18 +1,17 @@
 """The `invariants` section: parsed, inherited, overridden and removed like any other
 section, type-checked as conditions, written back by `unparse`, and checked in
-games by `interpreter.invariants` with located, readable violations."""
+games by `kotc.checking.invariants` with located, readable violations."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
-from interpreter.fuzz import table_for
-from interpreter.game import Game
-from interpreter.invariants import Invariants, Monitor
-from kotc_dsl import RulesetError, ast, load_edition, load_path
-from kotc_dsl.unparse import unparse_rule
+from kotc.checking.fuzz import table_for
+from kotc.checking.invariants import Invariants, Monitor
+from kotc.dsl import RulesetError, ast, load_edition, load_path
+from kotc.dsl.unparse import unparse_rule
+from kotc.engine.game import Game
 
 HOUSE = '''\
 edition "house" number 18 extends "17th"

@@ -6,10 +6,9 @@ import pickle
 from pathlib import Path
 
 import pytest
+from kotc.dsl import cache, edition_files, load_edition, load_path
+from kotc.dsl.errors import RulesetError
 from textx.metamodel import TextXMetaModel
-
-from kotc_dsl import cache, edition_files, load_edition, load_path
-from kotc_dsl.errors import RulesetError
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = ROOT / "editions"

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from kotc_dsl import ast, edition_files, load_edition
-from kotc_dsl.errors import RulesetError
-from kotc_dsl.serialize import rule_to_dict, ruleset_to_dict
+from kotc.dsl import ast, edition_files, load_edition
+from kotc.dsl.errors import RulesetError
+from kotc.dsl.serialize import rule_to_dict, ruleset_to_dict
 
 
 def loaded(name: str):

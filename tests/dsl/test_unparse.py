@@ -10,12 +10,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from kotc_dsl import ast, edition_files, load_edition
-from kotc_dsl import unparse as unparse_module
-from kotc_dsl.errors import RulesetError
-from kotc_dsl.load import lineage, parse_file
-from kotc_dsl.unparse import (
+from kotc.dsl import ast, edition_files, load_edition
+from kotc.dsl import unparse as unparse_module
+from kotc.dsl.errors import RulesetError
+from kotc.dsl.load import lineage, parse_file
+from kotc.dsl.unparse import (
     _EXPRESSIONS,
     _SYNTAX,
     quote,

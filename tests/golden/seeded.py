@@ -19,17 +19,17 @@ import json
 import sys
 from pathlib import Path
 
-from interpreter.actions import Action
-from interpreter.agents import RandomAgent
-from interpreter.cli_play import _decks
-from interpreter.decks import vanilla_deck
-from interpreter.game import Engine, Game, card_pool
-from kotc_dsl import load_edition
+from kotc.dsl import load_edition
+from kotc.engine.decks import default_decks, vanilla_deck
+from kotc.engine.game import Engine, Game, card_pool
+from kotc.play.agents import RandomAgent
+from kotc.runtime.actions import Action
 
 EDITIONS = ("11th", "12th", "13th", "17th")
 RECORD = Path(__file__).with_name("seeded_games.json")
 # (label, players, seeds, deck source)
-GROUPS = (("starter-2p", 2, range(30), "starter"), ("starter-3p", 3, range(15), "starter"),
+GROUPS = (("starter-2p", 2, range(30), "starter"),
+          ("starter-3p", 3, range(15), "starter"),
           ("vanilla-2p", 2, range(10), "vanilla"))
 
 
@@ -63,7 +63,7 @@ def digests() -> dict[str, dict[str, list[str]]]:
         rs = load_edition(name)
         per: dict[str, list[str]] = {}
         for label, players, seeds, source in GROUPS:
-            decks = _decks(rs, None)[0] if source == "starter" else [
+            decks = default_decks(rs)[0] if source == "starter" else [
                 vanilla_deck(rs, seed=1), vanilla_deck(rs, seed=2)]
             engine = Engine(rs, card_pool(decks))
             per[label] = [game_digest(rs, decks, engine, players, s) for s in seeds]

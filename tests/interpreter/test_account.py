@@ -5,18 +5,17 @@ options read as what they do."""
 from __future__ import annotations
 
 import pytest
-
-from interpreter.account import _SILENT, account
-from interpreter.agents import RandomAgent, play
-from interpreter.cli_play import _decks
-from interpreter.game import Event, Game
-from interpreter.values import Seat
-from kotc_dsl import load_edition
+from kotc.dsl import load_edition
+from kotc.engine.account import _SILENT, account
+from kotc.engine.decks import default_decks
+from kotc.engine.game import Event, Game
+from kotc.play.agents import RandomAgent, play
+from kotc.runtime.values import Seat
 
 
 def _played(edition: str, seed: int) -> Game:
     rs = load_edition(edition)
-    g = Game.new(rs, _decks(rs, None)[0], seed=seed)
+    g = Game.new(rs, default_decks(rs)[0], seed=seed)
     play(g, [RandomAgent(seed), RandomAgent(seed + 1)])
     return g
 
@@ -52,7 +51,7 @@ def test_an_event_of_the_rules_own_is_told_by_its_fields():
 def test_an_either_offers_its_options_as_what_they_do():
     # the 12th edition's first turn: the first player sows a card or draws one
     rs = load_edition("12th")
-    g = Game.new(rs, _decks(rs, None)[0], seed=2)
+    g = Game.new(rs, default_decks(rs)[0], seed=2)
     while not g.is_over and not any(a.kind == "option" for a in g.legal_actions()):
         g.apply(RandomAgent(0).act(g))
     labels = [a.label for a in g.legal_actions()]

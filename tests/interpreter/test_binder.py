@@ -6,12 +6,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
-from interpreter.game import Engine, Game, card_pool
-from interpreter.listers import _abilities
-from interpreter.referee import _reads
-from kotc_dsl import ast, load_edition
-from kotc_dsl.cards import load_cards
+from kotc.compiler.listers import _abilities
+from kotc.dsl import ast, load_edition
+from kotc.dsl.cards import load_cards
+from kotc.engine.game import Engine, Game, card_pool
+from kotc.engine.referee import _reads
 
 CARDS = Path(__file__).parents[1] / "scenarios" / "cards"
 
@@ -112,10 +111,10 @@ def _plain(engine: Engine) -> Engine:
 @pytest.mark.parametrize("edition", ["11th", "17th"])
 def test_a_window_writes_out_the_commonest_shapes_and_calls_the_general_binder(edition):
     # so that the comparison below compares them with the general binder
-    from interpreter.cli_play import _decks
+    from kotc.engine.decks import default_decks
 
     rs = load_edition(edition)
-    designs = card_pool(_decks(rs, None)[0])
+    designs = card_pool(default_decks(rs)[0])
     fast, plain = Engine(rs, designs).referee, _plain(Engine(rs, designs)).referee
     offers = next(p.offers for p in fast.phases if p.name == "action")
     bare = [name for name in offers if not fast.actions[name].params]
@@ -134,11 +133,11 @@ def test_the_listing_shortcuts_offer_what_the_general_binder_offers(edition):
     """Seeded games under each edition: every listing equals the general binder's,
     and what the primitives keep (counters in play, cards with changes that
     expire, the players still in) agrees with the state."""
-    from interpreter.agents import RandomAgent
-    from interpreter.cli_play import _decks
+    from kotc.engine.decks import default_decks
+    from kotc.play.agents import RandomAgent
 
     rs = load_edition(edition)
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     designs = card_pool(decks)
     fast, plain = Engine(rs, designs), _plain(Engine(rs, designs))
     compared = 0
@@ -165,11 +164,11 @@ def test_the_listing_shortcuts_offer_what_the_general_binder_offers(edition):
 def test_an_in_of_zones_is_drawn_zone_by_zone_as_it_would_be_whole():
     # the 11th's `activate` draws from `you.creature_zone + players.graveyard`: zone
     # by zone, only zones where an ability may be taken; drawn whole, the same
-    from interpreter.agents import RandomAgent
-    from interpreter.cli_play import _decks
+    from kotc.engine.decks import default_decks
+    from kotc.play.agents import RandomAgent
 
     rs = load_edition("11th")
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     designs = card_pool(decks)
     by_zone, whole = Engine(rs, designs), Engine(rs, designs)
     assert [z for _, z in by_zone.referee.actions["activate"].drawn_zones] == [

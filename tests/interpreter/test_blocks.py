@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from interpreter.programs import NEXT, PUSHED, WAIT, Block, Frame, run
+from kotc.compiler.programs import NEXT, PUSHED, WAIT, Block, Frame, run
 
 
 def _statements(calls: list):

@@ -7,12 +7,13 @@ import random
 from pathlib import Path
 
 import pytest
-
-from interpreter import FlowGraph, check_flow, compile_ruleset
-from interpreter.cli_play import _decks
-from interpreter.game import Game
-from kotc_dsl import ast, edition_files, load_edition
-from kotc_dsl.unparse import unparse_expr
+from kotc.dsl import ast, edition_files, load_edition
+from kotc.dsl.unparse import unparse_expr
+from kotc.engine.decks import default_decks
+from kotc.engine.game import Game
+from kotc.flowgraph.build import compile_ruleset
+from kotc.flowgraph.checks import check_flow
+from kotc.flowgraph.flow import FlowGraph
 
 EDITIONS = sorted(edition_files())
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -281,7 +282,7 @@ def test_a_game_is_at_nodes_of_its_graph_in_the_phase_and_step_it_names(flows, n
     phase is that of the phase task under way, and its step that of the battle
     task under way (none outside a battle)."""
     rs = load_edition(name)
-    g = Game.new(rs, _decks(rs, None)[0], seed=1, players=2)
+    g = Game.new(rs, default_decks(rs)[0], seed=1, players=2)
     rng = random.Random(1)
     concessions = g.engine.referee.concessions
     while not g.is_over:

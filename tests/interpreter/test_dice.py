@@ -6,8 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from interpreter.dice import Dice
+from kotc.runtime.dice import Dice
 
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 2024, 10**9 + 7])

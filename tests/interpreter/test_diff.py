@@ -6,10 +6,10 @@ import json
 import re
 
 import pytest
-
-from interpreter import cli, diff
-from interpreter.diff import ADDED, CHANGED, REMOVED, RENAMED, diff_rulesets
-from kotc_dsl import load_edition
+from kotc.cli import main as cli
+from kotc.dsl import load_edition
+from kotc.flowgraph import diff
+from kotc.flowgraph.diff import ADDED, CHANGED, REMOVED, RENAMED, diff_rulesets
 
 
 @pytest.fixture(scope="module")

@@ -12,12 +12,11 @@ import os
 import random
 
 import pytest
-
-from interpreter.actions import Action, IllegalAction
-from interpreter.agents import RandomAgent, play
-from interpreter.cli_play import _decks
-from interpreter.game import Engine, Game, card_pool
-from kotc_dsl import load_edition
+from kotc.dsl import load_edition
+from kotc.engine.decks import default_decks
+from kotc.engine.game import Engine, Game, card_pool
+from kotc.play.agents import RandomAgent, play
+from kotc.runtime.actions import Action, IllegalAction
 
 EDITIONS = ("11th", "12th", "13th", "17th")
 GAMES = int(os.environ.get("KOTC_GAMES", "200"))
@@ -26,7 +25,7 @@ GAMES = int(os.environ.get("KOTC_GAMES", "200"))
 @pytest.fixture(scope="module", params=EDITIONS)
 def table(request):
     rs = load_edition(request.param)
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     engine = Engine(rs, card_pool(decks))
     return rs, decks, engine
 
@@ -68,7 +67,7 @@ def test_every_event_cites_the_rule_that_caused_it(table):
 def test_a_player_at_zero_hp_plays_on_as_a_zombie_where_the_rules_say_so():
     # the 17th edition (from the 12th): zombies play on until an endgame condition
     rs = load_edition("17th")
-    g = Game.new(rs, _decks(rs, None)[0], seed=1, players=3)
+    g = Game.new(rs, default_decks(rs)[0], seed=1, players=3)
     agents = [RandomAgent(1 + i) for i in range(3)]
     while not g.is_over and not any(e.kind == "zombie" for e in g.events):
         g.apply(agents[g.current_player].act(g))
@@ -86,7 +85,7 @@ def test_a_player_at_zero_hp_plays_on_as_a_zombie_where_the_rules_say_so():
 def test_where_no_zombies_play_on_a_player_at_zero_hp_is_out():
     rs = load_edition("11th")
     for seed in range(2, 12):  # the first seeded game in which a player drops to 0 HP
-        g = Game.new(rs, _decks(rs, None)[0], seed=seed, players=3)
+        g = Game.new(rs, default_decks(rs)[0], seed=seed, players=3)
         agents = [RandomAgent(seed + i) for i in range(3)]
         while not g.is_over and all(p.hp > 0 for p in g.players):
             g.apply(agents[g.current_player].act(g))
@@ -133,7 +132,7 @@ def test_a_clone_popping_a_reactive_counter_leaves_the_game_alone(seed):
     # the event a reactive counter prevents is shared by the frames that read it: a
     # clone's copy of it must be its own, or popping there prevents it here too
     rs = load_edition("17th")
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
 
     def game_log(meddle: bool) -> list:
         g = Game.new(rs, decks, seed=seed, players=2)
@@ -174,7 +173,7 @@ def test_a_state_is_restored_by_an_engine_of_its_cards_listed_in_any_order():
     cards, listed in another order, numbers them alike (it used to play on with
     other programs, or fail); one of other cards refuses the state."""
     rs = load_edition("17th")
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     pool = card_pool(decks)
     reordered = Engine(rs, list(reversed(pool)))
     checked = 0
@@ -202,7 +201,7 @@ def test_playing_compiles_no_program_of_its_own(edition):
     """An engine's programs are all made with it: one made during play would be
     numbered by the games played before, and a saved game could not name it."""
     rs = load_edition(edition)
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     engine = Engine(rs, card_pool(decks))
     made = len(engine.programs.blocks)
     for seed in range(6):
@@ -283,7 +282,7 @@ def test_an_action_is_taken_as_listed_by_index_or_as_an_equal_action(table):
 
 
 def test_the_flow_node_is_a_node_of_the_flow_graph(table):
-    from interpreter.compile import compile_ruleset
+    from kotc.flowgraph.build import compile_ruleset
 
     rs, _, _ = table
     graph = compile_ruleset(rs)
@@ -321,7 +320,7 @@ def test_an_if_running_its_branch_in_place_plays_as_with_a_frame(table, monkeypa
     # A branch ending in a statement that never waits (a keyword call, an event)
     # runs in its `if`'s place; with no such tails, every such branch gets a frame
     # of its own. The games are the same; in place, fewer frames are made.
-    from interpreter import programs
+    from kotc.compiler import programs
 
     rs, decks, _ = table
     designs = card_pool(decks)
@@ -355,7 +354,7 @@ def test_an_if_running_its_branch_in_place_plays_as_with_a_frame(table, monkeypa
 
 def test_a_card_copy_has_every_slot_and_containers_of_its_own():
     # but the printed stats, which nothing changes: shared with the design's
-    from interpreter.state import CardState
+    from kotc.runtime.state import CardState
 
     card = CardState(7, "Zapper", "minion", 1, {"level": 2, "sp": 3}, "Zapper")
     card.controller, card.zone, card.exhausted, card.fatigued = 0, "battlefield", 1, 1
@@ -373,7 +372,7 @@ def test_a_card_copy_has_every_slot_and_containers_of_its_own():
 
 def test_games_of_one_ruleset_and_card_pool_share_an_engine(monkeypatch):
     rs, other = load_edition("17th"), load_edition("13th")
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     designs = card_pool(decks)
     monkeypatch.setattr(Engine, "_shared", {})
     first = Game.new(rs, decks, seed=1).engine
@@ -394,7 +393,7 @@ def test_games_played_at_once_in_threads_are_the_games_played_alone(edition):
     import threading
 
     rs = load_edition(edition)
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
 
     def log(seed: int) -> list:
         g = Game.new(rs, decks, seed=seed)
@@ -429,7 +428,7 @@ def test_a_game_pickles_and_copies_as_itself(edition, monkeypatch):
     import pickle
 
     rs = load_edition(edition)
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     g = Game.new(rs, decks, seed=4)
     agents = [RandomAgent(4), RandomAgent(5)]
     for _ in range(60):
@@ -458,7 +457,7 @@ def test_actions_kept_keep_no_game_alive():
     import weakref
 
     rs = load_edition("17th")
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     g = Game.new(rs, decks, seed=6)
     agents = [RandomAgent(6), RandomAgent(7)]
     kept = []
@@ -484,12 +483,12 @@ def test_a_state_saved_in_one_process_is_restored_in_another():
     import sys
 
     script = (
-        "from interpreter.agents import RandomAgent\n"
-        "from interpreter.cli_play import _decks\n"
-        "from interpreter.game import Game\n"
-        "from kotc_dsl import load_edition\n"
+        "from kotc.play.agents import RandomAgent\n"
+        "from kotc.engine.decks import default_decks\n"
+        "from kotc.engine.game import Game\n"
+        "from kotc.dsl import load_edition\n"
         "rs = load_edition('17th')\n"
-        "g = Game.new(rs, _decks(rs, None)[0], seed=9)\n"
+        "g = Game.new(rs, default_decks(rs)[0], seed=9)\n"
         "a = [RandomAgent(9), RandomAgent(10)]\n"
         "while not g.frames or g.applied < 40:\n"
         "    g.apply(a[g.current_player].act(g))\n"
@@ -499,7 +498,7 @@ def test_a_state_saved_in_one_process_is_restored_in_another():
     text = subprocess.run([sys.executable, "-c", script], capture_output=True,
                           text=True, env=env, check=True).stdout
     rs = load_edition("17th")
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     here = Game.new(rs, decks, seed=9)
     agents = [RandomAgent(9), RandomAgent(10)]
     while not here.frames or here.applied < 40:
@@ -519,7 +518,7 @@ def test_a_stat_set_outright_keeps_its_value_when_earlier_changes_expire():
     longer expires from it (it did: +2 SP until recovery, then set to 0, came out
     at -2)."""
     rs = load_edition("17th")
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     g = Game.position(rs, card_pool(decks))
     card = g.put("Berzerker", 0, "battlefield")
     other = g.put("Berzerker", 0, "battlefield")
@@ -540,7 +539,7 @@ def test_engines_are_shared_safely_between_threads(monkeypatch):
     import threading
 
     rs = load_edition("17th")
-    pool = card_pool(_decks(rs, None)[0])
+    pool = card_pool(default_decks(rs)[0])
     monkeypatch.setattr(Engine, "_shared", {})
     other: list = []
 

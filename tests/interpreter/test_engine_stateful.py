@@ -1,9 +1,9 @@
 """Stateful property tests: random legal play under every edition keeps every invariant.
 
 For each shipped edition a hypothesis `RuleBasedStateMachine` (from
-`interpreter.fuzz`) starts a seeded game, plays a random stretch of it to reach a
+`kotc.checking.fuzz`) starts a seeded game, plays a random stretch of it to reach a
 random position, then takes random legal actions, checking after every step the
-invariants of `interpreter.invariants` (cards in exactly one place, floors, one
+invariants of `kotc.checking.invariants` (cards in exactly one place, floors, one
 chain resolving last-in-first-out, recovery, fatigue, counters, the flow graph, a
 legal action until the end, a bounded game) and the edition's own `invariants`.
 
@@ -28,11 +28,10 @@ from pathlib import Path
 import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
-
-from interpreter.fuzz import exploration, table_for
-from interpreter.game import Game
-from interpreter.invariants import BUILTINS, Invariants, Monitor, Snapshot
-from kotc_dsl import load_edition
+from kotc.checking.fuzz import exploration, table_for
+from kotc.checking.invariants import BUILTINS, Invariants, Monitor, Snapshot
+from kotc.dsl import load_edition
+from kotc.engine.game import Game
 
 EDITIONS = ("11th", "12th", "13th", "17th")
 FIXTURES = Path(__file__).parent / "fixtures" / "fuzz"
@@ -170,7 +169,7 @@ class _FirstInFirstOut(list):
 
 
 def _first_violation(table, seeds: int, before_step=lambda g: None) -> set[str]:
-    from interpreter.agents import RandomAgent
+    from kotc.play.agents import RandomAgent
 
     for seed in range(seeds):
         g = Game.new(table.ruleset, table.decks, seed=seed, players=2,

@@ -72,7 +72,7 @@ def test_the_written_scenario_passes_once_the_rules_are_fixed(kotc, tmp_path):
     text = broken.read_text(encoding="utf-8")
     start = text.index("turn {")
     broken.write_text(text[:start], encoding="utf-8")
-    command = [sys.executable, "-m", "interpreter.cli", "test", str(scenario)]
+    command = [sys.executable, "-m", "kotc", "test", str(scenario)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed, 0 failed" in done.stdout
@@ -125,14 +125,14 @@ def test_a_ruleset_that_does_not_load_is_located(kotc, tmp_path):
 
 def test_a_written_step_names_an_option_by_its_number():
     # an option's label spells out its program; the scenario says `option N`
-    from interpreter.agents import RandomAgent
-    from interpreter.cli_play import _decks
-    from interpreter.fuzz_scenario import _label_step
-    from interpreter.game import Game
-    from kotc_dsl import load_edition
+    from kotc.checking.fuzz_scenario import _label_step
+    from kotc.dsl import load_edition
+    from kotc.engine.decks import default_decks
+    from kotc.engine.game import Game
+    from kotc.play.agents import RandomAgent
 
     rs = load_edition("12th")
-    g = Game.new(rs, _decks(rs, None)[0], seed=2)
+    g = Game.new(rs, default_decks(rs)[0], seed=2)
     while not any(a.kind == "option" for a in g.legal_actions()):
         g.apply(RandomAgent(0).act(g))
     second = g.legal_actions()[1]
@@ -155,7 +155,7 @@ def test_an_out_that_is_a_directory_is_refused_before_exploring(kotc, tmp_path):
 
 
 def test_a_scenario_that_cannot_be_written_leaves_no_part_file(tmp_path):
-    from interpreter.files import write_whole
+    from kotc.cli.files import write_whole
 
     out = tmp_path / "adir"
     out.mkdir()  # made after the check before exploring: the final replace fails
@@ -186,15 +186,15 @@ def test_a_deck_that_is_not_legal_is_not_fuzzed(kotc, tmp_path):
 def test_a_written_position_keeps_who_had_a_card_in_play_last(tmp_path):
     # a card another player had in play lies in its owner's grave: the position
     # written for it says so, and a scenario read from it places it so
-    from interpreter.cli_play import _decks
-    from interpreter.fuzz_scenario import _entry
-    from interpreter.game import Game, card_pool
-    from interpreter.scenario_run import run_scenario
-    from kotc_dsl import load_edition
-    from kotc_dsl.scenarios import load_scenarios
+    from kotc.checking.fuzz_scenario import _entry
+    from kotc.checking.scenario_run import run_scenario
+    from kotc.dsl import load_edition
+    from kotc.dsl.scenarios import load_scenarios
+    from kotc.engine.decks import default_decks
+    from kotc.engine.game import Game, card_pool
 
     rs = load_edition("17th")
-    minion = next(d for d in card_pool(_decks(rs, None)[0]) if d.type == "minion")
+    minion = next(d for d in card_pool(default_decks(rs)[0]) if d.type == "minion")
     g = Game.position(rs, [minion])
     card = g.put(minion.name, 1, "grave", last_controller=0)
     entry = _entry(g, g.engine, card, "it")

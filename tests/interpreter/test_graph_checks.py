@@ -9,9 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from interpreter import check_flow, check_ruleset, cli, compile_ruleset
-from kotc_dsl import load_path
+from kotc.cli import main as cli
+from kotc.dsl import load_path
+from kotc.flowgraph.build import compile_ruleset
+from kotc.flowgraph.checks import check_flow, check_ruleset
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from interpreter.decks import vanilla_deck
-from interpreter.game import Game
-from interpreter.programs import Frame, run
-from interpreter.values import Seat
-from kotc_dsl import ast, load_edition
+from kotc.compiler.programs import Frame, run
+from kotc.dsl import ast, load_edition
+from kotc.engine.decks import vanilla_deck
+from kotc.engine.game import Game
+from kotc.runtime.values import Seat
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from interpreter.listers import _Made
+from kotc.compiler.listers import _Made
 
 
 class _Namer:
@@ -27,8 +27,8 @@ def test_a_window_makes_env_only_where_a_line_reads_it():
     pop reads its counter's kind from its local); one that does, after a cast has
     bound names in it, makes it anew after its pre-check of the hand (see
     `_Window.env_later`). What is listed stays the binders' (see test_binder)."""
-    from interpreter.game import Engine
-    from kotc_dsl import load_edition
+    from kotc.dsl import load_edition
+    from kotc.engine.game import Engine
 
     referee = Engine(load_edition("17th"), []).referee
     for unread in (("summon",), ("agree_to_end",)):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import gc
 
-from interpreter.actions import Action, picks
-from interpreter.agents import RandomAgent, play
-from interpreter.cli_play import _decks
-from interpreter.game import Game, Namer
-from interpreter.values import AbilityRef, Seat
-from kotc_dsl import load_edition
+from kotc.dsl import load_edition
+from kotc.engine.decks import default_decks
+from kotc.engine.game import Game, Namer
+from kotc.play.agents import RandomAgent, play
+from kotc.runtime.actions import Action, picks
+from kotc.runtime.values import AbilityRef, Seat
 
 
 def _namer() -> Namer:
@@ -39,7 +39,7 @@ def test_other_values_are_made_anew_with_their_labels_left_to_the_namer():
 
 def test_a_played_game_is_freed_when_dropped_and_its_clone_shares_the_picks():
     rs = load_edition("17th")
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     g = Game.new(rs, decks, seed=2, players=2)
     play(g, [RandomAgent(2), RandomAgent(3)])
     assert g.namer.picked  # choices were made
@@ -55,7 +55,7 @@ def test_a_played_game_is_freed_when_dropped_and_its_clone_shares_the_picks():
 
 def test_games_of_the_same_cards_share_their_engine_s_namer():
     rs = load_edition("17th")
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     g = Game.new(rs, decks, seed=1, players=2)
     other = Game.new(rs, decks, seed=2, players=2, engine=g.engine)
     assert other.namer is g.namer

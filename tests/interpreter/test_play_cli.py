@@ -8,13 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
-
-from interpreter import cli_play
-from interpreter.cli import Console
-from interpreter.cli_play import _decks, starter_decks
-from interpreter.decks import vanilla_deck
-from interpreter.game import Game
-from kotc_dsl import load_edition
+from kotc.cli import play as cli_play
+from kotc.cli.common import Console
+from kotc.dsl import load_edition
+from kotc.dsl.shipped import starter_deck_files
+from kotc.engine import decks as decks_module
+from kotc.engine.decks import default_decks, vanilla_deck
+from kotc.engine.game import Game
+from kotc.play import simulate as simulation
 
 BAD_INPUT = Path(__file__).parent / "fixtures" / "bad_input"
 
@@ -68,14 +69,14 @@ def test_simulate_gives_the_same_summary_in_any_number_of_processes(kotc):
 
 def test_simulate_reads_each_deck_file_once(kotc, monkeypatch):
     reads = []
-    real = cli_play.deck_from_file
+    real = decks_module.deck_from_file
 
     def counted(path):
         reads.append(path)
         return real(path)
 
-    monkeypatch.setattr(cli_play, "deck_from_file", counted)
-    monkeypatch.setattr(cli_play, "_SETUPS", {})
+    monkeypatch.setattr(decks_module, "deck_from_file", counted)
+    monkeypatch.setattr(simulation, "SETUPS", {})
     simulate(kotc, "--games", "5")
     assert len(reads) == 2  # the two starter decks, not two per game
 
@@ -119,7 +120,7 @@ def test_play_refuses_a_log_in_a_missing_folder_before_playing(kotc, tmp_path):
 
 def test_a_game_needs_decks_and_players():
     rs = load_edition("17th")
-    decks = _decks(rs, None)[0]
+    decks = default_decks(rs)[0]
     with pytest.raises(ValueError, match="not 0"):
         Game.new(rs, decks, players=0)
     with pytest.raises(ValueError, match="at least one deck"):
@@ -135,7 +136,7 @@ def test_a_seed_gives_the_same_game_whatever_the_string_hashing():
     def log(hash_seed: str) -> str:
         env = {**os.environ, "PYTHONHASHSEED": hash_seed, "KOTC_CACHE_DIR": "off"}
         return subprocess.run(
-            [sys.executable, "-m", "interpreter.cli", "play", "17th", "--seed", "3",
+            [sys.executable, "-m", "kotc", "play", "17th", "--seed", "3",
              "--players", "3", "--json"],
             capture_output=True, text=True, env=env, check=True).stdout
 
@@ -295,7 +296,7 @@ def test_ctrl_c_at_the_table_abandons_the_game(kotc, monkeypatch, tmp_path):
 def raiders(folder: Path, first_count: str) -> Path:
     """The 17th edition's Raiders deck copied into `folder` (with its cards), its
     first count (4 Ember Sprites) replaced."""
-    shipped = next(p for p in starter_decks("17th") if p.stem == "raiders")
+    shipped = next(p for p in starter_deck_files("17th") if p.stem == "raiders")
     (folder / "raiders.kcard").write_bytes(shipped.with_suffix(".kcard").read_bytes())
     deck = folder / "d.kdeck"
     text = shipped.read_text(encoding="utf-8")
@@ -348,9 +349,9 @@ def test_play_refuses_a_log_that_is_a_directory_before_playing(kotc, tmp_path):
 
 
 def test_a_log_that_cannot_be_written_leaves_no_part_file(tmp_path, capsys):
-    game = Game.new(load_edition("17th"), _decks(load_edition("17th"), None)[0])
+    game = Game.new(load_edition("17th"), default_decks(load_edition("17th"))[0])
     log = tmp_path / "adir"
     log.mkdir()  # made after the check before the game: the final replace fails
-    assert cli_play._write_log(Console(), log, game) is False
+    assert cli_play.write_log(Console(), log, game) is False
     assert f"--log: cannot write {log}" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["adir"]

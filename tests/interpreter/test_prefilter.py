@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from interpreter.prefilter import could_hold
-from kotc_dsl import ast
+from kotc.compiler.prefilter import could_hold
+from kotc.dsl import ast
 
 ZONES = frozenset({"hand", "battlefield", "grave"})
 MODS = frozenset({"ghost_play", "hex_play"})

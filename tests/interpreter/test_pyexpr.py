@@ -18,17 +18,16 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from interpreter import game as game_module
-from interpreter.agents import RandomAgent
-from interpreter.cli_play import _decks
-from interpreter.game import Engine, Game, card_pool
-from interpreter.programs import Programs, as_list
-from interpreter.state import Battle, Chain
-from interpreter.values import AbilityRef, DieRef, Seat
-from kotc_dsl import ast, load_edition
-from kotc_dsl.ast import Origin
-from kotc_dsl.cards import CardDesign, StatValue
+from kotc.compiler.programs import Programs, as_list
+from kotc.dsl import ast, load_edition
+from kotc.dsl.ast import Origin
+from kotc.dsl.cards import CardDesign, StatValue
+from kotc.engine import game as game_module
+from kotc.engine.decks import default_decks
+from kotc.engine.game import Engine, Game, card_pool
+from kotc.play.agents import RandomAgent
+from kotc.runtime.state import Battle, Chain
+from kotc.runtime.values import AbilityRef, DieRef, Seat
 
 HERE = Origin("<test>", 0, 0)
 EDITION = "17th"
@@ -375,7 +374,7 @@ _ONE_TEST = re.compile(r"for (_\d+) in _\d+:\n\s+if .+:\n\s+_\d+\.append\(\1\)")
 
 def test_a_where_over_cards_written_as_a_loop_of_one_test(table):
     # a condition of card reads, comparisons and `and`/`or`/`not` is written as a
-    # loop of one test (see `_Gen.one_test`), with the same values and the
+    # loop of one test (see `Gen.one_test`), with the same values and the
     # same failures as the closures
     g, field, stat, small, big, theirs, held = table
     everything = b("+", p("players", field), p("you", "hand"))
@@ -659,7 +658,7 @@ def test_is_forms(table):
 
 def test_an_abilitys_modifiers_are_read_once_where_a_later_test_may_use_them():
     rs = load_edition(EDITION)
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     designs = card_pool(decks)
     g = Game.position(rs, designs)
     able = next(d.name for d in designs if g.engine.abilities[d.name])
@@ -801,7 +800,7 @@ def test_generated_code_plays_seeded_games_exactly_as_the_closures(edition, monk
     # the same games, decision by decision, with every expression of the rules and
     # of the cards evaluated by generated code and by the reference closures
     rs = load_edition(edition)
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     designs = card_pool(decks)
     generated = Engine(rs, designs)
     monkeypatch.setattr(game_module, "Programs", ClosurePrograms)

@@ -8,11 +8,12 @@ import shutil
 
 import graphviz
 import pytest
-
-from interpreter import cli, compile_ruleset
-from interpreter.diff import flow_diff
-from interpreter.render import FLOWS, DotMissing, RenderError, write_dot, write_file
-from kotc_dsl import edition_files, load_edition
+from kotc.cli import main as cli
+from kotc.cli.graph import write_file
+from kotc.dsl import edition_files, load_edition
+from kotc.flowgraph.build import compile_ruleset
+from kotc.flowgraph.diff import flow_diff
+from kotc.flowgraph.render import FLOWS, DotMissing, RenderError, to_dot, write_dot
 
 EDITIONS = sorted(edition_files())
 HAS_DOT = shutil.which("dot") is not None
@@ -65,7 +66,7 @@ def flows():
 
 
 def dot(flows, edition: str, flow: str = "all") -> Dot:
-    return Dot(flows[edition].to_dot(flow))
+    return Dot(to_dot(flows[edition], flow))
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -74,7 +75,7 @@ def test_generated_ids_only(flows, edition, flow):
     """Statements use n0, n1...: ids with `:` break pydot and the graphviz package."""
     if flow not in {*flows[edition].subflows, "all"}:
         pytest.skip(f"{edition} has no {flow} flow")
-    text = flows[edition].to_dot(flow)
+    text = to_dot(flows[edition], flow)
     allowed = re.compile(r"^(digraph flow \{|\}|\s+\}|\s+(graph|node|edge) \[.*\];"
                          r"|\s+subgraph cluster_[a-z]+ \{|\s+n\d+( -> n\d+)? \[.*\];)$")
     assert all(allowed.match(line) for line in text.splitlines())
@@ -200,7 +201,7 @@ def test_svg_for_every_edition_and_flow(flows, tmp_path, edition, flow):
     if flow == "chain" and "chain" not in flows[edition].subflows:
         pytest.skip(f"{edition} has no chain")
     out = tmp_path / f"{edition}-{flow}.svg"
-    write_file(flows[edition].to_dot(flow), out)
+    write_file(to_dot(flows[edition], flow), out)
     svg = out.read_text(encoding="utf-8")
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     tooltips = re.findall(r'xlink:title="([^"]*)"', svg)
@@ -215,10 +216,10 @@ def test_without_dot_svg_says_how_to_get_it_and_dot_still_works(flows, tmp_path,
 
     monkeypatch.setattr(graphviz.Source, "pipe", missing)
     with pytest.raises(DotMissing) as err:
-        write_file(flows["13th"].to_dot(), tmp_path / "flow.svg")
+        write_file(to_dot(flows["13th"]), tmp_path / "flow.svg")
     message = str(err.value)
     assert "\n" not in message and "apt-get install graphviz" in message
-    write_file(flows["13th"].to_dot(), tmp_path / "flow.dot")
+    write_file(to_dot(flows["13th"]), tmp_path / "flow.dot")
     assert (tmp_path / "flow.dot").read_text().startswith("digraph flow {")
     code = cli.main(["graph", "13th", "-o", str(tmp_path / "flow.png")])
     assert code == 2
@@ -240,7 +241,7 @@ def test_kotc_graph(capsys, tmp_path):
 
 def test_no_chain_to_draw_in_an_edition_without_one(flows, capsys):
     with pytest.raises(ValueError, match="11th has no chain flow"):
-        flows["11th"].to_dot("chain")
+        to_dot(flows["11th"], "chain")
     assert cli.main(["graph", "11th", "--flow", "chain"]) == 2
     assert "11th has no chain flow" in capsys.readouterr().err
     # a diff with an edition that has one draws it
@@ -268,7 +269,7 @@ def test_kotc_graph_refuses_a_directory(capsys, tmp_path):
 
 def test_write_file_refuses_a_format_it_does_not_offer(flows, tmp_path):
     with pytest.raises(RenderError, match=r"cannot write a \.xyz file"):
-        write_file(flows["13th"].to_dot(), tmp_path / "flow.xyz")
+        write_file(to_dot(flows["13th"]), tmp_path / "flow.xyz")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -278,5 +279,5 @@ def test_dot_failing_is_a_render_error_and_writes_nothing(flows, tmp_path, monke
 
     monkeypatch.setattr(graphviz.Source, "pipe", fails)
     with pytest.raises(RenderError, match="`dot` failed: Error: out of memory"):
-        write_file(flows["13th"].to_dot(), tmp_path / "flow.svg")
+        write_file(to_dot(flows["13th"]), tmp_path / "flow.svg")
     assert list(tmp_path.iterdir()) == []

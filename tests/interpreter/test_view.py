@@ -7,13 +7,12 @@ import dataclasses
 import json
 
 import pytest
-
-from interpreter.account import account
-from interpreter.agents import RandomAgent
-from interpreter.cli_play import _decks
-from interpreter.game import Game
-from interpreter.view import can_see
-from kotc_dsl import load_edition
+from kotc.dsl import load_edition
+from kotc.engine.account import account
+from kotc.engine.decks import default_decks
+from kotc.engine.game import Game
+from kotc.engine.view import can_see
+from kotc.play.agents import RandomAgent
 
 EDITIONS = ["11th", "12th", "13th", "17th"]
 
@@ -21,7 +20,7 @@ EDITIONS = ["11th", "12th", "13th", "17th"]
 def positions(edition: str, seed: int, players: int = 2, every: int = 7):
     """Positions of a seeded random game, every few decisions."""
     rs = load_edition(edition)
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     g = Game.new(rs, decks, seed=seed, players=players)
     agents = [RandomAgent(seed * 10 + s) for s in range(players)]
     while not g.is_over:
@@ -117,7 +116,7 @@ def test_a_reader_is_not_told_the_cards_they_may_not_see(edition):
     where it is revealed."""
     rs = load_edition(edition)
     zones = rs.zones
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     g = Game.new(rs, decks, seed=8)
     agents = [RandomAgent(80), RandomAgent(81)]
     told, named_cards, hidden = {0: 0, 1: 0, None: 0}, 0, 0
@@ -148,7 +147,7 @@ def test_a_reader_is_not_told_the_cards_they_may_not_see(edition):
 
 def test_a_reader_reads_their_own_draws_and_not_the_others():
     rs = load_edition("17th")
-    decks, _ = _decks(rs, None)
+    decks, _ = default_decks(rs)
     g = Game.new(rs, decks, seed=1)
     draws = [e for e in g.events if e.kind == "move" and e.data["to"] == "hand"]
     assert {int(e.data["player"]) for e in draws} == {0, 1}
@@ -178,7 +177,7 @@ def test_a_prompt_names_only_the_cards_a_seat_may_see():
 
 
 def test_the_table_a_person_reads_names_what_their_seat_sees():
-    from interpreter.table import table
+    from kotc.play.table import table
 
     shown = 0
     for g in positions("17th", seed=3, every=1):

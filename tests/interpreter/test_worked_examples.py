@@ -7,13 +7,12 @@ decision is taken explicitly, the way the rulebook narrates it.
 from __future__ import annotations
 
 import pytest
-
-from interpreter.actions import Action
-from interpreter.game import Game
-from interpreter.values import Seat
-from kotc_dsl import load_edition
-from kotc_dsl.ast import Origin
-from kotc_dsl.cards import CardDesign, StatValue
+from kotc.dsl import load_edition
+from kotc.dsl.ast import Origin
+from kotc.dsl.cards import CardDesign, StatValue
+from kotc.engine.game import Game
+from kotc.runtime.actions import Action
+from kotc.runtime.values import Seat
 
 HERE = Origin("<test>", 0, 0)
 
@@ -139,7 +138,7 @@ def test_piercing_damage_example(edition):
 
 
 def spell(rs, name: str, *sentences: str) -> CardDesign:
-    from kotc_dsl.cards import AbilityText, Text
+    from kotc.dsl.cards import AbilityText, Text
 
     cost = rs.setting("cards", "cost").stat
     ability = AbilityText(None, None, None, tuple(Text(s, HERE) for s in sentences), HERE)

@@ -8,12 +8,10 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from interpreter import programs
-from interpreter.cli_play import _decks
-from interpreter.decks import vanilla_deck
-from interpreter.game import Engine, Game, card_pool
-from kotc_dsl import edition_files, load_edition
+from kotc.compiler import programs
+from kotc.dsl import edition_files, load_edition
+from kotc.engine.decks import default_decks, vanilla_deck
+from kotc.engine.game import Engine, Game, card_pool
 
 GAMES = 6
 
@@ -47,7 +45,7 @@ def _closures_only(monkeypatch) -> None:
 @pytest.mark.parametrize("name", [*edition_files(), "vanilla"])
 def test_written_statements_play_as_their_closures(name, monkeypatch):
     rs = load_edition("17th" if name == "vanilla" else name)
-    decks = [vanilla_deck(rs)] if name == "vanilla" else _decks(rs, None)[0]
+    decks = [vanilla_deck(rs)] if name == "vanilla" else default_decks(rs)[0]
     seeds = range(GAMES)
     written = _play(rs, decks, seeds)
     with monkeypatch.context() as m:
@@ -65,7 +63,7 @@ def test_what_was_read_before_a_statement_that_only_sets_cards_fields_holds_afte
     # again after unfatiguing and unexhausting cards: from the locals they were
     # bound from, and known to be card ids (no test of their types)
     rs = load_edition("17th")
-    decks = _decks(rs, None)[0]
+    decks = default_decks(rs)[0]
     g = Game.new(rs, decks, seed=0, players=2, engine=Engine(rs, card_pool(decks)))
     giving_up = g.engine.referee.concessions
     while g.turn < 3:
@@ -81,7 +79,7 @@ def test_what_was_read_before_a_statement_that_only_sets_cards_fields_holds_afte
 def test_a_block_of_simple_statements_reads_no_position():
     # none of its statements waits or pushes: its frame is only ever at its start
     rs = load_edition("11th")
-    engine = Engine(rs, card_pool(_decks(rs, None)[0]))
+    engine = Engine(rs, card_pool(default_decks(rs)[0]))
     exchange = next(b for b in engine.programs.blocks if b.where == "action exchange")
     assert all(st.simple for st in exchange.stmts)
     assert "pc" not in programs._written(exchange).source

@@ -1,0 +1,1 @@
+"""The shipped editions (.kotc rule files): package data, no code."""

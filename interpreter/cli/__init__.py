@@ -1,0 +1,1 @@
+"""The `kotc` command: the only package that prints or parses arguments."""

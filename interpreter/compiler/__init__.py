@@ -1,0 +1,2 @@
+"""Rules compiled to programs: effect blocks, expressions, the listing of legal
+actions and card abilities, from a ruleset's plain data."""

@@ -1,0 +1,231 @@
+"""Card abilities as programs: a card's printed text, read with the edition's
+phrases (`kotc.dsl.reading`), compiled into blocks the machine can run.
+
+An ability has an activation condition (a trigger, a condition, or the
+edition's standard one), activation modifiers (ghost-play, hex-play), a cost
+program, and a resolution program: each sub-ability's target phrase, then its
+effect phrases, each with the numbers and counter printed on the card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kotc.dsl import Ruleset, ast
+from kotc.dsl.cards import CardDesign
+from kotc.dsl.legality import read_as
+from kotc.dsl.reading import AbilityReading, Reading, read_card
+
+from .programs import NEXT, Block, Programs
+
+
+@dataclass
+class CompiledAbility:
+    name: str | None
+    trigger: ast.Trigger | None
+    trigger_cond: object | None
+    cond: object | None
+    modifiers: frozenset[str]
+    cost: Block | None
+    resolution: Block
+    cite: ast.Citation | None
+    affordable: object = None  # (game, env) -> whether the printed cost can be paid
+    # where targets are chosen on activation (`targets on_activation`): the target
+    # selections, run after the cost; `resolution` then holds only the effects
+    targeting: Block | None = None
+
+
+def compile_card(
+    card: CardDesign, rs: Ruleset, programs: Programs
+) -> list[CompiledAbility]:
+    """The abilities of a card design, ready to run; unreadable text is an error."""
+    readings, problems = read_card(read_as(card, rs), rs)  # as the card check reads it
+    if problems:
+        raise ValueError("; ".join(str(p) for p in problems))
+    early = rs.setting("chain", "targets_on_activation") is not None
+    return [_ability(r, card, programs, early) for r in readings]
+
+
+def _ability(
+    r: AbilityReading, card: CardDesign, programs: Programs, early: bool = False
+) -> CompiledAbility:
+    where = f"card {card.name!r}"
+    trigger = cond = trigger_cond = None
+    modifiers: frozenset[str] = frozenset()
+    cite = None
+    if r.condition is not None:
+        phrase = r.condition.phrase
+        trigger, modifiers, cite = (
+            phrase.trigger,
+            frozenset(phrase.modifiers),
+            phrase.cite,
+        )
+        if trigger is not None and trigger.cond is not None:
+            trigger_cond = _with_numbers(programs.expr(trigger.cond), r.condition)
+        if phrase.cond is not None:
+            cond = _with_numbers(programs.expr(phrase.cond), r.condition)
+    cost = affordable = None
+    if r.cost is not None:
+        cost = _phrase_block([r.cost], programs, f"{where} cost")
+        affordable = _with_numbers(_payments(r.cost.phrase.body, programs, 0), r.cost)
+    targeting = None
+    if early and any(sub.target is not None for sub in r.subs):
+        targeting, resolution = _targets_first(r, programs, where)
+    else:
+        pieces: list[Reading] = []
+        for sub in r.subs:
+            if sub.target is not None:
+                pieces.append(sub.target)
+            pieces.extend(sub.effects)
+        resolution = _phrase_block(pieces, programs, where)
+    return CompiledAbility(
+        r.name, trigger, trigger_cond, cond, modifiers, cost, resolution, cite,
+        affordable, targeting,
+    )
+
+
+def _targets_first(r: AbilityReading, programs: Programs, where: str) -> tuple:
+    """The target selections of every sub-ability as one block, run on activation,
+    and the effects as another, run as the link resolves. What each selection
+    binds (`targets`, and any name it chose along the way) is kept apart per
+    sub-ability and handed to the link; each sub-ability's effects read their own."""
+    select, effects = [], []
+    for i, sub in enumerate(r.subs):
+        if sub.target is not None:
+            kept = f"#targets{i}"  # no name of the language has a '#'
+            select.extend(_phrase_stmts(sub.target, programs, where))
+            select.append(_keep(kept))
+            effects.append(_restore(kept))
+        for reading in sub.effects:
+            effects.extend(_phrase_stmts(reading, programs, where))
+    select.append(_hand_over)
+    cite = r.subs[0].target.phrase.cite if r.subs and r.subs[0].target else None
+    targeting = Block(len(programs.blocks), select, cite, f"{where} targets")
+    programs.blocks.append(targeting)
+    cite = next((e.phrase.cite for sub in r.subs for e in sub.effects), cite)
+    resolution = Block(len(programs.blocks), effects, cite, where)
+    programs.blocks.append(resolution)
+    return targeting, resolution
+
+
+def _keep(key: str):
+    def keep(g, f):
+        f.env[key] = {k: v for k, v in f.env.items() if k[:1] not in "_#"}
+        return NEXT
+
+    keep.simple = True  # never waits nor pushes
+    return keep
+
+
+def _restore(key: str):
+    def restore(g, f):
+        f.env.update(f.env[key])
+        return NEXT
+
+    restore.simple = True  # never waits nor pushes
+    return restore
+
+
+def _hand_over(g, f):
+    """The selections, to the link (or resolution) the activation makes: the frame
+    under the targeting one."""
+    g.frames[-2].env.update({k: v for k, v in f.env.items() if k[:1] == "#"})
+    return NEXT
+
+
+_hand_over.simple = True  # never waits nor pushes
+
+
+def _phrase_stmts(reading: Reading, programs: Programs, where: str) -> list:
+    """A printed piece: bind its numbers, then run its phrase's program."""
+    phrase = reading.phrase
+    body = [programs.stmt(s, phrase.cite, where) for s in phrase.body]
+    return [_binder(reading), *body]
+
+
+def _payments(stmts: tuple, programs: Programs, depth: int):
+    """A check that every `pay` a cost program makes (directly or through the
+    keywords it calls) can be paid in full: a cost that cannot be paid means the
+    ability cannot be activated. A payment that depends on a choice the cost
+    itself makes is not known in advance, and counts as payable."""
+    checks = []
+    for s in stmts:
+        if isinstance(s, ast.Pay):
+            amount, kind = programs.expr(s.amount), s.kind
+            checks.append(
+                lambda g, env, amount=amount, kind=kind: _can_pay(
+                    g, env["you"], amount(g, env), kind
+                )
+            )
+        elif isinstance(s, ast.Call) and depth < 4:
+            kw = programs.rs.keywords[s.keyword]
+            inner = _payments(kw.body, programs, depth + 1)
+            if inner is None:
+                continue
+            args = [
+                (p.name, programs.expr(a))
+                for p, a in zip(kw.params, s.args, strict=False)
+            ]
+            checks.append(
+                lambda g, env, inner=inner, args=args: inner(
+                    g, {"you": env["you"], **{n: ev(g, env) for n, ev in args}}
+                )
+            )
+
+    if not checks:
+        return None  # nothing paid: nothing to check
+
+    def payable(g, env) -> bool:
+        try:
+            for check in checks:  # noqa: SIM110 (a plain loop: read at every listing)
+                if not check(g, env):
+                    return False
+            return True
+        except RuntimeError:  # reads a name the cost binds by choosing
+            return True
+
+    return payable
+
+
+def _can_pay(g, seat, amount: int, kind: str) -> bool:
+    if kind == "hp":
+        return g.players[seat].hp >= amount
+    return g.unexhausted_resources(seat) >= amount
+
+
+def _with_numbers(ev, reading: Reading):
+    """`ev` with the numbers a printed phrase reads bound (None stays None)."""
+    numbers = dict(reading.numbers)
+    if reading.counter:
+        numbers["counter"] = reading.counter
+    if ev is None or not numbers:
+        return ev
+
+    def evaluate(g, env):
+        return ev(g, {**env, **numbers})
+
+    return evaluate
+
+
+def _phrase_block(readings: list[Reading], programs: Programs, where: str) -> Block:
+    """One block: for each printed piece, bind its numbers, then run its program."""
+    stmts = []
+    cite = readings[0].phrase.cite if readings else None
+    for reading in readings:
+        stmts.extend(_phrase_stmts(reading, programs, where))
+    block = Block(len(programs.blocks), stmts, cite, where)
+    programs.blocks.append(block)
+    return block
+
+
+def _binder(reading: Reading):
+    values = dict(reading.numbers)
+    if reading.counter:
+        values["counter"] = reading.counter
+
+    def bind(g, f):
+        f.env.update(values)
+        return NEXT
+
+    bind.simple = True  # never waits nor pushes
+    return bind

@@ -1,0 +1,59 @@
+"""The functions rule expressions may call (`count`, `total`, `top`, `cost`...),
+and how a value that may be one item or a collection is listed: shared by the
+statements (`programs`) and the expressions written as Python (`pyexpr`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kotc.runtime.values import AbilityRef, DieRef, Seat
+
+
+def as_items_of(value: Any) -> list | tuple:
+    if value is None:
+        return ()
+    if isinstance(value, (list, tuple)) and not isinstance(value, AbilityRef):
+        return value
+    return (value,)
+
+
+def element_name(x: Any) -> str:
+    if isinstance(x, Seat):
+        return "player"
+    if isinstance(x, DieRef):
+        return "die"
+    return "card"
+
+
+def _count(g, xs) -> int:
+    return len(as_items_of(xs))
+
+
+def _as_items(xs) -> list:
+    """A list to slice: a list as it is (a slice copies only what it takes)."""
+    return xs if type(xs) is list else list(xs)
+
+
+def _total(g, xs) -> int:
+    return sum(g.value_of(x) for x in as_items_of(xs))
+
+
+BUILTINS: dict[str, Callable] = {
+    "count": _count,
+    "total": _total,
+    "top": lambda g, n, xs: _as_items(xs)[-n:][::-1] if n > 0 else [],
+    "bottom": lambda g, n, xs: _as_items(xs)[:n] if n > 0 else [],
+    "max": lambda g, a, b: max(a, b),
+    "min": lambda g, a, b: min(a, b),
+    "half_up": lambda g, a: -(-a // 2),
+    "is_empty": lambda g, xs: not as_items_of(xs),
+    "cost": lambda g, c: g.cost_of(c),
+    "placed_by": lambda g, c, k, p: g.counters_placed(c, k, p),
+    "counters_on": lambda g, c, k: g.counters_placed(c, k, None),
+    "left_of": lambda g, p: g.left_of(p),
+    "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
+    "victims": lambda g, p: g.referee.possible_victims(g, p),
+    "enlistable": lambda g, p: g.referee.enlistable(g, p),
+    "tagged": lambda g, c, t: g.is_tagged(c, t),
+}

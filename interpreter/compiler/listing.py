@@ -1,0 +1,695 @@
+"""Listing the legal actions: every way a player may fill an action's parameters now.
+
+A part of the referee (`Referee` inherits it), kept apart for what it does: it
+reads the referee's compiled actions and settings (`actions`, `card_types`,
+`hidden_zones`, `modifiers`, `zone_names`, `standard`, `standard_per_player`,
+`first_own`) and never changes the game.
+
+`options` lists a window's actions, through a function written for the window
+(see `listers`); `bindings` lists one action, with some of its arguments given
+or its condition or cost waived. `_bind` and `_candidates` bind any shape of
+parameters, one parameter after another; the common shapes have binders of
+their own (`_shape_binder`), which list the same, faster, and which a window's
+function writes out in place for the two commonest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import repeat
+from operator import itemgetter
+from typing import Any
+
+from kotc.dsl import ast
+from kotc.runtime.actions import Action
+from kotc.runtime.values import AbilityRef, Seat, seat_of
+
+from .prefilter import could_hold
+from .programs import Block, as_list
+
+
+@dataclass
+class CompiledAction:
+    """An action of the ruleset, compiled: its parameters with their sources and
+    checks, its costs and effect, and what listing it learns as games go."""
+
+    name: str
+    label: str
+    params: tuple[ast.Param, ...]
+    sources: list
+    requires: Any
+    body: Block
+    costs: list
+    resolves: str | None
+    cite: ast.Citation | None
+    # `requires` split by the last parameter each part reads: a check per parameter
+    checks: list = None
+    condition: ast.Expr | None = None  # `requires`, as written
+    bare: Action | None = None  # the action taken with no arguments (shared)
+    # (design, zone) -> the abilities `requires` does not rule out (see prefilter)
+    possible: dict = field(default_factory=dict)
+    # where the cards with abilities this action may take are (`sources_by_zone`)
+    by_zone: dict = field(default_factory=dict)
+    # the first parameter's `in`, if written as zones joined by `+`: (whose, zone)
+    # per zone, whose compiled (see `drawn_with_abilities`)
+    drawn_zones: tuple | None = None
+    # the binder for the shape of its parameters, if one is written (`_shape_binder`)
+    binder: Any = None
+    # `costs` and `checks` as written, for a window's function to write in place:
+    # (kind, amount expression) per cost, and per parameter a conjunction or None
+    pays: list = field(default_factory=list)
+    stages: list = field(default_factory=list)
+    # a parameter takes one of the counters on the card before it: the kinds it
+    # may take (see `Referee._counter_kinds`); None when none does
+    counter_kinds: frozenset | None = None
+    # (parameter, an ability's modifiers, zone) -> whether `requires` may hold
+    holds: dict = field(default_factory=dict)
+
+
+class Listing:
+    """The legal actions of a player, for the referee."""
+
+    __slots__ = ()  # its fields are the referee's (`Referee.__slots__`)
+
+    # names of actions -> the function listing them (see `options`)
+    _windows: dict
+
+    def options(self, g, seat: int, names: tuple) -> list[Action]:
+        """The actions named that `seat` may take now, each way it may take them:
+        as `window_lister` writes it for these names, once."""
+        try:
+            window = self._windows[names]
+        except KeyError:
+            window = self._window(names)
+        return window(self, g, seat)
+
+    def bindings(
+        self,
+        g,
+        act: CompiledAction,
+        seat: int,
+        given: tuple,
+        ignore_condition: bool = False,
+        check_sources: bool = True,
+        free: bool = False,
+    ) -> list[tuple]:
+        """Every way to fill the action's parameters that is legal now."""
+        env = {"you": seat_of(seat)}
+        found: list[tuple] = []
+        if not act.params:
+            if self.bare_holds(g, act, env, free):
+                found.append(())
+            return found
+        if not given:
+            kinds, in_play = act.counter_kinds, g.counters_in_play
+            if kinds is not None and (not in_play or in_play.keys().isdisjoint(kinds)):
+                return found  # it takes a counter off a card, and none it may is in play
+            if act.binder is not None:
+                act.binder(g, act, env, found, ignore_condition, free)
+                return found
+        self._bind(
+            g, act, env, list(given), 0, found, ignore_condition, check_sources, free
+        )
+        return found
+
+    def bare_holds(self, g, act: CompiledAction, env: dict, free: bool) -> bool:
+        """Whether an action with no parameters may be taken now."""
+        return (act.requires is None or bool(act.requires(g, env))) and (
+            free or not act.costs or self.affordable_now(g, act, env)
+        )
+
+    # Binders for the common shapes of parameters: what `_bind` and `_candidates`
+    # do for them, in one loop, with what is the same for every candidate worked
+    # out once. `_shape_binder` picks one; a test checks they list what `_bind` does.
+
+    def _shape_binder(self, params: tuple):
+        sourced = [p.source is not None for p in params]
+        types = [p.type for p in params]
+        if sourced == [True]:
+            return self.bind_one
+        if sourced == [True, False] and types[1] == "counter":
+            return self.bind_card_counter
+        if (
+            sourced == [True, True]
+            and params[0].name not in action_names(params[1].source)
+            and types[1] not in ("ability", "counter")
+        ):
+            return self.bind_two_drawn
+        if (
+            sourced[1:] == [False]
+            and types[1] == "ability"
+            and types[0] not in ("ability", "counter", "player", "players")
+        ):
+            return self.bind_own_ability
+        return None
+
+    def bind_one(
+        self, g, act: CompiledAction, env: dict, found: list, ignore, free
+    ) -> None:
+        """One parameter drawn from a collection."""
+        name = act.params[0].name
+        kind = act.params[0].type
+        typed = kind in self.card_types
+        resolves, check = act.resolves, act.checks[0]
+        own = self._own_designs(g, env["you"]) if resolves and not ignore else None
+        cards = g.cards
+        drawn = act.sources[0](g, env)
+        for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn)):
+            if typed and cards[c].type != kind:
+                continue
+            if own is not None and cards[c].design not in own:
+                continue
+            env[name] = c
+            if check is not None and not check(g, env):
+                continue
+            if act.costs and not free and not self.affordable_now(g, act, env):
+                continue
+            if resolves and not ignore and not self.condition_met(g, env["you"], c, env):
+                continue
+            found.append((c,))
+
+    def bind_card_counter(
+        self, g, act: CompiledAction, env: dict, found: list, ignore, free
+    ) -> None:
+        """A card drawn from a collection, then one of the kinds of counters on it
+        (how a counter is popped)."""
+        card_param, counter_param = act.params
+        name, kind_name = card_param.name, counter_param.name
+        typed = card_param.type if card_param.type in self.card_types else None
+        check, counter_check = act.checks
+        costly = act.costs and not free
+        resolves = None if ignore else act.resolves
+        cards, you, kinds = g.cards, env["you"], act.counter_kinds
+        drawn = act.sources[0](g, env)
+        for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn)):
+            card = cards[c]
+            if not card.counters or (typed is not None and card.type != typed):
+                continue
+            env[name] = c
+            if check is not None and not check(g, env):
+                continue
+            for k in dict.fromkeys(map(COUNTER_KIND, card.counters)):
+                if k not in kinds:
+                    continue
+                env[kind_name] = k
+                if counter_check is not None and not counter_check(g, env):
+                    continue
+                if costly and not self.affordable_now(g, act, env):
+                    continue
+                if resolves and not self.condition_met(g, you, env[resolves], env):
+                    continue
+                found.append((c, k))
+
+    def bind_two_drawn(
+        self, g, act: CompiledAction, env: dict, found: list, ignore, free
+    ) -> None:
+        """Two parameters each drawn from a collection, the second's not naming the
+        first (such as a card of the hand for one of the reserves): that collection
+        is drawn once."""
+        first, second = act.params
+        pool = self._candidates(g, act, 0, env)
+        if not pool:
+            return
+        others = self._candidates(g, act, 1, env)
+        check, second_check = act.checks
+        costly = act.costs and not free
+        resolves = None if ignore else act.resolves
+        name, other = first.name, second.name
+        you = env["you"]
+        if second_check is None and not costly and not resolves:
+            # nothing is checked of a pair: each first kept goes with every second
+            for c in pool:
+                env[name] = c
+                if check is None or check(g, env):
+                    found.extend(zip(repeat(c), others))
+            return
+        for c in pool:
+            env[name] = c
+            if check is not None and not check(g, env):
+                continue
+            for d in others:
+                env[other] = d
+                if second_check is not None and not second_check(g, env):
+                    continue
+                if costly and not self.affordable_now(g, act, env):
+                    continue
+                if resolves and not self.condition_met(g, you, env[resolves], env):
+                    continue
+                found.append((c, d))
+
+    def bind_own_ability(
+        self, g, act: CompiledAction, env: dict, found: list, ignore, free
+    ) -> None:
+        """A card of the player's with no `in` (or one drawn from its `in`, as the
+        rules may have another player's zone), then one of its abilities (how an
+        ability is activated)."""
+        you = env["you"]
+        narrow = self._narrowing(g, act, 1, you, ignore)
+        cards = g.cards
+        if act.sources[0] is None:
+            zones = g.players[you].zones
+            pool = []
+            for z, designs in self.sources_by_zone(g, act, 1, narrow):
+                pool += [c for c in zones[z] if cards[c].design in designs]
+            pool.sort()
+        else:
+            by_zone = dict(self.sources_by_zone(g, act, 1, narrow))
+            pool = self.drawn_with_abilities(g, act, env, by_zone)
+        if not pool:  # most often, outside the player's own window
+            return
+        own = narrow == "own"
+        card_param, ability_param = act.params
+        name, ability_name = card_param.name, ability_param.name
+        kind = card_param.type if card_param.type in self.card_types else None
+        check, ability_check = act.checks
+        costly = act.costs and not free
+        resolves = None if ignore else act.resolves
+        abilities, possible = g.engine.abilities, act.possible
+        for c in pool:
+            card = cards[c]
+            if kind is not None and card.type != kind:
+                continue
+            env[name] = c
+            if check is not None and not check(g, env):
+                continue
+            indices = possible.get((card.design, card.zone))
+            if indices is None:
+                indices = self.possible_for(g, act, 1, card.design, card.zone)
+            if own:
+                printed = abilities[card.design]
+                indices = [k for k in indices if own_condition(printed[k])]
+            for k in indices:
+                ref = env[ability_name] = ability_ref(AbilityRef, (c, k))
+                if ability_check is not None and not ability_check(g, env):
+                    continue
+                if costly and not self.affordable_now(g, act, env):
+                    continue
+                if resolves and not self.condition_met(g, you, env[resolves], env):
+                    continue
+                found.append((c, ref))
+
+    def drawn_with_abilities(
+        self, g, act: CompiledAction, env: dict, by_zone: dict
+    ) -> list:
+        """The cards the first parameter's `in` draws, in its order, whose designs
+        `by_zone` has for the zone each lies in (see `sources_by_zone`). An `in`
+        of zones alone is drawn zone by zone, only where such a card may lie."""
+        cards = g.cards
+        if act.drawn_zones is None:
+            drawn = act.sources[0](g, env)
+            return [
+                c
+                for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn))
+                if cards[c].design in by_zone.get(cards[c].zone, ())
+            ]
+        pool = []
+        for whose, zone in act.drawn_zones:
+            designs = by_zone.get(zone)
+            if designs:
+                for seat in as_list(whose(g, env)):
+                    pool += [
+                        c
+                        for c in g.players[seat].zones[zone]
+                        if cards[c].design in designs
+                    ]
+        return list(dict.fromkeys(pool))
+
+    def _bind(
+        self, g, act, env, given, i, found, ignore, check_sources, free=False, prefix=()
+    ) -> None:
+        """Parameter `i` onwards; the last one is checked in this loop, not a call
+        deeper (a listing such as hand x reserves has dozens of leaves)."""
+        p = act.params[i]
+        if i < len(given):
+            candidates = [given[i]]
+            if check_sources and act.sources[i] is not None:
+                pool = as_list(act.sources[i](g, env))
+                candidates = [c for c in candidates if c in pool]
+        else:
+            candidates = self._candidates(g, act, i, env, ignore)
+        check = act.checks[i]
+        name = p.name
+        if i + 1 < len(act.params):
+            for c in candidates:
+                env[name] = c
+                if check is not None and not check(g, env):
+                    continue
+                self._bind(
+                    g,
+                    act,
+                    env,
+                    given,
+                    i + 1,
+                    found,
+                    ignore,
+                    check_sources,
+                    free,
+                    (*prefix, c),
+                )
+            env.pop(name, None)
+            return
+        costly = act.costs and not free
+        resolves = None if ignore else act.resolves
+        for c in candidates:
+            env[name] = c
+            if check is not None and not check(g, env):
+                continue
+            if costly and not self.affordable_now(g, act, env):
+                continue
+            if resolves and not self.condition_met(g, env["you"], env[resolves], env):
+                continue
+            found.append((*prefix, c))
+        env.pop(name, None)
+
+    def _candidates(
+        self, g, act: CompiledAction, i: int, env: dict, ignore: bool = False
+    ) -> list:
+        p = act.params[i]
+        following = act.params[i + 1].type if i + 1 < len(act.params) else None
+        if act.sources[i] is not None:
+            drawn = act.sources[i](g, env)
+            pool = dict.fromkeys(drawn if type(drawn) is list else as_list(drawn))
+            if p.type in self.card_types or following == "counter":
+                # one pass for the common filters: the card's type, and whether
+                # it holds the counters the next parameter draws from
+                cards, kind = g.cards, p.type if p.type in self.card_types else None
+                counters = following == "counter"
+                pool = [
+                    c
+                    for c in pool
+                    if (kind is None or cards[c].type == kind)
+                    and (not counters or cards[c].counters)
+                ]
+                if following == "ability":
+                    pool = [c for c in pool if self._possible(g, act, i + 1, c)]
+                return pool
+            pool = list(pool)
+        elif p.type == "ability":
+            card = env[act.params[i - 1].name]
+            possible = self._possible(g, act, i, card)
+            if self._narrowing(g, act, i, env["you"], ignore) == "own":
+                abilities = g.engine.abilities[g.cards[card].design]
+                possible = [k for k in possible if own_condition(abilities[k])]
+            return [AbilityRef(card, k) for k in possible]
+        elif p.type == "counter":
+            card = env[act.params[i - 1].name]
+            return list(dict.fromkeys(map(COUNTER_KIND, g.cards[card].counters)))
+        elif p.type in ("player", "players"):
+            return g.seats_in_game()
+        else:
+            # A card parameter with no `in`: the acting player's own cards with
+            # abilities, wherever they are but in zones nobody may look at (the
+            # deck): interpretation of "you" and of restricted knowledge. A card
+            # is in the zone list of its controller, so those lists are the pool;
+            # sorted, it is in the order the cards were made.
+            cards, zones = g.cards, g.players[env["you"]].zones
+            if i + 1 < len(act.params) and act.params[i + 1].type == "ability":
+                narrow = self._narrowing(g, act, i + 1, env["you"], ignore)
+                pool = sorted(
+                    c
+                    for z, designs in self.sources_by_zone(g, act, i + 1, narrow)
+                    for c in zones[z]
+                    if cards[c].design in designs
+                )
+            else:
+                hidden, able = self.hidden_zones, g.engine.able
+                pool = sorted(
+                    c
+                    for z, ids in zones.items()
+                    if z not in hidden
+                    for c in ids
+                    if cards[c].design in able
+                )
+        cards = g.cards
+        if p.type in self.card_types:
+            pool = [c for c in pool if cards[c].type == p.type]
+        if following == "counter":  # it draws from this card's counters
+            pool = [c for c in pool if cards[c].counters]
+        elif following == "ability" and act.sources[i] is not None:
+            pool = [c for c in pool if self._possible(g, act, i + 1, c)]
+        return pool
+
+    def affordable_now(self, g, act: CompiledAction, env: dict) -> bool:
+        for kind, amount in act.costs:
+            need = amount(g, env)
+            you = env["you"]
+            if kind == "hp":
+                have = g.players[you].hp
+            else:
+                memo = g.resources_memo
+                have = None if memo is None else memo.get(you)
+                if have is None:
+                    have = g.unexhausted_resources(you)
+                    if memo is not None:
+                        memo[you] = have
+            if need > have:
+                return False
+        return True
+
+    def condition_met(self, g, seat: Seat, what: Any, env: dict) -> bool:
+        # `what`: an ability, or a card for its first ability (no AbilityRef made)
+        if type(what) is AbilityRef:
+            card, index = what
+        else:
+            card, index = what, 0
+        abilities = g.engine.abilities.get(g.cards[card].design)
+        if not abilities:
+            return False
+        ab = abilities[index]
+        trigger, cond = ab.trigger, ab.cond
+        listed = None
+        if trigger is None and cond is None:
+            # the standard condition, once per player per listing, decides first:
+            # outside its window (a chain, another phase) nothing more is read
+            listed = self._standard_in_listing(g, seat)
+            if listed is False:
+                return False
+        inner = {"you": seat, "this": card}
+        # interpretation: an activation whose printed cost cannot be paid in full
+        # would only fail, so it is not offered (as the latest rulebook's §Pay says:
+        # "you cannot use it")
+        if ab.affordable is not None and not ab.affordable(g, inner):
+            return False
+        if trigger is not None:  # `_answerable`, but for the first it finds
+            events, cond = trigger.events, ab.trigger_cond
+            for name, fields in g.recent:
+                if name in events:
+                    answered = fields.get("__answered")
+                    if answered and [card, index] in answered:
+                        continue
+                    if cond is None or cond(g, {**inner, "event": fields}):
+                        return True
+            return False
+        if cond is not None:
+            return bool(cond(g, inner))
+        if listed:
+            return True  # it held, above
+        ref = what if type(what) is AbilityRef else ability_ref(AbilityRef, (card, 0))
+        return bool(
+            self.standard(g, {**env, "you": seat, "source": card, "ability": ref})
+        )
+
+    def _possible(self, g, act: CompiledAction, i: int, card: int) -> tuple[int, ...]:
+        """The indices of the abilities of `card` that parameter `i` (an ability of
+        the card bound by parameter `i - 1`) may take, given its design and zone."""
+        c = g.cards[card]
+        found = act.possible.get((c.design, c.zone))
+        if found is None:
+            found = self.possible_for(g, act, i, c.design, c.zone)
+        return found
+
+    def possible_for(self, g, act, i: int, design: str, zone: str) -> tuple[int, ...]:
+        found = act.possible.get((design, zone))
+        if found is None:
+            abilities = g.engine.abilities.get(design, ())
+            cond = act.condition
+            found = act.possible[(design, zone)] = tuple(
+                k
+                for k, ab in enumerate(abilities)
+                if cond is None or self._could_hold(act, i, ab.modifiers, zone)
+            )
+        return found
+
+    def _could_hold(self, act: CompiledAction, i: int, modifiers, zone: str) -> bool:
+        """`could_hold` for the action's condition, once per ability's modifiers
+        and zone: all it reads of the ability and of its card."""
+        key = (i, modifiers, zone)
+        holds = act.holds.get(key)
+        if holds is None:
+            holds = act.holds[key] = could_hold(
+                act.condition,
+                act.params[i - 1].name,
+                act.params[i].name,
+                modifiers,
+                self.modifiers,
+                zone,
+                self.zone_names,
+            )
+        return holds
+
+    def sources_by_zone(self, g, act: CompiledAction, i: int, narrow: str) -> tuple:
+        """For a card parameter `i - 1` followed by its ability `i`: each zone a
+        player may look at (any, with an `in`), with the designs that have an ability
+        there the condition does not rule out (zones with none are left out),
+        narrowed as `_narrowing` says: a triggered ability counts only while an
+        event it waits for is recent, and with "own" an untriggered one only if
+        it has a printed condition."""
+        if narrow == "any":
+            found = act.by_zone.get(i)
+            if found is None:
+                found = act.by_zone[i] = tuple(
+                    (z, frozenset(d for d, _ in entries))
+                    for z, entries in self._abilities_by_zone(g, act, i)
+                )
+            return found
+        recent = frozenset([name for name, _ in g.recent]) if g.recent else NO_EVENTS
+        found = act.by_zone.get((i, narrow, recent))
+        if found is None:
+            table = act.by_zone.get((i, narrow))
+            if table is None:
+                table = act.by_zone[(i, narrow)] = self._triggers_by_zone(
+                    g, act, i, narrow == "own"
+                )
+            out = []
+            for z, fixed, by_event in table:
+                designs = fixed
+                for name in recent:
+                    more = by_event.get(name)
+                    if more:
+                        designs = designs | more
+                if designs:
+                    out.append((z, designs))
+            found = act.by_zone[(i, narrow, recent)] = tuple(out)
+        return found
+
+    def _abilities_by_zone(self, g, act: CompiledAction, i: int) -> list:
+        """Per zone a player may look at (any zone, for a card drawn from an `in`):
+        (design, abilities the condition does not rule out there), for the designs
+        with any."""
+        zones = []
+        for z in self.rs.zones:
+            if z in self.hidden_zones and act.sources[i - 1] is None:
+                continue
+            entries = []
+            for d in g.engine.able:
+                possible = self.possible_for(g, act, i, d, z)
+                if possible:
+                    entries.append((d, [g.engine.abilities[d][k] for k in possible]))
+            if entries:
+                zones.append((z, entries))
+        return zones
+
+    def _triggers_by_zone(self, g, act: CompiledAction, i: int, own: bool) -> tuple:
+        """Per zone: the designs with an untriggered ability (with `own`, one with a
+        printed condition), and by event name those with a trigger on it (see
+        `trigger_table`)."""
+        table = []
+        for z, entries in self._abilities_by_zone(g, act, i):
+            fixed, by_event = trigger_table(entries, own)
+            if fixed or by_event:
+                table.append((z, fixed, by_event))
+        return tuple(table)
+
+    def _narrowing(self, g, act: CompiledAction, i: int, seat, ignore: bool) -> str:
+        """How far the abilities parameter `i` may take narrow before each is
+        checked in full. "any": the action does not resolve that ability, or its
+        activation condition is ignored. Else a triggered ability needs an event
+        it waits for to be recent: "own" when, in this listing, the standard
+        activation condition is known not to hold for `seat` (an ability's own
+        condition is all that can let it through), else "resolving"."""
+        if ignore or act.resolves != act.params[i].name:
+            return "any"
+        return "own" if self._standard_in_listing(g, seat) is False else "resolving"
+
+    def _standard_in_listing(self, g, seat) -> bool | None:
+        """The standard activation condition for `seat`, evaluated once per listing
+        of options; None outside a listing (it is then evaluated in full)."""
+        memo = g.standard_memo
+        if memo is None:
+            return None
+        known = memo.get(seat)
+        if known is None:
+            known = memo[seat] = bool(self.standard(g, {"you": seat}))
+        return known
+
+    @staticmethod
+    def _answerable(g, ab, ref: AbilityRef, inner: dict) -> list:
+        """The recent events the ability's trigger answers, but for those it has
+        answered already (`answer_events`)."""
+        key, cond = [ref.card, ref.index], ab.trigger_cond
+        return [
+            entry
+            for entry in g.recent
+            if entry[0] in ab.trigger.events
+            and key not in entry[1].get("__answered", ())
+            and (cond is None or cond(g, {**inner, "event": entry[1]}))
+        ]
+
+    def answer_events(self, g, seat: int, what: Any) -> bool:
+        """An ability (or a spell's) activated on recent events answers them: it may
+        not answer them again (a ghost-play ability costs nothing, and would answer
+        one destruction for ever), while every other ability still may, a copy of
+        it or another player's. Whether it answered any."""
+        ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
+        abilities = g.engine.abilities.get(g.cards[ref.card].design)
+        if not abilities or abilities[ref.index].trigger is None:
+            return False
+        found = self._answerable(g, abilities[ref.index], ref, {"you": seat_of(seat),
+                                                                "this": ref.card})
+        for entry in found:  # a new map: a clone shares the old one
+            fields = entry[1]
+            entry[1] = {**fields, "__answered": [*fields.get("__answered", ()),
+                                                 [ref.card, ref.index]]}
+        return bool(found)
+
+    def _own_designs(self, g, seat) -> frozenset | None:
+        """While, in this listing, the standard activation condition fails for
+        `seat`: the designs whose first ability may still resolve (a printed
+        condition, or a trigger on a recent event). None: any may."""
+        if self._standard_in_listing(g, seat) is not False:
+            return None
+        return self.own_after(name for name, _ in g.recent)
+
+    def own_after(self, recent) -> frozenset:
+        """The designs whose first ability has a printed condition, or a trigger
+        on one of the events named `recent`."""
+        printed, by_event = self.first_own
+        designs = printed
+        for name in recent:
+            more = by_event.get(name)
+            if more:
+                designs = designs | more
+        return designs
+
+
+COUNTER_KIND = itemgetter(0)  # of a counter entry, [kind, placer]
+
+NO_EVENTS: frozenset = frozenset()  # no recent events
+
+ability_ref = tuple.__new__  # `ability_ref(AbilityRef, (card, index))`, made in C
+
+
+def trigger_table(entries, own: bool) -> tuple[frozenset, dict[str, frozenset]]:
+    """Of (design, abilities) pairs: the designs with an untriggered ability (with
+    `own`, only one with a printed condition), and by event name those with one
+    triggered by it. A trigger alone decides whether its ability may be
+    activated (see `condition_met`)."""
+    fixed, by_event = set(), {}
+    for d, abilities in entries:
+        for ab in abilities:
+            if ab.trigger is not None:
+                for e in ab.trigger.events:
+                    by_event.setdefault(e, set()).add(d)
+            elif ab.cond is not None or not own:
+                fixed.add(d)
+    return frozenset(fixed), {e: frozenset(ds) for e, ds in by_event.items()}
+
+
+def own_condition(ab) -> bool:
+    """Whether an ability says itself when it may be activated."""
+    return ab.trigger is not None or ab.cond is not None
+
+
+def action_names(e) -> set[str]:
+    """The names an expression reads (heads of its paths)."""
+    return {path.parts[0] for path in ast.paths(e)}

@@ -1,0 +1,153 @@
+"""Decks for games: from deck files, or plain generated ones for benchmarks.
+
+A vanilla deck holds minions with no abilities, their stats drawn from the
+edition's own data: the card type that is not a spell, its stats, which stat is
+the cost and which one counts battle dice.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from kotc.dsl import Diagnostic, Ruleset, RulesetError
+from kotc.dsl.ast import Origin
+from kotc.dsl.cards import CardDesign, StatValue, load_deck
+from kotc.dsl.legality import DeckVerdict, judge_deck
+from kotc.dsl.shipped import starter_deck_files
+
+from .game import Deck
+
+_NOWHERE = Origin("<vanilla>", 0, 0)
+_PASSING = ("legal", "refurbished")  # the statuses a deck check passes
+
+
+def starter_decks(edition: str) -> list[Deck]:
+    """The starter decks shipped for an edition (named as `kotc editions` lists it),
+    in the order of their file names; none for an edition that ships none."""
+    return [deck_from_file(p)[1] for p in starter_deck_files(edition)]
+
+
+def default_decks(rs: Ruleset) -> tuple[list[Deck], list[str]]:
+    """The decks a game of `rs` is played with when none are named, and their
+    names: the first two starter decks of its edition, or a generated vanilla deck
+    for an edition that ships none.
+
+    Raises:
+        ValueError: no deck can be made for the edition.
+    """
+    files = starter_deck_files(rs.name)[:2]
+    if not files:
+        return [vanilla_deck(rs)], ["vanilla"]
+    return [deck_from_file(f)[1] for f in files], [f.stem for f in files]
+
+
+def deck_from_file(path: str | Path) -> tuple[str, Deck]:
+    """The edition a deck file names, and its cards expanded by count."""
+    deck, cards = load_deck(path)
+    expand = lambda entries: [cards[e.name] for e in entries for _ in range(e.count)]  # noqa: E731
+    return deck.edition, Deck(expand(deck.entries), expand(deck.reserves))
+
+
+def check_deck_file(path: str | Path, rs: Ruleset, edition: str | None = None) -> None:
+    """Refuse a deck that `kotc deck check` would not pass under `rs`: a game played
+    with it (61 cards, a banned card) shows nothing about the edition's rules.
+
+    `edition` is the edition as the user named it (a name or a .kotc path), for the
+    command the message suggests.
+
+    Raises:
+        RulesetError: the deck file cannot be read, or the deck is not legal (located
+            at the deck, with every reason).
+    """
+    deck, cards = load_deck(path)
+    verdict = judge_deck(deck, cards, rs)
+    if verdict.legal:
+        return
+    hint = f"kotc deck check {path} --edition {edition or rs.name}"
+    raise RulesetError([Diagnostic(deck.origin, (
+        f"deck \"{deck.name}\" is not legal under the {rs.name} edition: "
+        f"{'; '.join(_reasons(verdict))} (`{hint}` says more)"))])
+
+
+def _reasons(verdict: DeckVerdict, shown: int = 3) -> list[str]:
+    """What makes a deck illegal: the deck rules it breaks, then the first few cards
+    that may not be played, each with its first reason (the deck check has them all)."""
+    reasons = [f.message for f in verdict.findings if f.status not in _PASSING]
+    cards = [c for c in verdict.cards if not c.playable]
+    for card in cards[:shown]:
+        why = next(f.message for f in card.findings if f.status == card.status)
+        reasons.append(f"'{card.card.name}' is {card.status} ({why})")
+    if len(cards) > shown:
+        reasons.append(f"{len(cards) - shown} more cards may not be played")
+    return reasons
+
+
+def vanilla_deck(rs: Ruleset, size: int | None = None, seed: int = 0) -> Deck:
+    """A deck of ability-less minions of levels 1-4, legal in size for the edition.
+
+    Raises:
+        ValueError: the edition lacks what the deck is made from (a card type other
+            than spell, the stat that is the cost, the stat counting battle dice).
+    """
+    rng = random.Random(seed)
+    size_rule = rs.setting("setup", "deck_size")
+    size = size or (size_rule.size.lo if size_rule else 40)
+    minion = next((t for t in rs.card_types.values() if t.name != "spell"), None)
+    cost, dice = rs.setting("cards", "cost"), rs.setting("battle", "dice_per")
+    lacks = [what for what, rule in (("a card type other than spell", minion),
+                                     ("the `cost` setting of its cards", cost),
+                                     ("the `dice_per` setting of its battles", dice))
+             if rule is None]
+    if lacks:
+        raise ValueError(f"cannot make a deck for the {rs.name} edition: it lacks "
+                         f"{_listed(lacks)}")
+    cost, dice = cost.stat, dice.stat
+    designs = []
+    for level in range(1, 5):
+        attack = rng.randint(0, level)
+        stats = []
+        for s in minion.stats:
+            value = (
+                level if s == cost else attack if s == dice else 2 * (level - attack) + 1
+            )
+            stats.append(StatValue(s, value, _NOWHERE))
+        designs.append(
+            CardDesign(
+                f"Vanilla {level}",
+                minion.name,
+                rs.number,
+                tuple(stats),
+                (),
+                None,
+                _NOWHERE,
+            )
+        )
+    return Deck([designs[i % 4] for i in range(size)])
+
+
+def _listed(items: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
+
+
+def game_decks(rs: Ruleset, paths: list[str] | None,
+               edition: str | None = None) -> tuple[list[Deck], list[str]]:
+    """The decks of a game: the files named, each first judged legal under `rs`
+    (`edition`, as typed, is what the message suggests checking it with), or the
+    edition's starter decks, or a generated one.
+
+    Raises:
+        RulesetError: a deck file cannot be read, or is not legal under `rs`.
+        ValueError: no deck can be made for the edition.
+    """
+    if not paths:
+        return default_decks(rs)
+    files = [Path(p) for p in paths]
+    decks = []
+    for f in files:
+        check_deck_file(f, rs, edition)
+        _edition, deck = deck_from_file(f)
+        decks.append(deck)
+    return decks, [f.stem for f in files]
+

@@ -1,0 +1,1514 @@
+"""A game of Keeper of the Cards under any edition's ruleset.
+
+The engine knows primitives (move a card, exhaust, change a stat, roll, place
+and pop counters, ask a player) and how to walk the edition's flow: setup steps,
+phases in order with their skips, variants and opened actions, the chain's
+response windows and last-in-first-out resolution, battle steps, endgame
+conditions and winner criteria. What happens in each of these is the ruleset's
+programs; nothing here asks which edition it is.
+
+OpenSpiel-style API: `Game.new`, `legal_actions`, `apply`, `is_over`, `result`,
+`clone`, `to_json` / `from_json`. Every choice is an action at a `Decision`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from kotc.compiler.abilities import CompiledAbility, compile_card
+from kotc.compiler.programs import (
+    NEXT,
+    PUSHED,
+    WAIT,
+    Block,
+    Frame,
+    Programs,
+    as_list,
+    run,
+)
+from kotc.dsl import Ruleset, ast, load_edition
+from kotc.dsl.cards import CardDesign
+from kotc.runtime.actions import Action, Decision, Event, IllegalAction, picks
+from kotc.runtime.dice import Dice
+from kotc.runtime.state import SEAT_FIELDS, Battle, CardState, Chain, PlayerState
+from kotc.runtime.values import (
+    AbilityRef,
+    DieRef,
+    Seat,
+    card_label,
+    decode,
+    encode,
+    seat_of,
+)
+
+from .referee import Referee
+from .view import view as seen_by
+
+DEFAULT_MAX_TURNS = 300
+# A safety net for programs that loop on free actions: the game ends as if by
+# agreement after this many decisions.
+MAX_DECISIONS = 100_000
+# the layout of `Game.to_json`; a state written in another cannot be restored
+STATE_FORMAT = 6
+
+
+@dataclass
+class Deck:
+    """The cards a player brings: the deck list, and a reserves pile if any."""
+
+    cards: list[CardDesign]
+    reserves: list[CardDesign] = field(default_factory=list)
+
+
+def card_pool(decks: list[Deck]) -> list[CardDesign]:
+    """Every design the decks hold, reserves included: what an engine compiles."""
+    return [d for deck in decks for d in deck.cards + deck.reserves]
+
+
+# `_new_tuple(Event, (kind, data, cite))`: a named tuple made in C, with no call of
+# its own `__new__` (events are made at every step)
+_new_tuple = tuple.__new__
+
+
+class Engine:
+    """What every game of one ruleset and card pool shares: compiled programs."""
+
+    # engines made by `shared`, newest last: (ruleset id, designs) -> (ruleset, engine)
+    _shared: dict[tuple, tuple] = {}
+    _lock = threading.Lock()
+    SHARED = 32  # at most this many are kept
+    NAMERS = 16  # namers an engine keeps (`Namer.of`)
+
+    @classmethod
+    def shared(cls, ruleset: Ruleset, designs: list[CardDesign]) -> Engine:
+        """The engine of a ruleset and card pool, made once per process and reused:
+        compiling the cards' texts takes longer than playing most games or rulings.
+        (Games only read their engine; what it caches does not depend on a game.)
+        Games made in threads at once wait for one another here, and share."""
+        pool = tuple(designs)
+        key = (id(ruleset), pool)
+        with cls._lock:
+            kept = cls._shared.get(key)
+            if kept is not None and kept[0] is ruleset:
+                return kept[1]
+            for (_, kept_pool), (kept_rs, engine) in cls._shared.items():
+                # an equal ruleset (one unpickled with a game, say) compiles alike
+                if kept_pool == pool and kept_rs == ruleset:
+                    return engine
+            engine = cls(ruleset, designs)
+            cls._shared[key] = (ruleset, engine)  # kept: its id stays its own
+            while len(cls._shared) > cls.SHARED:
+                del cls._shared[next(iter(cls._shared))]
+            return engine
+
+    def __init__(self, ruleset: Ruleset, designs: list[CardDesign]):
+        self.rs = ruleset
+        self.pool = tuple(designs)  # as given (`Engine.shared` knows it so)
+        printed = frozenset(s.stat for d in designs for s in d.stats)
+        self.programs = Programs(ruleset, printed)
+        self.abilities: dict[str, list[CompiledAbility]] = {}
+        self.designs: dict[str, CardDesign] = {}
+        # in name order: the programs are numbered as compiled, and a saved game
+        # names them by number, so one pool listed in any order compiles alike
+        for d in sorted(designs, key=lambda d: d.name):
+            if d.name not in self.designs:
+                self.designs[d.name] = d
+                self.abilities[d.name] = compile_card(d, ruleset, self.programs)
+        # the designs whose cards can be activated: those with abilities
+        self.able = frozenset(name for name, abs_ in self.abilities.items() if abs_)
+        self._tables(ruleset)
+        self.referee = Referee(self)
+        self.layout = _layout(self)
+        # the namers of games of the cards dealt (see `Namer.of`), newest last
+        self.namers: dict[tuple, Namer] = {}
+
+    def _tables(self, rs: Ruleset) -> None:
+        """Lookups the hot paths need, read once from the ruleset."""
+        self.zones = rs.zones
+        zones = rs.zones.values()
+        # where a deck's cards start, and its reserves (there, if no zone of their own)
+        self.start_zone = next((z.name for z in zones if "starting" in z.flags), None)
+        self.reserve_zone = next((z.name for z in zones if "reserve" in z.flags), None)
+        self.face_up = {z.name: z.face == "face_up" for z in rs.zones.values()}
+        self.exhaustible = {z.name for z in rs.zones.values() if "exhaustible" in z.flags}
+        self.in_play = {z.name for z in rs.zones.values() if "in_play" in z.flags}
+        # who may look at a zone's cards (`view`): public, private or restricted
+        self.knowledge = {z.name: z.knowledge for z in rs.zones.values()}
+        self.floors = {s.name: s.floor for s in rs.stats.values()}
+        cost = rs.setting("cards", "cost")
+        self.cost_stat = cost.stat if cost else None
+        pawns = rs.setting("cards", "pawns")
+        self.pawn_zone, self.pawn_cite = (
+            (pawns.zone, pawns.cite) if pawns else (None, None)
+        )
+        hosts = rs.setting("counters", "counters_on")
+        self.counter_zone = hosts.zone if hosts else None
+        self.card_types = set(rs.card_types)
+        self.minion_type = next((t for t in rs.card_types if t != "spell"), None)
+        self.keyword_params = {
+            k.name: [p.name for p in k.params] for k in rs.keywords.values()
+        }
+
+
+class Namer:
+    """Writes the label of an action listed without one (see `Action`) from what it
+    names: players, and cards and their abilities by the name and design each card
+    has from the first. An action keeps its namer, not its game, so a bot that
+    keeps actions keeps no game alive; a game's clones share it until one makes a
+    card (a pawn), and games of the same cards share their engine's (`of`). It
+    keeps the `pick` actions of the cards and players it has named (`picked`):
+    choices list again the cards that choices before them listed, and list the
+    same actions, made and labelled once."""
+
+    __slots__ = ("engine", "cards", "picked", "__weakref__")
+    _lock = threading.Lock()
+
+    def __init__(self, engine: Engine, cards: tuple[tuple[str, str | None], ...]):
+        self.engine, self.cards = engine, cards  # (name, design) by card id
+        self.picked = _Picked(self)
+
+    @staticmethod
+    def of(engine: Engine, cards: list[CardState]) -> Namer:
+        """The namer of a game's cards as dealt: the engine's for games of the same
+        cards (most games are of decks played before), its picks kept with it."""
+        named = tuple([(c.name, c.design) for c in cards])  # not a generator: faster
+        kept = engine.namers
+        with Namer._lock:  # games are made in threads too
+            namer = kept.get(named)
+            if namer is None:
+                namer = kept[named] = Namer(engine, named)
+                if len(kept) > engine.NAMERS:  # the oldest goes
+                    del kept[next(iter(kept))]
+        return namer
+
+    def adding(self, c: CardState) -> Namer:
+        return Namer(self.engine, (*self.cards, (c.name, c.design)))
+
+    def label_of(self, action: Action) -> str:
+        value = action.value
+        if type(value) is int:  # a card, most often: as `card_label` writes it
+            return f"{self.cards[value][0]}#{value}"
+        if action.kind == "act":
+            name, args = value
+            return f"{name} " + " ".join(map(self.name, args))
+        return self.name(value)
+
+    def name(self, value: Any) -> str:
+        """How an option names what it takes: a card, a player, an ability."""
+        if type(value) is int:  # a card, most often: as `card_label` writes it
+            return f"{self.cards[value][0]}#{value}"
+        if isinstance(value, Seat):
+            return f"player {int(value)}"
+        if isinstance(value, AbilityRef):
+            design = self.cards[value.card][1]
+            ability = self.engine.abilities[design][value.index]
+            return ability.name or f"ability {value.index + 1}"
+        if isinstance(value, int) and not isinstance(value, DieRef):
+            return card_label(self.cards[value][0], value)
+        return str(value)
+
+
+class _Picked(dict):
+    """A namer's `pick` actions, by type and value (a player is equal to the card
+    of its number), as `picks` looks them up: those of cards and players kept,
+    their labels written when made. It refers to its namer weakly, and a kept
+    action to none, so that a game's namer is in no cycle (a game is freed when
+    dropped)."""
+
+    __slots__ = ("namer",)
+
+    def __init__(self, namer: Namer):
+        self.namer = weakref.ref(namer)
+
+    def __missing__(self, key: tuple) -> Action:
+        kind, value = key
+        namer = self.namer()
+        if kind is Seat or (kind is int and 0 <= value < len(namer.cards)):
+            action = self[key] = Action("pick", value, None)
+            action._label = namer.label_of(action)
+            return action
+        return Action("pick", value, None, namer)  # anything else: made each time
+
+
+def _unpickled(rs: Ruleset, pool: tuple, state: str, events: list) -> Game:
+    g = Game.from_json(state, Engine.shared(rs, list(pool)))
+    g.events = list(events)
+    return g
+
+
+def _other_engine(saved: list[str], engine: list[str]) -> str:
+    """Why a state cannot be restored by an engine compiled from other cards or
+    rules than the one that wrote it."""
+    missing = [d for d in saved if d not in engine]
+    more = [d for d in engine if d not in saved]
+    if missing or more:
+        why = "; ".join(
+            f"{label}: {', '.join(names[:5])}{'...' if len(names) > 5 else ''}"
+            for label, names in (("cards it lacks", missing), ("cards it adds", more))
+            if names
+        )
+        return (
+            f"this state was written by an engine of other cards ({why}); restore it "
+            "with an engine of the game's cards, as `Engine.shared` makes"
+        )
+    return (
+        "this state was written by an engine compiled from other rules or card "
+        "texts; restore it with an engine of the same ruleset and cards"
+    )
+
+
+def _layout(engine: Engine) -> str:
+    """A fingerprint of how the engine numbered its programs: a saved game refers to
+    them by number, and is restored only by an engine that numbers them alike."""
+    text = "\n".join(f"{b.where} {len(b.stmts)}" for b in engine.programs.blocks)
+    return hashlib.sha256(f"{engine.rs.name}\n{text}".encode()).hexdigest()[:16]
+
+
+def check_players(rs: Ruleset, n: int) -> None:
+    """Raises ValueError unless a game of the ruleset may have `n` players (its
+    setup's `players` setting; at least one when it has none)."""
+    allowed = rs.setting("setup", "players")
+    if allowed and n not in allowed.count:
+        raise ValueError(
+            f"the {rs.name} edition is played by {allowed.count} players, not {n}"
+        )
+    if n < 1:
+        raise ValueError(f"a game needs at least one player, not {n}")
+
+
+def _listed(d: Decision, action: Any) -> Action:
+    """The option of `d` that `action` names when it is not one of them itself: an
+    index into them (numpy's integers too), or an equal action.
+
+    Raises:
+        IllegalAction: it names none of them.
+    """
+    options = d.options
+    if hasattr(action, "__index__") and not isinstance(action, bool):
+        i = action.__index__()
+        if 0 <= i < len(options):
+            return options[i]
+    elif action in options:
+        return options[options.index(action)]
+    why = f" [{d.cite}]" if d.cite else ""
+    raise IllegalAction(
+        f"'{action}' is not a legal answer to {d.prompt} for "
+        f"player {d.player}{why}; legal: "
+        f"{', '.join(map(str, d.options[:8]))}"
+        f"{'...' if len(d.options) > 8 else ''}"
+    )
+
+
+class Game:
+    """One game in progress. Create with `Game.new`."""
+
+    # Its fields are slots: the flow, the primitives and the written code read them
+    # at nearly every step, and a slot is read straight from the object, where an
+    # instance dict of this many keys (more than CPython shares between instances)
+    # is looked up. `clone` copies them all; a subclass may add a dict.
+    __slots__ = (
+        # the state (see `_init_state`, `to_json`)
+        "players", "in_game", "cards", "namer", "rng", "seed", "turn", "active",
+        "first_player", "phase", "step", "frames", "tasks", "decision", "answer",
+        "chain", "battle", "victims", "after", "dice", "recent", "events", "flags",
+        "max_turns", "is_over", "outcome", "applied", "node", "dirty",
+        "counters_in_play", "marked", "usage",
+        # its engine, and the engine's `referee`, which the flow and the primitives
+        # read at most steps: set where a game is made (`new`, `position`,
+        # `_restored`; `clone` copies them)
+        "engine", "referee",
+        # What one listing of options reads again and again, kept while it is made
+        # (the state does not change meanwhile): the standard activation condition
+        # and the resources to pay with, per player; None outside a listing. Kept
+        # here, not on the engine that games share, so that games played at once in
+        # threads never read each other's.
+        "standard_memo", "resources_memo",
+        # a game may be referred to weakly (a test checks a dropped game is freed)
+        "__weakref__",
+    )
+
+    # --- creation -------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        ruleset: Ruleset | str,
+        decks: list[Deck],
+        seed: int = 0,
+        players: int | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        dice: list[int] | None = None,
+        engine: Engine | None = None,
+    ) -> Game:
+        """Set up a game and play until the first decision.
+
+        Args:
+            ruleset: an edition, or its name.
+            decks: one per player (reused in turn when fewer are given).
+            seed: seeds dice, shuffles and random choices.
+            players: how many play (2..8 recommended); default: one per deck.
+            max_turns: a safety limit; reaching it ends the game by agreement.
+            dice: scripted die results to use before the seeded ones.
+            engine: the compiled rules and cards to play with (default: the engine
+                `Engine.shared` keeps for this ruleset and these decks' cards).
+
+        Raises:
+            ValueError: no decks, or a number of players the ruleset does not allow.
+        """
+        rs = load_edition(ruleset) if isinstance(ruleset, str) else ruleset
+        if not decks:
+            raise ValueError("a game needs at least one deck")
+        n = len(decks) if players is None else players
+        check_players(rs, n)
+        g = cls.__new__(cls)
+        g.engine = engine or Engine.shared(rs, card_pool(decks))
+        g.referee = g.engine.referee
+        g._init_state(n, seed, dice, max_turns)
+        for seat in range(n):
+            deck = decks[seat % len(decks)]
+            g._deal(seat_of(seat), deck)
+        g.namer = Namer.of(g.engine, g.cards)
+        g.tasks = [["setup", 0, 0]]
+        g.advance()
+        return g
+
+    @classmethod
+    def position(
+        cls,
+        ruleset: Ruleset,
+        designs: list[CardDesign],
+        players: int = 2,
+        seed: int = 0,
+        dice: list[int] | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+    ) -> Game:
+        """An empty table for building a position by hand (rulings, tests): no
+        setup has run; place cards with `put`, then `resume` at a phase."""
+        g = cls.__new__(cls)
+        g.engine = Engine.shared(ruleset, designs)
+        g.referee = g.engine.referee
+        g._init_state(players, seed, dice, max_turns)
+        return g
+
+    def put(self, design: str, seat: int, zone: str, **state: Any) -> int:
+        """Place a new card of a known design in a zone; returns its id. Keyword
+        arguments set its state (`exhausted=True`, `stats={"hp": 3}`)."""
+        unknown = set(state.get("stats", ())) - self.engine.programs.card_keys
+        if unknown:  # a card's stats hold only these (`Programs.card_keys`)
+            raise ValueError(f"{design} has no stat {', '.join(sorted(unknown))}")
+        card = self._new_card(self.engine.designs[design], seat, zone)
+        self.namer = self.namer.adding(self.cards[card])
+        c = self.cards[card]
+        for key, value in state.items():
+            if key == "stats":
+                c.stats.update(value)
+            else:
+                setattr(c, key, value)
+        for kind, _ in c.counters:
+            self._counted(kind, 1)
+        if c.timed or c.tags:
+            self.marked.add(card)
+        return card
+
+    def resume(
+        self, phase: str, active: int = 0, turn: int = 2, first_player: int = 0
+    ) -> None:
+        """Start play at the window of a phase, as if the turn had reached it."""
+        names = [p.name for p in self.engine.rs.phases]
+        # plain seat numbers, as the flow keeps them (a decision's player is one)
+        self.turn, self.active, self.first_player = turn, int(active), int(first_player)
+        self.tasks = [["phase", names.index(phase), "window"]]
+        self.phase = phase
+        self.advance()
+
+    def _init_state(self, n: int, seed: int, dice, max_turns: int) -> None:
+        rs = self.engine.rs
+        hp = rs.setting("setup", "starting_hp")
+        self.players = [
+            PlayerState(i, hp.hp if hp else 0, list(self.engine.zones)) for i in range(n)
+        ]
+        # the seats of the players not eliminated: kept by `leave_game`, and never
+        # changed in place (a clone may share it)
+        self.in_game: list[Seat] = [seat_of(i) for i in range(n)]
+        self.cards: list[CardState] = []
+        self.namer = Namer(self.engine, ())
+        self.standard_memo = self.resources_memo = None
+        self.rng = Dice(seed, dice)
+        self.seed = seed
+        self.turn = 0
+        self.active = 0
+        self.first_player = 0
+        self.phase = ""
+        self.step = ""
+        self.frames: list[Frame] = []
+        self.tasks: list[list] = []
+        self.decision: Decision | None = None
+        self.answer: Action | None = None
+        self.chain: Chain | None = None
+        self.battle: Battle | None = None
+        self.victims: list = []
+        self.after: list[list] = []
+        self.dice: list[list] = []
+        self.recent: list[list] = []
+        self.events: list[Event] = []
+        self.flags: dict[str, Any] = {}
+        self.max_turns = max_turns
+        self.is_over = False  # whether the game has ended (read often: a plain field)
+        self.outcome: dict | None = None
+        self.applied = 0
+        self.node = "start"
+        self.dirty = True
+        # counters on cards, by kind (no entry for none): kept by the primitives that
+        # place and remove them, so a look for counters of some kinds can stop at
+        # once when there are none
+        self.counters_in_play: dict[str, int] = {}
+        # cards that may hold changes or marks that expire (see `expire`): kept by
+        # the primitives that make them, so expiring need not look at every card
+        self.marked: set[int] = set()
+        self.usage: dict[str, int] = {}  # keyword, counter and chain-length tallies
+
+    def _deal(self, seat: Seat, deck: Deck) -> None:
+        start, reserve = self.engine.start_zone, self.engine.reserve_zone
+        for design in deck.cards:
+            self._new_card(design, seat, start)
+        for design in deck.reserves:
+            self._new_card(design, seat, reserve or start)
+
+    def _new_card(self, design: CardDesign, seat: int, zone: str | None) -> int:
+        c = CardState(
+            len(self.cards),
+            design.name,
+            design.type,
+            int(seat),
+            design.printed,
+            design.name,
+        )
+        self.cards.append(c)
+        if zone is not None:
+            self.players[seat].zones[zone].append(c.id)
+            c.zone = zone
+            c.face_up = self.engine.face_up[zone]
+        return c.id
+
+    # --- the public API -------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the deciding player may take now (empty when the game is over)."""
+        d = self.decision
+        return [] if self.is_over or d is None else list(d.options)
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.is_over or self.decision is None else self.decision.player
+
+    def apply(self, action: Action | int) -> list[Event]:
+        """Take a legal action; returns the events it caused.
+
+        Raises:
+            IllegalAction: the action is not legal now; the message says why and cites
+                the rule that asked for the decision.
+        """
+        if self.is_over:
+            raise IllegalAction("the game is over")
+        d = self.decision
+        # most often, one of the very options listed: looked for by identity (a
+        # loop: faster, for a few options, than any C pipeline made for it)
+        for option in d.options:
+            if option is action:
+                break
+        else:
+            action = _listed(d, action)
+        events = self.events
+        start = len(events)
+        self.applied += 1
+        self.decision = None
+        label = action._label  # the label, once made, is the text (`str`)
+        if not label:
+            if label is None:  # left to be written: as `Action.label` writes and keeps it
+                label = action._label = action._namer.label_of(action)
+                action._namer = None
+            if not label:
+                label = str(action)
+        events.append(  # as `log` writes it
+            _new_tuple(
+                Event,
+                (
+                    "decide",
+                    {"player": d.player, "action": label, "choice": action.kind},
+                    None if d.cite is None else d.cite.text,
+                ),
+            )
+        )
+        if d.resume == "vm":
+            self.answer = action
+        else:
+            task = self.tasks[-1]  # the task that asked takes the answer
+            self.referee.answers[task[0]](self, task, action)
+        if self.applied >= MAX_DECISIONS:
+            self.referee.finish(
+                self, "decision limit", self.referee.decision_limit_cite
+            )
+        self.advance()
+        return events[start:]
+
+    def view(self, seat: int | None) -> dict:
+        """What `seat` sees of the game, as JSON data: the observation to decide on
+        (None: what a watcher sees). See `kotc.engine.view`."""
+        return seen_by(self, seat)
+
+    @property
+    def result(self) -> dict | None:
+        """The outcome: `winner` (a seat or None), `tied`, `criterion`, `condition`."""
+        return self.outcome
+
+    def clone(self) -> Game:
+        g = object.__new__(Game)
+        for name in _FIELDS:
+            setattr(g, name, getattr(self, name))
+        g.players = [p.copy() for p in self.players]
+        g.in_game = list(self.in_game)
+        g.cards = [c.copy() for c in self.cards]
+        g.rng = self.rng.copy()
+        g.frames, g.after = _copy_programs(self.frames, self.after)
+        g.tasks = [list(t) for t in self.tasks]
+        g.chain = self.chain.copy() if self.chain else None
+        g.battle = self.battle.copy() if self.battle else None
+        g.victims = list(self.victims)
+        g.dice = [list(d) for d in self.dice]
+        g.recent = [list(r) for r in self.recent]
+        g.events = list(self.events)
+        g.flags = dict(self.flags)
+        g.usage = dict(self.usage)
+        g.counters_in_play = dict(self.counters_in_play)
+        g.marked = set(self.marked)
+        return g
+
+    # `copy.copy` and `copy.deepcopy` clone too: a copy sharing the cards would
+    # change with the game, and one with a copy of the engine costs a compile
+    def __copy__(self) -> Game:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self.clone()
+
+    def __reduce__(self):
+        """Pickled as its state, event log, ruleset and cards (a process pool sends
+        games so); unpickled with the engine `Engine.shared` keeps for them."""
+        engine = self.engine
+        return (_unpickled, (engine.rs, engine.pool, self.to_json(), self.events))
+
+    # --- JSON -----------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The state as JSON; `from_json` with the same engine restores it. The event
+        log is not part of the state (it only grows); `log_json` writes it."""
+        d = self.decision
+        data = {
+            "format": STATE_FORMAT,
+            "edition": self.engine.rs.name,
+            "designs": list(self.engine.designs),
+            "layout": self.engine.layout,
+            "seed": self.seed,
+            "players": [p.to_json() for p in self.players],
+            "cards": [c.to_json() for c in self.cards],
+            "rng": self.rng.to_json(),
+            "turn": self.turn,
+            "active": self.active,
+            "first_player": self.first_player,
+            "phase": self.phase,
+            "step": self.step,
+            **_programs_json(self.frames, self.after),
+            "tasks": encode(self.tasks),
+            "decision": None
+            if d is None
+            else {
+                "player": d.player,
+                "prompt": d.prompt,
+                "resume": d.resume,
+                "options": [o.to_json() for o in d.options],
+                "cite": _cite_json(d.cite),
+            },
+            "chain": self.chain.to_json() if self.chain else None,
+            "battle": self.battle.to_json() if self.battle else None,
+            "victims": encode(self.victims),
+            "dice": encode(self.dice),
+            "recent": encode(self.recent),
+            "flags": encode(self.flags),
+            "max_turns": self.max_turns,
+            "over": self.is_over,
+            "outcome": encode(self.outcome),
+            "applied": self.applied,
+            "node": self.node,
+            "dirty": self.dirty,
+            "usage": self.usage,
+        }
+        return json.dumps(data, separators=(",", ":"))
+
+    def log_json(self) -> list[dict]:
+        """The event log, JSON-ready: one dict per event, with its citation."""
+        return [e.to_json() for e in self.events]
+
+    @classmethod
+    def from_json(cls, text: str, engine: Engine) -> Game:
+        """The game `to_json` wrote, to be played on with `engine` (that of the same
+        ruleset and cards).
+
+        Raises:
+            ValueError: the text is not a whole state this version writes, or is a
+                state of another edition, or of other cards, than the engine's.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"not a game state: {err}") from None
+        written = data.get("format") if isinstance(data, dict) else None
+        if written != STATE_FORMAT:
+            raise ValueError(
+                f"not a game state this kotc can restore (format {written}; it "
+                f"reads format {STATE_FORMAT})"
+            )
+        try:
+            if data["edition"] != engine.rs.name:
+                raise ValueError(
+                    f"a state of the {data['edition']} edition cannot be played with "
+                    f"an engine of the {engine.rs.name} edition"
+                )
+            if data["layout"] != engine.layout:
+                raise ValueError(_other_engine(data["designs"], list(engine.designs)))
+            return cls._restored(data, engine)
+        except (KeyError, IndexError, TypeError, AttributeError) as err:
+            raise ValueError(
+                f"not a whole game state ({type(err).__name__}: {err})"
+            ) from None
+
+    @classmethod
+    def _restored(cls, data: dict, engine: Engine) -> Game:
+        g = object.__new__(cls)
+        g.standard_memo = g.resources_memo = None
+        g.engine = engine
+        g.referee = engine.referee
+        g.seed = data["seed"]
+        g.players = [PlayerState.from_json(p) for p in data["players"]]
+        g.in_game = [seat_of(p.seat) for p in g.players if not p.eliminated]
+        g.cards = [CardState.from_json(c) for c in data["cards"]]
+        g.namer = Namer.of(engine, g.cards)
+        g.rng = Dice.from_json(data["rng"])
+        for k in (
+            "turn",
+            "active",
+            "first_player",
+            "phase",
+            "step",
+            "max_turns",
+            "applied",
+            "node",
+            "dirty",
+        ):
+            setattr(g, k, data[k])
+        g.is_over = data["over"]
+        blocks = engine.programs.blocks
+        g.frames, g.after = _programs_from_json(data, blocks)
+        g.tasks = decode(data["tasks"])
+        d = data["decision"]
+        g.decision = (
+            None
+            if d is None
+            else Decision(
+                d["player"],
+                d["prompt"],
+                [Action.from_json(o) for o in d["options"]],
+                d["resume"],
+                _cite_from_json(d["cite"]),
+            )
+        )
+        g.answer = None
+        g.chain = Chain.from_json(data["chain"])
+        g.battle = Battle.from_json(data["battle"])
+        g.victims = decode(data["victims"])
+        g.dice = decode(data["dice"])
+        g.recent = decode(data["recent"])
+        g.events = []
+        g.flags = decode(data["flags"])
+        g.outcome = decode(data["outcome"])
+        g.usage = data["usage"]
+        g.counters_in_play = {}
+        for c in g.cards:
+            for kind, _ in c.counters:
+                g._counted(kind, 1)
+        g.marked = {c.id for c in g.cards if c.timed or c.tags}
+        return g
+
+    # --- the run loop ---------------------------------------------------------------
+
+    def advance(self) -> None:
+        # until a decision is asked for (most often, as a step returns), or the end
+        while self.decision is None:
+            if self.is_over:
+                return
+            # the end is looked for only after something it reads changed (`dirty`)
+            if self.frames:
+                if run(self) == WAIT:
+                    # the game may have ended mid-program (a draw from an empty deck),
+                    # or the player whose turn it is may be out of it (the turn ends)
+                    if self.dirty:
+                        self.referee.check_end(self)
+                        if self.decision is None and not self.is_over:
+                            continue
+                    return
+                if self.dirty:
+                    self.referee.check_end(self)
+                # the frames have all run (and the end, if it was looked for, asks
+                # nothing and pushes nothing): the task on top goes on, unless the
+                # game is over
+                if self.is_over:
+                    return
+            try:
+                task = self.tasks[-1]
+            except IndexError:
+                self.end_game("no more play", None)
+                return
+            self.referee.steps[task[0]](self, task)
+            if self.dirty:
+                self.referee.check_end(self)
+
+    # --- services for programs ------------------------------------------------------
+
+    def ask(
+        self,
+        player: int,
+        prompt: str,
+        options: list[Action],
+        resume: str = "vm",
+        cite: ast.Citation | None = None,
+    ) -> int:
+        self.decision = Decision(int(player), prompt, options, resume, cite)
+        return WAIT
+
+    def take_answer(self) -> Action | None:
+        a, self.answer = self.answer, None
+        return a
+
+    def pick_action(self, x: Any) -> Action:
+        if type(x) is DieRef:  # a die's value may change: its label is made now
+            return Action("pick", x, f"die {self.dice[x][0]}")
+        return picks((x,), self.namer)[0]
+
+    def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
+        self.events.append(
+            _new_tuple(Event, (kind, data, None if cite is None else cite.text))
+        )
+
+    @property
+    def active_seat(self) -> Seat:
+        return seat_of(self.active)
+
+    def seats_in_game(self) -> list[Seat]:
+        return self.in_game[:]
+
+    def is_zombie(self, seat: int) -> bool:
+        """Whether the player is at zero HP and plays on: a zombie, where the
+        ruleset's endgame says zombies play on."""
+        p = self.players[seat]
+        return (
+            self.referee.zombies_cite is not None
+            and not p.eliminated
+            and p.hp is not None
+            and p.hp <= 0
+        )
+
+    def leave_game(self, seat: int) -> None:
+        """A player is out of the game: eliminated, no longer among the seats."""
+        self.players[seat].eliminated = True
+        self.in_game = [s for s in self.in_game if s != seat]
+
+    def left_of(self, who: int) -> Seat:
+        """The player to the left of `who` still in the game (`who`, if none)."""
+        return seat_of(self.next_seat(who))
+
+    def next_seat(self, who: int) -> int:
+        """`left_of`, as a plain seat number (what the flow keeps)."""
+        players = self.players
+        s = (who + 1) % len(players)
+        if not players[s].eliminated:  # most often, the next seat
+            return s
+        n = len(players)
+        for step in range(2, n + 1):
+            s = (who + step) % n
+            if not players[s].eliminated:
+                return s
+        return int(who)
+
+    def context(self, name: str) -> Any:
+        return _Context(self, name)
+
+    def attr(self, value: Any, name: str, env: dict) -> Any:
+        kind = type(value)  # none of the classes looked for first has subclasses
+        if kind is int:
+            card = self.cards[value]
+            stats = card.stats
+            if name in stats:
+                return stats[name]
+            if name == "controller":
+                return seat_of(card.controller)
+            if name == "owner":
+                return seat_of(card.owner)
+            return self._card_attr(card, name, env)
+        if isinstance(value, dict):  # an event's fields, most often (`event.target`)
+            return value.get(name)
+        if kind is _Context:
+            return value.get(name)
+        if kind is Seat:
+            p = self.players[value]
+            if name in p.zones:
+                return p.zones[name]
+            if name == "left":
+                return self.left_of(value)
+            return getattr(p, name)
+        if kind is DieRef:
+            die = self.dice[value]
+            return die[0] if name == "value" else seat_of(die[1])
+        if isinstance(value, AbilityRef):
+            return value.card
+        if isinstance(value, (list, tuple)):
+            values = [self.attr(v, name, env) for v in value]
+            if values and isinstance(values[0], list):  # `players.hand`: all their cards
+                return [x for v in values for x in v]
+            return values
+        if value is None:
+            return None
+        return self._card_attr(self.cards[value], name, env)
+
+    def _card_attr(self, card: CardState, name: str, env: dict) -> Any:
+        stat = env.get(name, name)  # a name bound to a stat (`which`) stands for it
+        if isinstance(stat, str) and stat in card.stats:
+            return card.stats[stat]
+        if name == "printed":
+            return card.printed
+        if name in SEAT_FIELDS:
+            return seat_of(getattr(card, name))
+        if name == "ultra_points":
+            return card.printed.get("ultra_points", 0)
+        return getattr(card, name)
+
+    def value_of(self, x: Any) -> int:
+        return self.dice[x][0] if isinstance(x, DieRef) else x
+
+    def card_is_type(self, card: Any, name: str) -> bool:
+        return (
+            card is not None
+            and not isinstance(card, Seat)
+            and self.cards[card].type == name
+        )
+
+    def ability_has(self, ability: AbilityRef, modifier: str) -> bool:
+        return modifier in self.ability(ability).modifiers
+
+    def ability(self, ref: AbilityRef) -> CompiledAbility:
+        return self.engine.abilities[self.cards[ref.card].design][ref.index]
+
+    def cost_of(self, card: int) -> int:
+        stat = self.engine.cost_stat
+        return self.cards[card].stats.get(stat, 0) if stat else 0
+
+    def counters_placed(self, card: int, kind: str, placer: Any) -> int:
+        n = 0  # a loop: no generator made for a card's few counters
+        for k, p in self.cards[card].counters:
+            if k == kind and (placer is None or p == placer):
+                n += 1
+        return n
+
+    def is_tagged(self, card: int, tag: str) -> bool:
+        return tag in self.cards[card].tags
+
+    # --- primitives -----------------------------------------------------------------
+
+    def move(self, card: int, seat: int, zone: str, mods: tuple, cite) -> None:
+        c = self.cards[card]
+        old_zone = c.zone
+        if not old_zone:
+            return  # removed from the game
+        engine = self.engine
+        watched = self.referee.watched_zones
+        listed = self.players[c.controller].zones[old_zone]
+        if listed and listed[-1] == card:  # from the top (a draw): no search
+            listed.pop()
+        else:
+            try:  # noqa: SIM105 (no calls, as `suppress` makes: a common step)
+                listed.remove(card)
+            except ValueError:
+                pass  # not listed in its zone
+        if c.pawn and engine.pawn_zone and zone != engine.pawn_zone:
+            self._leave(c)  # its team, counters and marks go with it
+            c.zone = ""
+            if old_zone in watched:
+                self.dirty = True
+            self.log("removed", engine.pawn_cite, card=card, name=c.name)
+            return
+        target = self.players[seat].zones[zone]
+        if not mods:  # most often: on top, faced as its zone shows cards, ready
+            target.append(card)
+            c.face_up = engine.face_up[zone]
+            c.exhausted = False
+        else:
+            if "bottom" in mods:
+                target.insert(0, card)
+            else:
+                target.append(card)
+            c.face_up = ("face_up" in mods) or (
+                "face_down" not in mods and engine.face_up[zone]
+            )
+            c.exhausted = "exhausted" in mods
+        if old_zone != zone or c.controller != seat:
+            self._leave(c)
+        c.zone, c.controller = zone, int(seat)
+        if zone in engine.in_play:
+            c.last_controller = c.controller
+        if zone in watched or old_zone in watched:
+            self.dirty = True
+        self.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "move",
+                {"card": card, "name": c.name, "to": zone, "player": seat},
+                None if cite is None else cite.text,
+            ))
+        )
+        if "moved" in self.referee.listened:
+            self.referee.note(self, "moved", {"target": card})
+
+    def _leave(self, c: CardState) -> None:
+        """A card leaving its zone: counters, marks and battle places go with it."""
+        if c.counters:
+            self._clear_counters(c)
+        if c.tags:
+            c.tags = {t: u for t, u in c.tags.items() if u != "leave"}
+        if c.timed or c.stats != c.printed:  # most often, nothing to put back
+            stats, printed = c.stats, c.printed
+            if not c.timed and stats.keys() == printed.keys():
+                stats.update(printed)  # what the loop below does, at once
+            else:
+                for stat in stats:
+                    if stat not in c.timed:
+                        stats[stat] = printed.get(stat, stats[stat])
+        c.fatigued = False
+        b = self.battle
+        if b is not None:
+            self.withdraw(c.id, None)
+            if type(b.victim) is int and b.victim == c.id:  # not a seat
+                b.left_from = c.controller
+
+    def give(self, card: int, seat: int, cite) -> None:
+        c = self.cards[card]
+        if c.zone and c.controller != seat:
+            zones = self.players[c.controller].zones[c.zone]
+            if card in zones:
+                zones.remove(card)
+            self.players[seat].zones[c.zone].append(card)
+            c.controller = int(seat)
+            if c.zone in self.engine.in_play:
+                c.last_controller = c.controller
+            if self.battle is not None:
+                self.withdraw(card, None)
+            self.log("give", cite, card=card, to=seat)
+
+    def banish(self, card: int, cite) -> None:
+        c = self.cards[card]
+        if c.zone:
+            zone = self.players[c.controller].zones[c.zone]
+            if card in zone:
+                zone.remove(card)
+            self._leave(c)  # its team, counters and marks go with it
+            if c.zone in self.referee.watched_zones:
+                self.dirty = True
+            c.zone = ""
+            self.log("removed", cite, card=card, name=c.name)
+
+    # The primitives below take every card a statement names at once: recovery
+    # names every card in play.
+
+    def set_exhausted(self, cards: list, flag: bool, cite) -> None:
+        states, exhaustible = self.cards, self.engine.exhaustible
+        for card in cards:
+            c = states[card]
+            # most often, readying cards ready already: their zones not looked at
+            if c.exhausted is not flag and c.zone in exhaustible:
+                c.exhausted = flag
+
+    def fatigue(self, cards: list, flag: bool, cite) -> None:
+        states, exhaustible = self.cards, self.engine.exhaustible
+        for card in cards:
+            c = states[card]
+            if flag and c.zone not in exhaustible:
+                continue  # like exhaustion: only cards recovery acts on can be fatigued
+            c.fatigued = flag
+            if flag:
+                c.fatigued_turn = self.turn
+
+    def change(self, obj: Any, name: str, delta: int, until: str | None, cite) -> None:
+        # a card's, most often: told by its type, the others not looked for
+        if type(obj) is not int and isinstance(obj, Seat):
+            current = self.players[obj].hp
+        elif type(obj) is not int and isinstance(obj, dict):
+            current = obj.get(name) or 0
+        else:
+            current = self.cards[obj].stats.get(name, 0)
+        self.assign(obj, name, current + delta, until, cite, delta)
+
+    def assign(
+        self,
+        obj: Any,
+        name: str,
+        value: Any,
+        until: str | None,
+        cite,
+        delta: int | None = None,
+    ) -> None:
+        if type(obj) is not int:  # not a card (most often one)
+            if isinstance(obj, _Context):
+                obj.set(name, value)
+                return
+            if isinstance(obj, dict):
+                obj[name] = value
+                return
+            if isinstance(obj, Seat):
+                self.dirty = True
+                floor = self.referee.hp_floor
+                p = self.players[obj]
+                before = p.hp
+                p.hp = max(value, floor) if floor is not None else value
+                if p.hp != before:
+                    self.log("hp", cite, player=int(obj), hp=p.hp, change=p.hp - before)
+                    zombies = self.referee.zombies_cite
+                    if zombies is not None and p.hp <= 0 < before:
+                        self.log("zombie", zombies, player=int(obj))
+                return
+        c = self.cards[obj]
+        if name not in c.stats:
+            return
+        floor = self.engine.floors.get(name)
+        if floor is not None:
+            value = max(value, floor)
+        change = value - c.stats[name]
+        c.stats[name] = value
+        if until is not None:
+            c.timed[name] = c.timed.get(name, 0) + change
+            self.marked.add(obj)
+        elif delta is None and name in c.timed:
+            # set outright, for good: the changes made before no longer expire
+            del c.timed[name]
+        self.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "stat",
+                {"card": obj, "stat": name, "value": value},
+                None if cite is None else cite.text,
+            ))
+        )
+
+    def reset_stats(self, cards: list, stats: tuple) -> None:
+        states = self.cards
+        for card in cards:
+            c = states[card]
+            if not c.timed and c.stats == c.printed:
+                continue  # most often: nothing to put back
+            printed, timed = c.printed, c.timed
+            for s in stats:
+                if s in printed:
+                    c.stats[s] = printed[s]
+                    if timed:
+                        timed.pop(s, None)
+
+    def expire(self, until: str) -> None:
+        cards = self.cards
+        for card in list(self.marked):
+            c = cards[card]
+            if c.timed and not c.fatigued:
+                for s, delta in c.timed.items():
+                    if s in c.stats:
+                        c.stats[s] -= delta
+                c.timed = {}
+            if c.tags:
+                c.tags = {t: u for t, u in c.tags.items() if u != until}
+            if not (c.timed or c.tags):
+                self.marked.discard(card)
+
+    def mark(self, card: int, tag: str, until: str | None) -> None:
+        self.cards[card].tags[tag] = until or "leave"
+        self.marked.add(card)
+
+    def roll(self, n: int, seat: int, cite) -> list[DieRef]:
+        if n <= 0:
+            return []
+        record, roll, seat = self.dice, self.rng.roll, int(seat)
+        first, values = len(record), []
+        for _ in range(n):
+            value = roll()
+            values.append(value)
+            record.append([value, seat])
+        self.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "roll",
+                {"player": seat, "dice": values},
+                None if cite is None else cite.text,
+            ))
+        )
+        return list(map(DieRef, range(first, first + n)))
+
+    def reroll(self, die: DieRef, cite) -> None:
+        self.dice[die][0] = self.rng.roll()
+        self.log("reroll", cite, die=int(die), value=self.dice[die][0])
+
+    def shuffle(self, cards: list[int], cite) -> None:
+        if not cards:
+            return
+        c = self.cards[cards[0]]
+        zone = self.players[c.controller].zones[c.zone]
+        if cards == zone:  # the whole zone, as it lies (`shuffle you.deck`)
+            self.rng.shuffle(zone)
+        else:
+            positions = sorted(zone.index(x) for x in cards if x in zone)
+            chosen = [zone[i] for i in positions]
+            self.rng.shuffle(chosen)
+            for i, x in zip(positions, chosen, strict=True):
+                zone[i] = x
+        self.log("shuffle", cite, player=c.controller, zone=c.zone)
+
+    def place_counters(self, card: int, kind: str, n: int, placer: int, cite) -> None:
+        c = self.cards[card]
+        hosts = self.engine.counter_zone
+        if hosts is not None and c.zone != hosts:
+            return
+        for _ in range(max(n, 0)):
+            c.counters.append([kind, int(placer)])
+            self._counted(kind, 1)
+        self.log("place", cite, card=card, counter=kind, n=n, by=int(placer))
+
+    def strip_counters(self, card: int, kind: str, n: int, cite) -> None:
+        c = self.cards[card]
+        for _ in range(max(n, 0)):
+            for i, (k, _p) in enumerate(c.counters):
+                if k == kind:
+                    del c.counters[i]
+                    self._counted(kind, -1)
+                    break
+
+    def pop_counter(self, card: int, kind: str, seat: int, cite) -> None:
+        self.referee.pop_counter(self, card, kind, seat, cite)
+
+    def take_counter(self, card: int, entry: list) -> None:
+        """Remove one counter (`[kind, placer]`) from a card, as popping it does."""
+        self.cards[card].counters.remove(entry)
+        self._counted(entry[0], -1)
+
+    def _counted(self, kind: str, change: int) -> None:
+        """Keep `counters_in_play` as counters of `kind` come and go."""
+        left = self.counters_in_play.get(kind, 0) + change
+        if left:
+            self.counters_in_play[kind] = left
+        else:
+            del self.counters_in_play[kind]
+
+    def _clear_counters(self, c: CardState) -> None:
+        for kind, _ in c.counters:
+            self._counted(kind, -1)
+        c.counters.clear()
+
+    def pay(self, seat: int, amount: int, kind: str, cite) -> None:
+        if amount <= 0:
+            return
+        if kind == "hp":
+            p = self.players[seat]
+            p.hp -= min(amount, p.hp)
+            self.dirty = True
+            self.log("pay", cite, player=int(seat), hp=amount)
+            return
+        # the cards `resources` lists, zone by zone, until the amount is paid
+        paid, cards, zones = 0, self.cards, self.players[seat].zones
+        for z in self.referee.resource_zones:
+            for card in zones[z]:
+                if paid >= amount:
+                    break
+                c = cards[card]
+                if not c.exhausted:
+                    c.exhausted = True
+                    paid += 1
+        self.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "pay",
+                {"player": int(seat), "resources": paid},
+                None if cite is None else cite.text,
+            ))
+        )
+
+    def resources(self, seat: int) -> list[int]:
+        zones = self.referee.resource_zones
+        p = self.players[seat]
+        return [c for z in zones for c in p.zones[z]]
+
+    def unexhausted_resources(self, seat: int) -> int:
+        # asked for each card a listing prices: a plain loop, no list, no generator
+        cards, zones, n = self.cards, self.players[seat].zones, 0
+        for z in self.referee.resource_zones:
+            for c in zones[z]:
+                if not cards[c].exhausted:
+                    n += 1
+        return n
+
+    def create_pawn(
+        self, seat: int, zone: str, source: int | None, values: dict, cite
+    ) -> int:
+        printed = dict(self.cards[source].printed) if source is not None else {}
+        printed.update(values)
+        base = self.cards[source] if source is not None else None
+        c = CardState(
+            len(self.cards),
+            f"pawn of {base.name}" if base else "pawn",
+            self._minion_type(),
+            int(seat),
+            printed,
+            base.design if base else None,
+            pawn=True,
+        )
+        self.cards.append(c)
+        self.namer = self.namer.adding(c)
+        self.players[seat].zones[zone].append(c.id)
+        c.zone, c.face_up = zone, True
+        self.log("pawn", cite, card=c.id, player=int(seat), stats=printed)
+        return c.id
+
+    def _minion_type(self) -> str:
+        return self.engine.minion_type
+
+    def negate(self, cards: list[int], cite) -> None:
+        """The cards' effects in the chain do not resolve; a counter popped off one of
+        them still does (its effect is the counter's, not the card's)."""
+        if self.chain is not None:
+            for link in self.chain.links:
+                if link["source"] in cards and not link.get("counter"):
+                    link["negated"] = True
+            self.log("negate", cite, cards=cards)
+
+    def end_game(self, why: str, cite) -> None:
+        self.referee.finish(self, why, cite)
+
+    # delegated to the flow -------------------------------------------------------------
+
+    def emit(self, name: str, fields: dict, env: dict, cite) -> None:
+        self.referee.emit(self, name, fields, env, cite)
+
+    def fire(self, name: str, fields: dict, env: dict, cite) -> None:
+        self.referee.fire(self, name, fields, env, cite)
+
+    def call_keyword(
+        self, name: str, fields: dict, env: dict, as_cost: bool, cite
+    ) -> None:
+        """Run a keyword's program; when an ability or a counter in play may watch
+        the call, through the referee, which offers it to them. Written here, not
+        forwarded: effects call keywords at most steps."""
+        usage = self.usage
+        try:
+            usage[name] += 1
+        except KeyError:
+            usage[name] = 1
+        kenv = {"you": env["you"], **fields, "__within": name}
+        if env.get("__cost") or as_cost:
+            kenv["__cost"] = True
+        referee = self.referee
+        if name not in referee.listened and (
+            not self.counters_in_play or not referee.watching_call(self, name)
+        ):
+            self.frames.append(Frame(self.engine.programs.keyword_blocks[name], kenv))
+            return
+        referee.call_watched(self, name, fields, env, kenv)
+
+    def resolve(self, what: Any, env: dict, cite, then: Block | None = None) -> None:
+        self.referee.resolve(self, what, env, cite, then)
+
+    def perform(
+        self, name: str, values: list, mods: tuple, seat: int, cite, env: dict
+    ) -> None:
+        self.referee.perform(self, name, values, mods, seat, cite, env)
+
+    def begin_battle(self, seat: int, cite) -> None:
+        self.referee.begin_battle(self, seat, cite)
+
+    def force_attack(
+        self, seat: int, victim: Any, team: list, exhausting: bool, cite
+    ) -> None:
+        self.referee.force_attack(self, seat, victim, team, exhausting, cite)
+
+    def after_chain(self, block: Block, env: dict) -> None:
+        self.after.append([block.id, env])
+
+    def skip_step(self, step: str, cite) -> None:
+        if self.battle is not None:
+            self.battle.skipped.append(step)
+            self.log("skip", cite, step=step)
+
+    def enlist(self, card: int, cite) -> None:
+        self.referee.enlist(self, card, cite)
+
+    def withdraw(self, card: int, cite) -> None:
+        b = self.battle
+        if b is None:
+            return
+        for team in (b.attack_team, b.defense_team):
+            if card in team:
+                team.remove(card)
+                if cite is not None:
+                    self.log("withdraw", cite, card=card)
+
+
+# what `clone` copies: every field of a game
+_FIELDS = tuple(name for name in Game.__slots__ if name != "__weakref__")
+
+
+class _Context:
+    """`game`, `chain` and `battle` as programs see them."""
+
+    __slots__ = ("g", "name")
+
+    def __init__(self, g: Game, name: str):
+        self.g, self.name = g, name
+
+    def get(self, attr: str) -> Any:
+        g = self.g
+        if self.name == "game":
+            if attr == "first_player":
+                return seat_of(g.first_player)
+            if attr == "first_turn":
+                return g.turn == 1
+            return getattr(g, attr)
+        if self.name == "chain":
+            ch = g.chain
+            if attr == "open":
+                return ch is not None
+            if ch is None:
+                return {"length": 0, "resolving": False, "last_actor": None}[attr]
+            if attr == "length":
+                return len(ch.links)
+            if attr == "last_actor":
+                return seat_of(ch.last_actor)
+            return getattr(ch, attr)
+        b = g.battle
+        if attr == "ongoing":
+            return b is not None
+        if b is None:
+            return [] if attr.endswith("team") else None
+        value = getattr(b, attr)
+        return (
+            seat_of(value)
+            if attr in ("attacker", "defender") and value is not None
+            else value
+        )
+
+    def set(self, attr: str, value: Any) -> None:
+        if self.name == "battle" and self.g.battle is not None:
+            setattr(self.g.battle, attr, value)
+            self.g.log("victim", None, victim=value)
+
+
+# The programs under way (frames, and those waiting for the chain to close) share
+# dicts: an env that several blocks run in, and the event that a keyword call and
+# the counters reacting to it read (and may prevent). A clone, or a game restored
+# from JSON, shares each as the original does: each is copied, or written, once.
+
+
+def _copy_programs(frames: list[Frame], after: list) -> tuple[list[Frame], list]:
+    memo: dict[int, dict] = {}
+
+    def copied(d: dict) -> dict:
+        c = memo.get(id(d))
+        if c is None:
+            c = memo[id(d)] = d.copy()
+            for k, v in d.items():
+                if type(v) is dict:
+                    c[k] = copied(v)
+        return c
+
+    copies = []
+    for f in frames:
+        c = Frame(
+            f.block,
+            copied(f.env),
+            list(f.loop) if f.loop else None,
+            None if f.event is None else copied(f.event),
+        )
+        c.pc = f.pc
+        c.scratch = (
+            [list(x) if isinstance(x, list) else x for x in f.scratch]
+            if f.scratch
+            else f.scratch
+        )
+        copies.append(c)
+    return copies, [[block, copied(env)] for block, env in after]
+
+
+def _programs_json(frames: list[Frame], after: list) -> dict:
+    table: list = []  # each shared dict, written once; `{"ref": i}` names one
+    index: dict[int, int] = {}
+
+    def ref(d: dict) -> int:
+        i = index.get(id(d))
+        if i is None:
+            i = index[id(d)] = len(table)
+            table.append(None)
+            table[i] = {
+                k: {"ref": ref(v)} if type(v) is dict else encode(v) for k, v in d.items()
+            }
+        return i
+
+    written = [
+        {
+            "block": f.block.id,
+            "pc": f.pc,
+            "env": ref(f.env),
+            "loop": encode(f.loop),
+            "scratch": encode(f.scratch),
+            "event": None if f.event is None else ref(f.event),
+        }
+        for f in frames
+    ]
+    return {
+        "frames": written,
+        "after": [[block, ref(env)] for block, env in after],
+        "dicts": table,
+    }
+
+
+def _programs_from_json(data: dict, blocks: list[Block]) -> tuple[list[Frame], list]:
+    dicts: list[dict] = [{} for _ in data["dicts"]]
+    for d, written in zip(dicts, data["dicts"], strict=True):
+        for k, v in written.items():
+            d[k] = dicts[v["ref"]] if type(v) is dict and "ref" in v else decode(v)
+    frames = []
+    for w in data["frames"]:
+        event = None if w["event"] is None else dicts[w["event"]]
+        f = Frame(blocks[w["block"]], dicts[w["env"]], decode(w["loop"]), event)
+        f.pc = w["pc"]
+        f.scratch = decode(w["scratch"])
+        frames.append(f)
+    return frames, [[block, dicts[i]] for block, i in data["after"]]
+
+
+def _cite_json(c: ast.Citation | None) -> list | None:
+    return None if c is None else [c.edition, c.section, c.interpretation]
+
+
+def _cite_from_json(d: list | None) -> ast.Citation | None:
+    return None if d is None else ast.Citation(d[1], d[2], d[0])
+
+
+__all__ = [
+    "Deck",
+    "Engine",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "NEXT",
+    "PUSHED",
+    "as_list",
+]

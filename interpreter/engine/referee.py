@@ -1,0 +1,1704 @@
+"""The referee: walks an edition's flow and runs its programs at each point.
+
+Setup steps, then turns of phases (skips, variants, the actions a phase opens
+and those open at any time, which the other players may take too once the
+active player ends the phase), the chain (links, response windows clockwise from
+the left of the last actor until all pass in a row, last-in-first-out
+resolution), battles (the edition's steps and their operations), reactive
+counters and card abilities that watch events, and the end of the game. Every
+piece comes from the ruleset; the referee holds the compiled programs and the
+order in which they run. The game's position in the flow is `game.node`, named
+as in the flow graph (`phase:draw`, `battle:attack_formation`, `chain:respond`).
+What a player may do at each decision is listed by its part in `listing.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import reduce
+from typing import Any
+
+from kotc.compiler.listers import window_lister
+from kotc.compiler.listing import CompiledAction, Listing, action_names, trigger_table
+from kotc.compiler.programs import NEXT, PUSHED, WAIT, Block, Frame
+from kotc.compiler.programs import run as run_frames
+from kotc.dsl import ast
+from kotc.runtime.actions import Action, Decision, Event, picks
+from kotc.runtime.state import Battle, Chain
+from kotc.runtime.values import AbilityRef, Seat, card_label, seat_of
+
+# `_new_tuple(Event, (...))`: a named tuple made in C (as `Game.log` makes one)
+_new_tuple = tuple.__new__
+_new_object = object.__new__
+
+
+@dataclass(slots=True)
+class CompiledPhase:
+    phase: ast.Phase
+    skips: list
+    variants: list  # (condition, block)
+    run: Block
+    node: str  # its name in the flow graph
+    end: Action  # the answer that ends its window
+    # the actions its window offers (those it opens, those open any time) that this
+    # game's cards may bind; `window`: whether it offers any as written (it then
+    # asks, if only to end it)
+    offers: tuple
+    name: str
+    window: bool
+    # the actions offered before the program runs (`opens ... throughout`), and
+    # the answer that goes on to the program
+    first: tuple = ()
+    go_on: Action | None = None
+    # what its decisions and its log read: the prompt, the rule asking, the text
+    # of the phase's citation, and the prompt of the others' window at its end
+    label: str = ""
+    asking: ast.Citation | None = None
+    cite_text: str | None = None
+    others_prompt: str = ""
+    # whether it has a program to run (a variant, or statements of its own)
+    runs: bool = False
+
+
+@dataclass
+class CompiledCounter:
+    name: str
+    kind: str
+    trigger: ast.Trigger | None
+    cond: Any
+    body: Block
+    cite: ast.Citation | None
+
+
+class Referee(Listing):
+    """Compiled flow of one ruleset; stateless: all state lives in the game (but
+    for a memo that lives only while one listing of options is made)."""
+
+    # What it compiles the ruleset to, as slots: the flow reads them at every
+    # step, and calls its own methods as often. With an instance dict of this
+    # many keys (more than CPython shares between instances) each read is a
+    # dict lookup, and a method call takes the slow path.
+    __slots__ = (
+        "first_own", "_ops", "_windows", "actions", "answers", "anytime",
+        "anytime_cite", "battle_cite", "battle_steps", "call_blocks", "card_types",
+        "chain_offer", "chaining", "concessions", "counters", "criteria", "damage_kw",
+        "damage_params", "decision_limit_cite", "defender_rule", "dice_per",
+        "end_checks", "end_conditions", "engine", "fire_block", "formations",
+        "has_chain", "hidden_zones", "hp_floor", "joined", "leftover_to",
+        "link_block", "link_cite", "link_text", "listened", "lose_checks",
+        "lose_conditions", "minion_victim_kinds", "modifiers", "new_chain",
+        "others_gate", "others_offer", "param_names", "phases", "players_are_victims",
+        "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
+        "resource_zones", "respond_cite", "rs", "setup", "standard",
+        "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
+        "step_windows", "steps", "steps_count", "steps_run", "team_excluded",
+        "team_zone", "turn_cite", "turn_limit_cite", "turn_text", "unbindable",
+        "victim_excluded", "watched_zones", "zombies_cite", "zone_names",
+    )
+
+    def __init__(self, engine):
+        self.engine = engine
+        rs = self.rs = engine.rs
+        P = self.programs = engine.programs
+        self.setup = [
+            (s, P.block(s.body, s.cite, f"setup step {s.name}")) for s in rs.setup_steps
+        ]
+        anytime = rs.setting("turn", "anytime")
+        self.anytime = tuple(anytime.actions) if anytime else ()
+        self.phases = []
+        for ph in rs.phases:
+            skips = [P.expr(s.cond) for s in ph.skips]
+            variants = [
+                (P.expr(v.cond), P.block(v.body, v.cite or ph.cite, f"phase {ph.name}"))
+                for v in ph.variants
+            ]
+            run_block = P.block(ph.run, ph.run_cite or ph.cite, f"phase {ph.name}")
+            self.phases.append(
+                CompiledPhase(
+                    ph,
+                    skips,
+                    variants,
+                    run_block,
+                    f"phase:{ph.name}",
+                    Action("end", None, f"end the {ph.label}"),
+                    tuple(dict.fromkeys(tuple(ph.opens) + self.anytime)),
+                    ph.name,
+                    bool(ph.opens or self.anytime),
+                    ph.opens_first,
+                    Action("end", None, f"go on with the {ph.label}"),
+                    ph.label,
+                    ph.opens_cite or ph.cite,
+                    None if ph.cite is None else ph.cite.text,
+                    f"act before the {ph.label} ends",
+                    bool(variants or run_block.stmts),
+                )
+            )
+        chaining = rs.setting("chain", "chaining")
+        self.chaining = tuple(chaining.actions) if chaining else ()
+        # what the turn, chain links, responses and resolution cite in the log
+        self.turn_cite = _cite(rs.setting("turn", "next_turn"))
+        self.link_cite = _cite(chaining)
+        self.respond_cite = _cite(rs.setting("chain", "respond"))
+        # once a chain has resolved in a phase, the others may start a new one
+        self.new_chain = rs.setting("chain", "new_chain_after_resolving")
+        self.resolve_cite = _cite(rs.setting("chain", "resolve_last_in_first_out"))
+        # their texts, as the log writes them
+        self.turn_text = None if self.turn_cite is None else self.turn_cite.text
+        self.link_text = None if self.link_cite is None else self.link_cite.text
+        self.resolve_text = None if self.resolve_cite is None else self.resolve_cite.text
+        self.has_chain = rs.has_chain
+        std = rs.setting("actions", "standard_activation")
+        self.standard = P.expr(std.cond) if std else (lambda g, env: True)
+        # when the standard condition reads nothing of the ability or its card, one
+        # listing of options needs it once per player (see `options`)
+        self.standard_per_player = std is None or _reads(std.cond) <= _GLOBAL
+        # cards whose first ability has a condition of its own, by design: all that
+        # can resolve while the standard condition fails (see `_own_designs`)
+        self.first_own = trigger_table(
+            ((d, abilities[:1]) for d, abilities in engine.abilities.items()), own=True
+        )
+        self.counters = {
+            c.name: CompiledCounter(
+                c.name,
+                c.counter_kind,
+                c.trigger,
+                P.expr(c.trigger.cond) if c.trigger and c.trigger.cond else None,
+                P.block(c.body, c.cite, f"counter {c.name}"),
+                c.cite,
+            )
+            for c in rs.counters.values()
+        }
+        self.actions = {a.name: self._action(a) for a in rs.actions.values()}
+        self.param_names = {
+            a.name: tuple(p.name for p in a.params) for a in rs.actions.values()
+        }
+        self._windows = {}
+        # the reactive counters watching each (timing, event), by name
+        self.reactions: dict[tuple, dict[str, CompiledCounter]] = {}
+        for c in self.counters.values():
+            if c.kind == "reactive" and c.trigger is not None:
+                for e in c.trigger.events:
+                    self.reactions.setdefault((c.trigger.timing, e), {})[c.name] = c
+        self.reaction_kinds = {
+            key: frozenset(specs) for key, specs in self.reactions.items()
+        }
+        self.listened = {
+            e
+            for abilities in engine.abilities.values()
+            for a in abilities
+            if a.trigger
+            for e in a.trigger.events
+        }
+        # each step: its name, operations, citation and node in the flow graph
+        self.battle_steps = [
+            (s.name, s.ops, s.cite, f"battle:{s.name}") for s in rs.battle_steps
+        ]
+        self._battle_settings(rs)
+        self.end_conditions = [
+            (c.name, P.expr(c.cond) if c.cond else None, c.event, c.cite)
+            for c in rs.end_conditions
+        ]
+        self.lose_conditions = [
+            (c.name, P.expr(c.cond) if c.cond else None, c.event, c.cite)
+            for c in rs.lose_conditions
+        ]
+        self.criteria = [
+            (c.name, c.keep, P.expr(c.cond if c.keep else c.value), c.cite)
+            for c in rs.criteria
+        ]
+        # what `check_end` reads: the conditions to evaluate, and the flag an end
+        # condition's event sets
+        self.lose_checks = [
+            (name, cond, cite) for name, cond, _, cite in self.lose_conditions if cond
+        ]
+        self.end_checks = [
+            (name, f"end:{name}", cond, cite)
+            for name, cond, _, cite in self.end_conditions
+        ]
+        conditions = [c.cond for c in rs.end_conditions + rs.lose_conditions if c.cond]
+        self.watched_zones = set().union(*(P.zones_read(c) for c in conditions))
+        floor = rs.setting("endgame", "hp_floor")
+        self.hp_floor = floor.floor if floor else None
+        # players at zero HP play on (as zombies) where the ruleset says so
+        self.zombies_cite = _cite(rs.setting("endgame", "zombies_play_on"))
+        self.resource_zones = [
+            z.name for z in rs.zones.values() if "resources" in z.flags
+        ]
+        self.call_blocks = {
+            name: self._call_block(name, block)
+            for name, block in P.keyword_blocks.items()
+        }
+        self.fire_block = self._block([self._react(None)], None, "event")
+        self.link_block = self._block([self._make_link], None, "chain link")
+        # made here, not when first needed: a block's number is saved with a game
+        # (`Game.to_json`), and must not depend on what games were played before
+        self.step_blocks = {
+            timing: self._block([self._react(timing)], None, f"{timing} step")
+            for timing in ("before", "after")
+        }
+        self.card_types = set(rs.card_types)
+        self.modifiers = frozenset(rs.modifiers)
+        self.zone_names = frozenset(rs.zones)
+        self.hidden_zones = {
+            z.name for z in rs.zones.values() if z.knowledge == "restricted"
+        }
+        self.concessions = rs.concessions
+        # Card types no card of this game can have (no design of that type, and
+        # pawns are minions): an action with a parameter of such a type is never
+        # offered, and listing options need not look for one. Nor is one that takes
+        # an ability when no design has any (pawns copy the abilities of designs).
+        types = {d.type for d in engine.designs.values()} | {engine.minion_type}
+        self.unbindable = frozenset(
+            a.name
+            for a in self.actions.values()
+            if any(p.type in self.card_types and p.type not in types for p in a.params)
+            or (not engine.able and any(p.type == "ability" for p in a.params))
+        )
+        # the windows offer only what may be bound
+        self.phases = [
+            replace(p, offers=self._bindable(p.offers), first=self._bindable(p.first))
+            for p in self.phases
+        ]
+        # what players other than the active one may take at a phase's end: the
+        # actions open at any time, but for giving the game up (see `_others_window`)
+        self.others_offer = self._bindable(
+            a for a in self.anytime if a not in self.concessions
+        )
+        self.anytime_cite = anytime.cite if anytime else None
+        self.others_gate = self._counter_gate(self.others_offer)
+        # what the windows between battle steps offer: the chaining actions where
+        # the battle section opens such windows, and what is open at any time
+        chaining = self.chaining if self.step_windows is not None else ()
+        self.step_offer = self._bindable(dict.fromkeys(chaining + self.others_offer))
+        self.step_cite = self.step_windows.cite if chaining else self.anytime_cite
+        self.step_gate = self._counter_gate(self.step_offer)
+        self.chain_offer = self._bindable(self.chaining)
+        # what takes the flow one step, by the kind of the task on top of the game's
+        # stack (`["phase", i, stage]` runs `_task_phase`)
+        self.steps = {
+            name[6:]: getattr(self, name) for name in dir(self) if name[:6] == "_task_"
+        }
+        self.answers = {
+            name[8:]: getattr(self, name) for name in dir(self) if name[:8] == "_answer_"
+        }
+        self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
+        self.decision_limit_cite = ast.Citation(
+            "Endgame", "a safety limit on decisions", rs.name
+        )
+
+    def _bindable(self, names) -> tuple:
+        """The actions named that this game's cards may ever bind, in order."""
+        return tuple(a for a in names if a not in self.unbindable)
+
+    def _block(self, stmts: list, cite, where: str) -> Block:
+        b = Block(len(self.programs.blocks), stmts, cite, where)
+        self.programs.blocks.append(b)
+        return b
+
+    def _action(self, a: ast.Action) -> CompiledAction:
+        P = self.programs
+        costs = []
+        for s in a.body:
+            if not isinstance(s, ast.Pay):
+                break
+            costs.append((s.kind, P.expr(s.amount)))
+        names = {p.name for p in a.params}
+        resolves = next(
+            (
+                s.what.parts[0]
+                for s in a.body
+                if isinstance(s, ast.Resolve)
+                and isinstance(s.what, ast.Path)
+                and len(s.what.parts) == 1
+                and s.what.parts[0] in names
+            ),
+            None,
+        )
+        stages = _staged_checks(a)
+        binder = self._shape_binder(a.params)
+        drawn = a.params[0].source if binder == self.bind_own_ability else None
+        return CompiledAction(
+            a.name,
+            a.label,
+            a.params,
+            [P.expr(p.source) if p.source is not None else None for p in a.params],
+            P.expr(a.requires) if a.requires is not None else None,
+            P.block(a.body, a.cite, f"action {a.name}"),
+            costs,
+            resolves,
+            a.cite,
+            [P.expr(check) if check is not None else None for check in stages],
+            a.requires,
+            Action("act", (a.name, ()), a.name),
+            binder=binder,
+            drawn_zones=zone_terms(drawn, P),
+            counter_kinds=self._counter_kinds(a),
+            pays=[(s.kind, s.amount) for s in a.body[: len(costs)]],
+            stages=stages,
+        )
+
+    def _window(self, names: tuple):
+        """The function listing these actions (see `Listing.options`), written once."""
+        window = self._windows[names] = window_lister(self, names)
+        return window
+
+    def _counter_kinds(self, a: ast.Action) -> frozenset | None:
+        """The kinds of counters an action may take off a card (as `pop` does): all
+        those its requirement's tests of the kind let through (`kind is
+        proactive`). None: it takes no counter."""
+        param = next(
+            (p.name for p in a.params[1:] if p.type == "counter" and p.source is None),
+            None,
+        )
+        if param is None:
+            return None
+        kinds = set(self.counters)
+        for part in _conjuncts(a.requires):
+            negated = isinstance(part, ast.Unary) and part.op == "not"
+            test = part.operand if negated else part
+            if not (
+                isinstance(test, ast.Binary)
+                and test.op == "is"
+                and isinstance(test.left, ast.Path)
+                and test.left.parts == (param,)
+            ):
+                continue
+            name = test.right.parts[0]
+            if name in self.rs.card_types or name in self.rs.modifiers or name in (
+                "pawn",
+                "player",
+            ):
+                continue  # `is` reads those first (see `pyexpr`): not a kind test
+            if name in _COUNTER_KINDS:
+                passing = {k for k in kinds if self.counters[k].kind == name}
+            elif name in self.counters:
+                passing = {name}
+            else:
+                continue  # not a test this look can read
+            kinds = kinds - passing if negated else passing
+        return frozenset(kinds)
+
+    def _counter_gate(self, names) -> frozenset | None:
+        """When every action named takes a counter off a card: the kinds any of them
+        may take (a window offering only these has nothing to offer while none
+        is in play). None: some action named takes none."""
+        kinds = [self.actions[a].counter_kinds for a in names]
+        if not kinds or None in kinds:
+            return None
+        return frozenset().union(*kinds)
+
+    def _battle_settings(self, rs) -> None:
+        s = lambda name: rs.setting("battle", name)  # noqa: E731
+        self.team_zone = s("team").zone if s("team") else None
+        # cards carrying these marks are not enlisted, nor declared the victim
+        self.team_excluded = frozenset(s("team").excluded if s("team") else ())
+        kinds = s("victim_kinds")
+        victim_kinds = frozenset(kinds.kinds if kinds else ())
+        self.victim_excluded = frozenset(kinds.excluded if kinds else ())
+        self.players_are_victims = "player" in victim_kinds
+        self.minion_victim_kinds = victim_kinds - {"player"}
+        self.defender_rule = s("defender").who if s("defender") else "controller"
+        self.dice_per = s("dice_per").stat if s("dice_per") else None
+        damage = s("damage_by")
+        self.damage_kw = (
+            (damage.keyword, damage.player_keyword) if damage else (None, None)
+        )
+        leftover = s("leftover_attack")
+        self.leftover_to = leftover.to if leftover else "victim"
+        self.battle_cite = damage.cite if damage else None
+        self.damage_params = {
+            name: (tuple(params), (None,) * max(len(params) - 3, 0))
+            for name, params in self.engine.keyword_params.items()
+        }
+        self.step_windows = s("step_windows")
+        # the steps that happen at once with the step after them: the game's end
+        # waits until the last of them is done (as it waits for each step's end)
+        together = s("simultaneous_steps")
+        order = [step.name for step in rs.battle_steps]
+        self.joined = frozenset(
+            order.index(step) for step in (together.steps[:-1] if together else ())
+        )
+        self._ops = {
+            name[4:]: getattr(self, name) for name in dir(self) if name[:4] == "_op_"
+        }
+        # what the battle task reads of each step: its name, the functions of its
+        # operations and how many, its citation, its node, and whether it happens
+        # at once with the step after it
+        self.steps_run = [
+            (s.name, tuple(self._ops[op] for op in s.ops), len(s.ops), s.cite,
+             f"battle:{s.name}", i in self.joined)
+            for i, s in enumerate(rs.battle_steps)
+        ]
+        self.steps_count = len(self.steps_run)
+        # where each team's formation order is selected: (step, operation) indexes
+        self.formations: dict[str, tuple[int, int]] = {}
+        for i, step in enumerate(rs.battle_steps):
+            for k, op in enumerate(step.ops):
+                if op in ("form_attack", "form_defense"):
+                    self.formations.setdefault(op, (i, k))
+
+    # --- the flow ----------------------------------------------------------------------
+
+    # setup
+
+    def _task_setup(self, g, task: list) -> None:
+        if task[1] >= len(self.setup):
+            g.tasks[-1] = ["turn"]
+            return
+        step, block = self.setup[task[1]]
+        g.node = f"setup:{step.name}"
+        if step.first_player_dice:
+            g.first_player = self._roll_off(g, step)
+            task[1] += 1
+            return
+        order = [(g.first_player + i) % len(g.players) for i in range(len(g.players))]
+        if task[2] >= len(order):
+            task[1], task[2] = task[1] + 1, 0
+            return
+        seat = order[task[2]]
+        task[2] += 1
+        g.frames.append(Frame(block, {"you": seat_of(seat)}))
+
+    def _roll_off(self, g, step) -> int:
+        contenders = list(range(len(g.players)))
+        while True:
+            totals = {
+                s: sum(g.rng.roll() for _ in range(step.first_player_dice))
+                for s in contenders
+            }
+            best = max(totals.values())
+            contenders = [s for s, t in totals.items() if t == best]
+            g.log("roll_off", step.cite, totals=totals)
+            if len(contenders) == 1:
+                g.log("first_player", step.cite, player=contenders[0])
+                return contenders[0]
+
+    # turns and phases
+
+    def _task_turn(self, g, task: list) -> None:
+        g.node = "turn:start"
+        if g.turn >= g.max_turns:  # the game ends on the last turn played
+            g.flags["end:turn_limit"] = True
+            self.finish(g, "turn limit", self.turn_limit_cite)
+            return
+        if g.turn == 0:
+            g.turn, g.active = 1, g.first_player
+        else:
+            g.turn += 1
+            g.active = g.next_seat(g.active)
+        g.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "turn", {"turn": g.turn, "player": g.active}, self.turn_text
+            ))
+        )
+        g.tasks[-1] = phase = ["phase", 0, "begin"]
+        if not g.dirty:  # the first phase begins at once, as the run loop would
+            self._task_phase(g, phase)
+
+    def _task_phase(self, g, task: list) -> None:
+        """A phase's stages: `begin` (skips), `before` (the window before the
+        program, where the phase opens actions `throughout`), `run` (the program:
+        the usual one or a variant), `window`, `others`. Most often its window
+        again, once an action taken in it is done: looked for first. (A loop: the
+        next phase begins in it when nothing comes between.)"""
+        while True:
+            i = task[1]
+            try:
+                ph = self.phases[i]
+            except IndexError:  # the last phase is over: the next turn, at once
+                g.tasks[-1] = turn = ["turn"]
+                if not g.dirty:
+                    self._task_turn(g, turn)
+                return
+            # set on each pass, as a traced game records each node set; the phase
+            # and the step (none) only as the phase begins: they hold until then
+            g.node = ph.node
+            stage = task[2]
+            if stage == "window":
+                break
+            if stage == "others":
+                # Once the active player ends a phase, each other player in turn
+                # from their left may take the actions open at any time (the rules
+                # let them: "during any phase of any player's turn"), until they
+                # pass; the phase then ends. Giving the game up is not among them
+                # (`Ruleset.concessions`). A player with nothing to take passes
+                # without being asked. `task[3]` counts seats from the active player.
+                k = self._ask_others(g, task[3], self.others_offer, ph.others_prompt,
+                                     "phase", self.anytime_cite)
+                if k is not None:
+                    task[3] = k
+                    return
+                task[1:] = [i + 1, "begin"]  # the count of seats goes
+                if g.dirty:
+                    return
+                # nobody asked, nothing pushed and no end to look for: the next
+                # phase begins at once, as the run loop would begin it
+                continue
+            if stage == "begin":
+                g.phase, g.step = ph.name, ""
+                g.victims = []
+                g.recent = []
+                if ph.skips:
+                    env = {"you": seat_of(g.active)}
+                    for skip in ph.skips:
+                        if skip(g, env):
+                            phase = ph.phase
+                            g.log("skip", phase.skips[0].cite or phase.cite,
+                                  phase=ph.name)
+                            task[1], task[2] = i + 1, "begin"
+                            return
+                g.events.append(  # as `log` writes it
+                    _new_tuple(Event, (
+                        "phase",
+                        {"phase": ph.name, "player": g.active},
+                        ph.cite_text,
+                    ))
+                )
+                if ph.first:
+                    stage = task[2] = "before"
+                # else the program runs at once (`run`: nothing reads the stage
+                # before it is the window's)
+            if stage == "before":
+                # nobody is asked only to go on: with nothing to take, the
+                # program runs
+                options = self.options(g, g.active, ph.first)
+                if options:
+                    options.append(ph.go_on)
+                    g.decision = Decision(
+                        g.active, ph.label, options, "phase", ph.asking
+                    )
+                    return
+                task[2] = "run"
+                g.node = ph.node  # the program, as a traced game records it
+            # the program (`run`)
+            task[2] = "window"
+            if ph.runs:
+                env = {"you": seat_of(g.active)}
+                block = ph.run
+                for cond, variant in ph.variants:
+                    if cond(g, env):
+                        block = variant
+                        break
+                if block.stmts:
+                    g.frames.append(Frame(block, env))
+                    # run here, as the run loop would run it next; the window
+                    # then opens at once when nothing else must happen first
+                    if (
+                        run_frames(g) == WAIT
+                        or g.dirty
+                        or g.is_over
+                        or g.tasks[-1] is not task
+                    ):
+                        return
+            if g.dirty:  # the end is looked for before the window opens
+                return
+            g.node = ph.node  # the window, as a traced game records it
+            break
+        if not ph.window:
+            task[1], task[2] = i + 1, "begin"
+            return
+        options = self.options(g, g.active, ph.offers)
+        options.append(ph.end)
+        g.decision = Decision(g.active, ph.label, options, "phase", ph.asking)
+
+    def _ask_others(self, g, k: int, offer: tuple, prompt: str, resume: str,
+                    cite) -> int | None:
+        """Ask the first player, from the `k`th seat after the active player on,
+        who is still in the game and has something in `offer` to take (or pass);
+        its `k`, or None when nobody has (nobody is asked only to pass)."""
+        players = g.players
+        n = len(players)
+        active = g.active
+        while k < n:
+            seat = (active + k) % n
+            if not players[seat].eliminated:
+                options = self.options(g, seat, offer)
+                if options:
+                    options.append(_PASS)
+                    g.decision = Decision(int(seat), prompt, options, resume, cite)
+                    return k
+            k += 1
+        return None
+
+    @staticmethod
+    def _gate_open(g, gate: frozenset | None) -> bool:
+        """Whether a window gated on these kinds of counters (`_counter_gate`) may
+        offer anything: some counter of them is in play (None: no gate)."""
+        in_play = g.counters_in_play
+        return gate is None or bool(in_play) and not in_play.keys().isdisjoint(gate)
+
+    def _answer_phase(self, g, task: list, action: Action) -> None:
+        """An answer in the window before the program (`before`), the phase's window
+        or the others' at its end: an action to take, the end of the window (the
+        others' window offers no end), or a pass of another player."""
+        kind = action.kind
+        if kind == "end":
+            if task[2] == "before":  # on with the program
+                task[2] = "run"
+                return
+            # other players may be offered something (no counters in play rules
+            # out the actions that take one: `_gate_open`, written out, and looked
+            # at first, as where there is a gate it most often rules them out)
+            gate, in_play = self.others_gate, g.counters_in_play
+            if (
+                (gate is None or in_play and not in_play.keys().isdisjoint(gate))
+                and self.others_offer
+                and len(g.players) > 1
+            ):
+                task[2:] = ["others", 1]
+                return
+            task[1], task[2] = task[1] + 1, "begin"
+        elif task[2] != "others":
+            self.take(g, g.active, action)
+        elif kind == "pass":
+            task[3] += 1
+        else:
+            self.take(g, (g.active + task[3]) % len(g.players), action)
+
+    # actions
+
+    def take(self, g, seat: int, action: Action) -> None:
+        name, args = action.value
+        act = self.actions[name]
+        env = {"you": seat_of(seat)}
+        # bound one by one: for an action's few arguments, a `zip` (an object
+        # made, and a keyword given) costs more than the binding
+        params = self.param_names[name]
+        if len(params) != len(args):
+            raise ValueError(f"{name} takes {len(params)} arguments: {args!r}")
+        i = 0
+        for param in params:
+            env[param] = args[i]
+            i += 1  # noqa: SIM113 (`enumerate` is an object made, too)
+        # what just happened may still be answered while a chain is open, and by an
+        # action answering it; any other action moves the game on ("Chains")
+        if g.recent:  # most often nothing did
+            answers = act.resolves is not None and self.answer_events(
+                g, seat, env[act.resolves])
+            if g.chain is None and not answers:
+                g.recent = []
+        cite = act.cite
+        g.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "action",
+                {"player": seat, "action": action._label or action.label or name},
+                None if cite is None else cite.text,
+            ))
+        )
+        if name in self.chaining:
+            self.fire(g, "chaining_action", {"actor": seat_of(seat)}, env, act.cite)
+        g.frames.append(Frame(act.body, env))
+
+    def perform_choices(self, g, name: str, values: list, mods: tuple, seat: int) -> list:
+        act = self.actions[name]
+        # What an effect performs is checked like a player's own action (its
+        # requirements, its activation condition unless ignored, its cost unless
+        # free), but not for where its cards come from ("as if in your hand").
+        return self.bindings(
+            g,
+            act,
+            seat,
+            tuple(values),
+            "ignoring_condition" in mods,
+            check_sources=False,
+            free="free" in mods,
+        )
+
+    def push_action(
+        self, g, name: str, args: tuple, mods: tuple, seat: int, env: dict
+    ) -> None:
+        act = self.actions[name]
+        inner = {"you": seat_of(seat)}
+        for p, a in zip(act.params, args, strict=False):
+            inner[p.name] = a
+        if "free" in mods:
+            inner["__free"] = True
+        if "inline" in mods or env.get("__inline"):
+            inner["__inline"] = True
+        g.log("perform", act.cite, player=seat, action=name)
+        g.frames.append(Frame(act.body, inner))
+
+    def perform(self, g, name, values, mods, seat, cite, env) -> None:
+        self.push_action(g, name, tuple(values), mods, seat, env)
+
+    # abilities, counters and the chain
+
+    def resolve(self, g, what: Any, env: dict, cite, then: Block | None = None) -> None:
+        """Activate an ability: its cost and (where the rules say so) its targets
+        now, then its resolution, as a chain link or at once (inline); `then`, with
+        the activating program's names, once it has resolved, its link was negated,
+        or the activation failed."""
+        # an ability, or a card for its first ability (no AbilityRef made for it)
+        card, index = what if isinstance(what, AbilityRef) else (what, 0)
+        abilities = g.engine.abilities.get(g.cards[card].design)
+        after = None
+        if then is not None:
+            after = [then.id, {k: v for k, v in env.items() if k[:2] != "__"}]
+        if not abilities:
+            if after is not None:
+                g.frames.append(Frame(then, dict(after[1])))
+            return
+        ab = abilities[index]
+        you = env["you"]
+        link_env = {"you": you, "this": card}
+        inline = (
+            not self.has_chain
+            or env.get("__inline")
+            or (g.chain is not None and g.chain.resolving)
+        )
+        cite = ab.cite or cite
+        g.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "activate",
+                {"player": int(you), "card": card, "ability": ab.name or index},
+                None if cite is None else cite.text,
+            ))
+        )
+        if inline:
+            if after is not None:  # under the resolution: it runs next
+                g.frames.append(Frame(then, dict(after[1])))
+            g.frames.append(Frame(ab.resolution, link_env))
+        else:
+            made = {**link_env, "__block": ab.resolution.id, "__source": card}
+            if after is not None:  # kept with the link until it resolves
+                made["__then"] = after
+            g.frames.append(Frame(self.link_block, made))
+        # run before the link is made: the cost, then (where the rules say so) the
+        # targets; a `stop` in either ends the activation (see `_s_Stop`)
+        if ab.targeting is not None:
+            g.frames.append(Frame(ab.targeting, {**link_env, "__activating": True}))
+        if ab.cost is not None:
+            cost_env = {**link_env, "__cost": True, "__activating": True}
+            g.frames.append(Frame(ab.cost, cost_env))
+
+    def _make_link(self, g, f: Frame) -> int:
+        env = {k: v for k, v in f.env.items() if not k.startswith("__")}
+        self.add_link(
+            g, f.env["__block"], env, f.env["__source"], f.env["you"], f.env.get("__then")
+        )
+        return NEXT
+
+    def add_link(
+        self, g, block_id: int, env: dict, source: Any, actor: int, then=None,
+        counter: str | None = None,
+    ) -> None:
+        actor = int(actor)
+        link = {
+            "block": block_id,
+            "env": env,
+            "source": source,  # the card (a counter's link: the card it was on)
+            "actor": actor,
+            "negated": False,
+            "then": then,  # [block, names]: what follows once it has resolved
+            "counter": counter,  # the counter popped, whose effect is not the card's
+        }
+        ch = g.chain
+        if ch is None:  # field by field, as a battle's (see `new_battle`)
+            ch = g.chain = _new_object(Chain)
+            ch.links = [link]
+            ch.last_actor = actor
+            ch.asking = g.next_seat(actor)
+            ch.passes = 0
+            ch.resolving = False
+            g.tasks.append(["chain"])
+            g.node = "chain:open"
+        else:
+            links = ch.links
+            links.append(link)
+            ch.last_actor = actor
+            ch.asking = g.next_seat(actor)
+            ch.passes = 0
+        g.events.append(  # as `log` writes it
+            _new_tuple(Event, (
+                "link", {"player": actor, "link": len(ch.links)}, self.link_text
+            ))
+        )
+
+    def _task_chain(self, g, task: list) -> None:
+        ch = g.chain
+        if ch.resolving:
+            if g.node != "chain:resolve":
+                key = f"chain length {len(ch.links)}"
+                g.usage[key] = g.usage.get(key, 0) + 1
+            g.node = "chain:resolve"  # each time: a traced game records each node set
+            links = ch.links
+            if links:
+                link = links.pop()
+                g.events.append(  # as `log` writes it
+                    _new_tuple(Event, (
+                        "resolve",
+                        {"link": len(links) + 1, "player": link["actor"]},
+                        self.resolve_text,
+                    ))
+                )
+                then = link["then"]
+                blocks = self.programs.blocks
+                if then is not None:  # after the resolution, negated or not
+                    g.frames.append(Frame(blocks[then[0]], dict(then[1])))
+                if not link["negated"]:
+                    g.frames.append(Frame(blocks[link["block"]], dict(link["env"])))
+                return
+            g.chain = None
+            g.tasks.pop()
+            g.node = "chain:close"
+            if self.new_chain is not None and g.tasks and g.tasks[-1][0] == "phase":
+                g.tasks.append(["renew", 1])  # after what the chain leaves to do
+            for block_id, env in reversed(g.after):
+                g.frames.append(Frame(self.programs.blocks[block_id], env))
+            g.after = []
+            return
+        g.node = "chain:respond"
+        options = self.options(g, ch.asking, self.chain_offer)
+        options.append(_PASS)
+        g.decision = Decision(
+            ch.asking, "respond to the chain", options, "chain", self.respond_cite
+        )
+
+    def _answer_chain(self, g, task: list, action: Action) -> None:
+        ch = g.chain
+        if action.kind == "pass":
+            ch.passes += 1
+            if ch.passes >= len(g.in_game):
+                ch.resolving = True
+            else:
+                ch.asking = g.next_seat(ch.asking)
+            return
+        self.take(g, ch.asking, action)
+
+    def _task_renew(self, g, task: list) -> None:
+        """Once a chain has resolved in a phase, each player other than the active
+        one, in turn from its left, may start a new chain (a player with no
+        chaining action to take is not asked); the active player then goes on in
+        its own window. `task[1]` counts seats from the active player."""
+        g.node = "chain:close"
+        k = self._ask_others(g, task[1], self.chain_offer, "start a new chain", "renew",
+                             self.new_chain.cite)
+        if k is None:
+            g.tasks.pop()
+        else:
+            task[1] = k
+
+    def _answer_renew(self, g, task: list, action: Action) -> None:
+        if action.kind == "pass":
+            task[1] += 1
+            return
+        g.tasks.pop()  # the new chain asks again once it has resolved
+        self.take(g, (g.active + task[1]) % len(g.players), action)
+
+    def pop_counter(self, g, card: int, kind: str, seat: int, cite) -> None:
+        c = g.cards[card]
+        entry = next(
+            (x for x in c.counters if x[0] == kind and x[1] == seat), None
+        ) or next((x for x in c.counters if x[0] == kind), None)
+        if entry is None:
+            return
+        g.take_counter(card, entry)
+        spec = self.counters[kind]
+        key = f"counter {kind}"
+        g.usage[key] = g.usage.get(key, 0) + 1
+        g.log("pop", spec.cite, card=card, counter=kind, player=int(seat))
+        env = {"you": seat_of(seat), "host": card}
+        if (
+            spec.kind == "proactive"
+            and self.has_chain
+            and not (g.chain is not None and g.chain.resolving)
+        ):
+            self.add_link(g, spec.body.id, env, card, seat, counter=kind)
+        else:
+            g.frames.append(Frame(spec.body, env))
+
+    # keywords and events
+
+    def _call_block(self, name: str, body: Block) -> Block:
+        params = [p.name for p in self.rs.keywords[name].params]
+
+        def run_body(g, f: Frame) -> int:
+            f.pc += 1
+            if f.event.get("__prevented"):
+                return PUSHED
+            for p in params:
+                f.env[p] = f.event[p]
+            g.frames.append(Frame(body, f.env))
+            return PUSHED
+
+        return self._block(
+            [self._react("would"), run_body, self._react(None)],
+            body.cite,
+            f"keyword {name}",
+        )
+
+    def watching_call(self, g, name: str) -> bool:
+        """Whether a counter in play may react to a call of the keyword, before it
+        or once done (see `Game.call_keyword`)."""
+        return self._watching(g, ("would", name)) or self._watching(g, (None, name))
+
+    def call_watched(self, g, name: str, fields: dict, env: dict, kenv: dict) -> None:
+        """A keyword call that abilities or counters may react to (see
+        `Game.call_keyword`): its event is made, and offered before and after."""
+        event = _event(name, fields, env, bool(kenv.get("__cost")))
+        g.frames.append(Frame(self.call_blocks[name], kenv, event=event))
+
+    def _react(self, timing: str | None):
+        """A statement: offer each reactive counter that watches this event to the
+        player who placed it, and run its effect if they pop it."""
+
+        def react(g, f: Frame) -> int:
+            event = f.event
+            first = f.scratch is None
+            if first and timing is None and event["__name"] in self.listened:
+                g.recent.append([event["__name"], _visible(event)])
+            st = f.scratch
+            if st is None:
+                cands = self.reactive_candidates(g, timing, event)
+                if not cands:
+                    return NEXT
+                st = f.scratch = [cands, 0]
+            cands, i = st
+            answer = g.take_answer()
+            if answer is not None:
+                card, kind, placer = cands[i]
+                st[1] = i = i + 1
+                entry = [kind, placer]
+                if answer.kind == "yes" and entry in g.cards[card].counters:
+                    g.take_counter(card, entry)
+                    spec = self.counters[kind]
+                    g.usage[f"counter {kind}"] = g.usage.get(f"counter {kind}", 0) + 1
+                    g.log("pop", spec.cite, card=card, counter=kind, player=placer)
+                    g.frames.append(
+                        Frame(
+                            spec.body,
+                            {"you": seat_of(placer), "host": card, "event": event},
+                            event=event,
+                        )
+                    )
+                    return PUSHED
+            if i >= len(cands):
+                f.scratch = None
+                return NEXT
+            card, kind, placer = cands[i]
+            if [kind, placer] not in g.cards[card].counters:
+                st[1] += 1
+                return PUSHED
+            spec = self.counters[kind]
+            return g.ask(
+                placer,
+                f"pop {spec.name} on {card_label(g.cards[card].name, card)}?",
+                [_POP, _KEEP],
+                cite=spec.cite,
+            )
+
+        return react
+
+    def _hosts(self, g):
+        """The cards that can carry counters: those in the counters' zone."""
+        zone = g.engine.counter_zone
+        if zone is None:
+            return g.cards
+        cards = g.cards
+        return [cards[c] for p in g.players for c in p.zones.get(zone, ())]
+
+    def _watching(self, g, key: tuple) -> bool:
+        """Whether a counter in play may react to this event (a cheap first look:
+        one of the kinds that react to it is in play)."""
+        in_play = g.counters_in_play
+        if not in_play:
+            return False
+        kinds = self.reaction_kinds.get(key)
+        return kinds is not None and not in_play.keys().isdisjoint(kinds)
+
+    def reactive_candidates(self, g, timing, event: dict) -> list:
+        kinds = self.reactions.get((timing, event["__name"]))
+        if not kinds or g.counters_in_play.keys().isdisjoint(kinds):
+            return []
+        found = []
+        for c in self._hosts(g):
+            if not c.counters:
+                continue
+            seen = set()
+            for kind, placer in c.counters:
+                spec = kinds.get(kind)
+                if spec is None or (kind, placer) in seen:
+                    continue
+                seen.add((kind, placer))
+                env = {"you": seat_of(placer), "host": c.id, "event": event}
+                if spec.cond is None or spec.cond(g, env):
+                    found.append((c.id, kind, placer))
+        return found
+
+    def fire(self, g, name: str, fields: dict, env: dict, cite) -> None:
+        if name not in self.listened and (
+            not g.counters_in_play or not self._watching(g, (None, name))
+        ):
+            return
+        event = _event(name, fields, env, False)
+        g.frames.append(Frame(self.fire_block, {"you": env.get("you")}, event=event))
+
+    def note(self, g, name: str, fields: dict) -> None:
+        """Keep an event some ability is triggered by (`listened`: callers look
+        first, and make nothing for one none is) as a recent event."""
+        g.recent.append([name, fields])
+
+    def fire_step(self, g, timing: str, step: str) -> None:
+        if self._watching(g, (timing, step)):
+            event = {
+                "__name": step,
+                "actor": None,
+                "source": None,
+                "as_cost": False,
+                "within": None,
+                "__prevented": False,
+            }
+            g.frames.append(
+                Frame(self.step_blocks[timing], {"you": seat_of(g.active)}, event=event)
+            )
+
+    def emit(self, g, name: str, fields: dict, env: dict, cite) -> None:
+        g.log(name, cite, **{k: v for k, v in fields.items()})
+        player = fields.get("player")
+        if isinstance(player, Seat) and hasattr(g.players[player], name):
+            setattr(g.players[player], name, True)
+        for cname, _cond, event, _cite in self.lose_conditions:
+            if event == name and isinstance(player, Seat):
+                self.eliminate(g, player, cname, _cite)
+        for cname, _cond, event, _cite in self.end_conditions:
+            if event == name:
+                g.flags[f"end:{cname}"] = True
+        g.dirty = True
+        self.fire(g, name, fields, env, cite)
+
+    # battles
+
+    def begin_battle(self, g, seat: int, cite) -> None:
+        if not self.battle_steps or g.battle is not None:
+            return
+        g.battle = new_battle(seat)
+        g.tasks.append(["battle", 0, "begin"])
+
+    def force_attack(self, g, seat, victim, team, exhausting, cite) -> None:
+        """An attack an effect forces: a battle of its own, outside the Battle
+        Phase's, so its victim is not one declared there. One forced while a
+        battle is under way follows that battle (`_task_forced`)."""
+        if not self.battle_steps or victim is None or not team:
+            g.log("no_battle", cite, reason="no victim or no team")
+            return
+        if g.battle is not None:
+            under_way = max(i for i, t in enumerate(g.tasks) if t[0] == "battle")
+            why = None if cite is None else [cite.section, cite.interpretation,
+                                             cite.edition]
+            g.tasks.insert(under_way, ["forced", victim, list(team), exhausting, why])
+            g.log("attack_waits", cite, victim=victim, team=list(team))
+            return
+        self._start_forced(g, victim, team, exhausting, cite)
+
+    def _start_forced(self, g, victim, team, exhausting, cite) -> None:
+        team = [c for c in team if g.cards[c].zone == self.team_zone]
+        gone = not isinstance(victim, Seat) and g.cards[victim].zone != self.team_zone
+        if not team or gone:
+            g.log("no_battle", cite, reason="the team or the victim has left")
+            return
+        attacker = int(g.cards[team[0]].controller)
+        g.battle = new_battle(attacker)
+        g.battle.attack_team = team
+        g.battle.victim = victim
+        g.battle.forced = True
+        if exhausting:
+            for c in team:
+                g.cards[c].exhausted = True
+        g.tasks.append(["battle", 0, "begin"])
+        g.log("forced_attack", cite, attacker=attacker, victim=victim)
+
+    def _task_forced(self, g, task: list) -> None:
+        """A forced attack that waited for a battle under way: it starts now, if its
+        team and victim are still on the field."""
+        g.tasks.pop()
+        _, victim, team, exhausting, why = task
+        self._start_forced(g, victim, team, exhausting, why and ast.Citation(*why))
+
+    def enlist(self, g, card: int, cite) -> None:
+        b = g.battle
+        if b is None:
+            return
+        owner = g.cards[card].controller
+        team = (
+            b.attack_team
+            if owner == b.attacker
+            else b.defense_team
+            if owner == b.defender
+            else None
+        )
+        if team is not None and card not in team:
+            team.append(card)
+            if "enlisted" in self.listened:
+                self.note(g, "enlisted", {"target": card})
+            g.log("enlist", cite, card=card)
+
+    def formed_team(self, g, card: int) -> tuple[list, int] | None:
+        """The battle team `card` is in and that team's player, once the step that
+        forms the team (selects its formation order) is over, skipped or not; None
+        before then, or when the card is in no team (or no step forms it)."""
+        b = g.battle
+        if b is None:
+            return None
+        if card in b.attack_team:
+            team, seat, op = b.attack_team, b.attacker, "form_attack"
+        elif card in b.defense_team:
+            team, seat, op = b.defense_team, b.defender, "form_defense"
+        else:
+            return None
+        task = next((t for t in reversed(g.tasks) if t[0] == "battle"), None)
+        if task is None or op not in self.formations:
+            return None
+        step, index = self.formations[op]
+        _, i, stage = task
+        over = i > step or i == step and (
+            stage in ("after", "window") or stage == "ops" and b.op > index
+        )
+        return (team, seat) if over else None
+
+    def reorder_team(self, g, order: list, cite) -> None:
+        """Put the battle team made of the cards in `order` in that order."""
+        b = g.battle
+        if b is None:
+            return
+        for team in (b.attack_team, b.defense_team):
+            if sorted(team) == sorted(order):
+                team[:] = order
+                g.log("formation", cite, team=list(order))
+                return
+
+    def _task_battle(self, g, task: list) -> None:
+        """The battle's steps, stage by stage, until something else must happen
+        first: a frame to run, a decision, a look at the end, another task.
+
+        Only the operations run effects, and only their end lets the game's end
+        be looked for (it sets `holding`): after them, all that stops the steps is
+        looked at; after any other stage, only what that stage may change (a frame
+        `fire_step` pushed, a decision, the next step). The end is never due as a
+        pass begins: the run loop looked for it, or the last pass did."""
+        b = g.battle
+        steps, n = self.steps_run, self.steps_count
+        while True:
+            i = task[1]
+            if i >= n or b.cancelled:
+                g.battle = None
+                g.step = ""
+                g.tasks.pop()
+                g.log("battle_end", self.battle_cite)
+                return
+            name, ops, count, cite, node, joined = steps[i]
+            # the passes through this step, until the next begins (or the battle is
+            # cancelled): what they read of the step is read once
+            while True:
+                # set on each pass, as a traced game records each node set; the step
+                # only as it begins: it holds until the next begins
+                g.node = node
+                stage = task[2]
+                if stage == "ops":  # most often
+                    op = b.op
+                    if op < count:
+                        if ops[op](g, b, cite):
+                            b.op = op + 1
+                            b.stage = 0
+                    else:
+                        task[2] = "after"
+                        b.holding = joined
+                        if g.counters_in_play:  # what `fire_step` looks for first
+                            self.fire_step(g, "after", name)
+                    # a change the end reads makes no trip back through the run
+                    # loop while a step holds it (`end_due`, which reads `dirty`
+                    # first: here, with no call while it is false)
+                    if (
+                        g.decision is not None
+                        or g.frames
+                        or g.dirty and self.end_due(g)
+                        or g.is_over
+                        or g.tasks[-1] is not task
+                    ):
+                        return
+                    if b.cancelled:
+                        break
+                elif stage == "begin":
+                    g.step = name
+                    if name in b.skipped:
+                        g.log("skip", cite, step=name)
+                        task[1] += 1
+                        break
+                    task[2] = "ops"
+                    b.op, b.holding = 0, True
+                    if g.counters_in_play:
+                        self.fire_step(g, "before", name)
+                        if g.frames:
+                            return
+                elif (
+                    stage == "after"
+                    and self.step_offer
+                    and self._gate_open(g, self.step_gate)
+                ):
+                    task[2] = "window"
+                    b.asking, b.passes = b.attacker, 0
+                elif stage != "window" or self._step_window(g, b):
+                    task[1], task[2] = i + 1, "begin"
+                    break
+                else:  # a player is asked in the window
+                    return
+
+    def _step_window(self, g, b) -> bool:
+        """After a battle step, each player in turn from the attacker may take a
+        chaining action (where the battle section opens windows) or one open at any
+        time; True once all have passed in a row. A player with nothing to take
+        passes without being asked."""
+        players = len(g.in_game)
+        while b.passes < players:
+            options = self.options(g, b.asking, self.step_offer)
+            if options:
+                options.append(_PASS)
+                g.decision = Decision(
+                    b.asking, "act between battle steps", options, "battle",
+                    self.step_cite,
+                )
+                return False
+            b.passes += 1
+            b.asking = g.next_seat(b.asking)
+        return True
+
+    def _answer_battle(self, g, task: list, action: Action) -> None:
+        b = g.battle
+        if task[2] != "window":
+            b.answer = action
+            return
+        if action.kind == "pass":
+            b.passes += 1
+            b.asking = g.next_seat(b.asking)
+            return
+        seat = b.asking
+        b.passes, b.asking = 0, g.next_seat(seat)
+        self.take(g, seat, action)
+
+    def enlistable(self, g, seat: int, exclude: list | tuple = ()) -> list[int]:
+        """The minions `seat` may enlist into a team now, under the battle section's
+        team rule, but those in `exclude` (what the DSL's `enlistable(player)`
+        reads)."""
+        zone, cards = g.players[seat].zones.get(self.team_zone, []), g.cards
+        excluded = self.team_excluded
+        found = []  # a loop, not a comprehension: no call of its own (a few cards)
+        for c in zone:
+            card = cards[c]
+            if (
+                not card.exhausted
+                and c not in exclude
+                and (not card.tags or card.tags.keys().isdisjoint(excluded))
+            ):
+                found.append(c)
+        return found
+
+    def _enlist_step(self, g, b, seat: int, team: list, minimum: int, cite) -> bool:
+        """The player enlists minions one by one, in formation order; True when done.
+
+        Minions already in the team when the step begins (conscripted before it)
+        are placed in that order too: the player selects the whole team's order.
+        Until placed they stand at the team's end (`b.unplaced`)."""
+        unplaced = b.unplaced
+        if unplaced is None:
+            unplaced = b.unplaced = list(team)
+        answer, b.answer = b.answer, None
+        if answer is not None:
+            if answer.kind == "done":
+                b.unplaced = None
+                return True
+            card = answer.value
+            place = len(team) - len(unplaced)
+            if card in unplaced:
+                unplaced.remove(card)
+                team.remove(card)
+                team.insert(place, card)
+            else:
+                team.insert(place, card)
+                if "enlisted" in self.listened:
+                    self.note(g, "enlisted", {"target": card})
+        candidates = self.enlistable(g, seat, team)
+        last = len(unplaced) < 2  # none or one left to place: it takes the last place
+        if not candidates and last:
+            b.unplaced = None
+            return True
+        if unplaced:
+            candidates += unplaced
+        options = picks(candidates, g.namer)
+        if len(team) >= minimum and last:
+            options.append(_DONE_ENLISTING)
+        g.decision = Decision(int(seat), "enlist", options, "battle", cite)
+        return False
+
+    def _op_form_attack(self, g, b, cite) -> bool:
+        if b.forced:
+            return True
+        if b.stage == 0:
+            if not self._enlist_step(g, b, b.attacker, b.attack_team, 1, cite):
+                return False
+            b.stage = 1
+        if b.stage == 1:
+            answer, b.answer = b.answer, None
+            if answer is not None:
+                # declared once per Battle Phase: as declared, whatever the victim
+                # becomes (a Taunt Counter changes it, not what was declared)
+                b.victim = answer.value
+                g.victims.append(answer.value)
+            else:
+                victims = self.possible_victims(g, b.attacker)
+                if not victims or not b.attack_team:
+                    b.cancelled = True
+                    g.log("no_battle", cite, reason="no team or no victim")
+                    return True
+                options = picks(victims, g.namer)
+                g.decision = Decision(
+                    int(b.attacker), "declare the victim", options, "battle", cite
+                )
+                return False
+        for c in b.attack_team:
+            g.cards[c].exhausted = True
+        b.defender = self.defender_of(g, b.victim)
+        g.log(
+            "attack", cite, attacker=b.attacker, team=list(b.attack_team), victim=b.victim
+        )
+        return True
+
+    def possible_victims(self, g, attacker: int) -> list:
+        """The players and minions `attacker` may declare the victim of a battle
+        now, under the battle section's victim kinds, each once per Battle Phase
+        (what the DSL's `victims(player)` reads)."""
+        declared = g.victims
+        out: list = []  # loops, not comprehensions: no calls of their own
+        if self.players_are_victims:
+            for s in g.in_game:
+                if s != attacker and s not in declared:
+                    out.append(s)
+        kinds, zone, cards = self.minion_victim_kinds, self.team_zone, g.cards
+        excluded = self.victim_excluded
+        if kinds:
+            for p in g.players:
+                if p.seat != attacker and not p.eliminated:
+                    for c in p.zones.get(zone, ()):
+                        card = cards[c]
+                        if (
+                            card.type in kinds
+                            and c not in declared
+                            and (not card.tags or card.tags.keys().isdisjoint(excluded))
+                        ):
+                            out.append(c)
+        return out
+
+    def defender_of(self, g, victim: Any) -> int:
+        if isinstance(victim, Seat):
+            return int(victim)
+        card = g.cards[victim]
+        return card.owner if self.defender_rule == "owner" else card.controller
+
+    def _op_form_defense(self, g, b, cite) -> bool:
+        if b.victim is None:
+            b.cancelled = True
+            return True
+        if b.defender is None:
+            b.defender = self.defender_of(g, b.victim)
+        # a player out of the game can no longer affect it: nobody defends for them
+        if not g.players[b.defender].eliminated and not self._enlist_step(
+            g, b, b.defender, b.defense_team, 0, cite
+        ):
+            return False
+        for c in b.defense_team:
+            g.cards[c].exhausted = True
+        g.log("defend", cite, defender=b.defender, team=list(b.defense_team))
+        return True
+
+    def _op_roll_dice(self, g, b, cite) -> bool:
+        stat, cards = self.dice_per, g.cards
+        attack = defense = 0  # summed by loops: no comprehensions' calls
+        for c in b.attack_team:
+            attack += max(cards[c].stats.get(stat, 0), 0)
+        for c in b.defense_team:
+            defense += max(cards[c].stats.get(stat, 0), 0)
+        b.attack_dice = g.roll(attack, b.attacker, cite)
+        b.defense_dice = g.roll(defense, b.defender, cite)
+        # what `fire` looks at first, once for all the dice: whether anything may
+        # react to a roll (nothing a die's event pushes changes that)
+        if "rolled" in self.listened or (
+            g.counters_in_play and self._watching(g, (None, "rolled"))
+        ):
+            env = {"you": seat_of(b.attacker)}
+            for d in reversed(b.attack_dice + b.defense_dice):
+                fields = {"die": d, "roller": seat_of(g.dice[d][1])}
+                self.fire(g, "rolled", fields, env, cite)
+        return True
+
+    def _op_allocate(self, g, b, cite) -> bool:
+        if b.defender is None:
+            b.defender = self.defender_of(g, b.victim)
+        if not b.attack_dice and not b.defense_dice and b.stage == 0:
+            b.attack_dice = g.roll(0, b.attacker, cite)
+        for side in (0, 1):
+            if b.stage > side:
+                continue
+            seat, dice, targets = (
+                (b.attacker, b.attack_dice, b.defense_team)
+                if side == 0
+                else (b.defender, b.defense_dice, b.attack_team)
+            )
+            answer, b.answer = b.answer, None
+            if answer is not None:
+                die = answer.value
+                dice.remove(die)
+                target = targets[0]
+                self._damage(g, seat, target, g.dice[die][0], die, cite)
+                return False
+            if dice and targets:
+                values = {}
+                for d in dice:
+                    values.setdefault(g.dice[d][0], d)
+                first = card_label(g.cards[targets[0]].name, targets[0])
+                options = [
+                    Action("die", d, f"inflict {v} on {first}")
+                    for v, d in sorted(values.items())
+                ]
+                g.decision = Decision(
+                    int(seat), "allocate a die", options, "battle", cite
+                )
+                return False
+            b.stage = side + 1
+        return True
+
+    def _damage(self, g, seat: int, target: Any, amount: int, die, cite) -> None:
+        minion_kw, player_kw = self.damage_kw
+        name = player_kw if isinstance(target, Seat) else minion_kw
+        # the keyword's parameters, the first three given, any others None
+        params, unset = self.damage_params[name]
+        # (a keyword of fewer than three parameters takes the first values)
+        fields = dict(zip(params, (target, amount, die, *unset)))  # noqa: B905
+        g.call_keyword(name, fields, {"you": seat_of(seat)}, False, cite)
+        # its frames run here, as the run loop would run them next: nothing comes
+        # between (the end is not looked for while a step holds); the step then
+        # goes on in the battle's task without a trip back through the run loop
+        run_frames(g)
+
+    def _op_leftover_attack(self, g, b, cite) -> bool:
+        if b.stage == 0:
+            b.stage = 1
+            total = _dice_total(g, b.attack_dice)
+            b.attack_dice = []
+            if total <= 0 or b.victim is None:
+                return True
+            victim = b.victim
+            if isinstance(victim, Seat) or g.cards[victim].zone == self.team_zone:
+                self._damage(g, b.attacker, victim, total, None, cite)
+            elif self.leftover_to == "victim_or_controller":
+                # its controller when it left the battlefield (its grave is its owner's)
+                holder = b.left_from
+                if holder is None:
+                    holder = g.cards[victim].controller
+                self._damage(g, b.attacker, seat_of(holder), total, None, cite)
+            return False
+        return True
+
+    def _op_leftover_defense(self, g, b, cite) -> bool:
+        if b.stage == 0:
+            b.stage = 1
+            total = _dice_total(g, b.defense_dice)
+            b.defense_dice = []
+            if total > 0 and isinstance(b.victim, Seat):
+                self._damage(g, b.defender, seat_of(b.attacker), total, None, cite)
+                return False
+        return True
+
+    # the end
+
+    def eliminate(self, g, seat: int, why: str, cite) -> None:
+        if not g.players[seat].eliminated:
+            g.leave_game(seat)
+            g.log("eliminated", cite, player=int(seat), reason=why)
+            g.dirty = True
+
+    @staticmethod
+    def end_due(g) -> bool:
+        """Whether the game's end is to be looked for now: something it reads
+        changed (`dirty`), and no battle step holds it (see `check_end`)."""
+        return g.dirty and (g.battle is None or not g.battle.holding)
+
+    def check_end(self, g) -> None:
+        """Look for the game's end once something it reads changed (`dirty`), but
+        not in the middle of what happens at once (a battle step): both players of
+        a battle may reach 0 HP in it."""
+        if g.is_over or not self.end_due(g):
+            return
+        g.dirty = False
+        for name, cond, cite in self.lose_checks:
+            # the seats as they were: one eliminated is not looked at again
+            for s in g.in_game:
+                if cond(g, {"player": s, "you": s}):
+                    self.eliminate(g, s, name, cite)
+        env = {"you": seat_of(g.active)}
+        flags = g.flags
+        for name, flag, cond, cite in self.end_checks:
+            if flags.get(flag) or (cond is not None and cond(g, env)):
+                self.finish(g, name, cite)
+                return
+        if g.turn > 0 and g.players[g.active].eliminated:  # not in the setup
+            self._turn_lost(g)
+
+    def _turn_lost(self, g) -> None:
+        """The active player is out of the game: it can no longer affect it, so what
+        was under way in its turn is dropped, and the next player's turn begins."""
+        g.frames, g.after, g.tasks = [], [], [["turn"]]
+        g.chain = g.battle = g.decision = None
+        g.step = ""
+        g.log("turn_lost", self.turn_cite, player=g.active)
+
+    def finish(self, g, why: str, cite) -> None:
+        if g.is_over:
+            return
+        remaining = [seat_of(p.seat) for p in g.players]
+        decided = None
+        for name, keep, ev, _cite in self.criteria:
+            if keep:
+                kept = [s for s in remaining if ev(g, {"player": s, "you": s})]
+            else:
+                values = {s: ev(g, {"player": s, "you": s}) for s in remaining}
+                best = max(values.values(), default=0)
+                kept = [s for s in remaining if values[s] == best]
+            if kept:
+                remaining = kept
+            if len(remaining) == 1:
+                decided = name
+                break
+        g.is_over = True
+        g.decision = None
+        g.node = "game_over"
+        g.outcome = {
+            "winner": int(remaining[0]) if len(remaining) == 1 else None,
+            "tied": [int(s) for s in remaining] if len(remaining) > 1 else [],
+            "criterion": decided,
+            "condition": why,
+        }
+        g.log("game_over", cite, **g.outcome)
+
+
+# answers that are the same at every decision of their kind (actions are immutable)
+_PASS = Action("pass", None, "pass")
+_POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
+_DONE_ENLISTING = Action("done", None, "done enlisting")
+
+# names an expression may read that never stand for an ability or its card
+_GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
+
+
+def _staged_checks(a: ast.Action) -> list:
+    """The parts of `requires` joined by `and`, each to be checked as soon as the
+    last parameter it reads is bound (so a bad first choice is dropped early):
+    per parameter, the conjunction of its parts, or None."""
+    stages: list[list] = [[] for _ in range(max(len(a.params), 1))]
+    if a.requires is not None:
+        index = {p.name: i for i, p in enumerate(a.params)}
+        for part in _conjuncts(a.requires):
+            read = [index[n] for n in action_names(part) if n in index]
+            stages[max(read, default=0)].append(part)
+    return [
+        reduce(lambda x, y: ast.Binary("and", x, y), checks) if checks else None
+        for checks in stages
+    ]
+
+
+def zone_terms(e, P) -> tuple | None:
+    """Of `whose.zone + ...`: (whose, compiled, and the zone) per term; None for
+    any other expression, or none."""
+    if isinstance(e, ast.Binary) and e.op == "+":
+        left, right = zone_terms(e.left, P), zone_terms(e.right, P)
+        return None if left is None or right is None else left + right
+    if isinstance(e, ast.Path) and len(e.parts) > 1 and e.parts[-1] in P.zones:
+        return ((P.expr(ast.Path(e.parts[:-1], origin=e.origin)), e.parts[-1]),)
+    return None
+
+
+def _conjuncts(e) -> list:
+    """The parts of an expression joined by `and` (none for no expression)."""
+    if e is None:
+        return []
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+_COUNTER_KINDS = ("proactive", "reactive", "inert")
+
+
+def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:
+    """An event as triggers see it: its own fields and those every event has."""
+    event = dict(fields)
+    event.update(
+        __name=name,
+        actor=env.get("you"),
+        source=env.get("this"),
+        as_cost=as_cost,
+        within=env.get("__within"),
+        __prevented=False,
+    )
+    return event
+
+
+def _reads(e) -> set[str]:
+    """The names an expression reads from where it is evaluated: as `action_names`, but
+    the right of `is` names a phase, type or modifier, not a value."""
+    if isinstance(e, ast.Path):
+        return {e.parts[0]}
+    if isinstance(e, ast.Binary):
+        left = _reads(e.left)
+        return left if e.op == "is" else left | _reads(e.right)
+    if isinstance(e, ast.Unary):
+        return _reads(e.operand)
+    if isinstance(e, ast.FuncCall):
+        return set().union(*(_reads(a) for a in e.args))
+    if isinstance(e, ast.Filtered):
+        return _reads(e.base) | _reads(e.cond)
+    return set()
+
+
+def _dice_total(g, dice: list) -> int:
+    """The values of these dice (by their index in the game's record of dice,
+    [value, seat] each), summed in a loop: for a few dice, faster than `map`s."""
+    total = 0
+    for d in dice:
+        total += g.dice[d][0]
+    return total
+
+
+def new_battle(attacker: int) -> Battle:
+    # its fields set one by one: a battle begins at most turns, and `Record`'s
+    # keywords cost a dict and a `setattr` each
+    b = _new_object(Battle)
+    b.attacker = int(attacker)
+    b.defender = None
+    b.victim = None
+    b.attack_team = []
+    b.defense_team = []
+    b.attack_dice = []
+    b.defense_dice = []
+    b.skipped = []
+    b.forced = False
+    b.cancelled = False
+    b.holding = False  # in what happens at once: the end waits (`check_end`)
+    b.left_from = None  # the seat that controlled the victim minion when it left
+    b.op = 0
+    b.stage = 0
+    b.answer = None
+    # the members the enlisting step under way has still to place (see
+    # `_enlist_step`); None between enlisting steps
+    b.unplaced = None
+    return b
+
+
+def _visible(event: dict) -> dict:
+    return {k: v for k, v in event.items() if not k.startswith("__")}
+
+
+
+def _cite(rule) -> ast.Citation | None:
+    """A rule's citation, or None where the ruleset has no such rule."""
+    return None if rule is None else rule.cite
+
+
+__all__ = ["Referee"]

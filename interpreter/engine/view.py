@@ -1,0 +1,179 @@
+"""What one player sees of a game: the observation a bot or a person decides on.
+
+The state (`Game.to_json`) holds every card, the deck's order and the other
+players' hands included; a player deciding on it would be cheating. Each zone of
+the ruleset says who may look at its cards (its knowledge):
+
+- `public`: everyone sees the cards lying face up; a card lying face down, only
+  the zone's player;
+- `private`: only the zone's player;
+- `restricted`: nobody, not even the zone's player.
+
+Of a card one may not see, the others know that it is there (a zone's size)
+and, in a zone whose cards exhaust, whether it is exhausted; not its name, nor
+its id (ids follow the deck lists, so an id would tell the card).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from kotc.runtime.values import AbilityRef, Seat, card_label
+
+
+def can_see(game, seat: int | None, card: int) -> bool:
+    """Whether `seat` may look at the card where it lies now (None: a watcher who
+    is not playing, who sees only what all players see)."""
+    c = game.cards[card]
+    if not c.zone:  # removed from the game: it was last seen by all
+        return True
+    return may_look(game, seat, c.zone, c.controller, c.face_up)
+
+
+def may_look(game, seat: int | None, zone: str, holder: int, face_up: bool) -> bool:
+    """Whether `seat` may look at a card lying in `holder`'s `zone`, face up or not."""
+    knowledge = game.engine.knowledge[zone]
+    if knowledge == "restricted":
+        return False
+    if knowledge == "public" and face_up:
+        return True
+    return seat is not None and holder == seat
+
+
+_CARD_ID = re.compile(r"#(\d+)")
+
+
+def unnamed(game, text: str, seen: Callable[[int], bool]) -> str:
+    """The text with each card not `seen` named "a card" (cards are named by
+    `card_label`, whose `#id` this finds)."""
+    for found in set(_CARD_ID.findall(text)):
+        card = int(found)
+        if card < len(game.cards) and not seen(card):
+            text = text.replace(card_label(game.cards[card].name, card), "a card")
+    return text
+
+
+def view(game, seat: int | None) -> dict[str, Any]:
+    """The game as `seat` sees it, as plain JSON data (None: as a watcher sees it).
+
+    `players` gives each player's HP and zones; a zone lists the cards the seat
+    may look at and stands in `{"hidden": true}` (with `exhausted` where cards of
+    the zone exhaust) for each other. `decision` says who decides and on what;
+    `options`, the labels of the legal actions, only to the player deciding.
+
+    Raises:
+        ValueError: no such seat in this game.
+    """
+    if seat is not None and not 0 <= seat < len(game.players):
+        raise ValueError(f"no seat {seat}: the seats are 0..{len(game.players) - 1}")
+    exhaustible = game.engine.exhaustible
+    players = []
+    for p in game.players:
+        zones = {}
+        for zone, cards in p.zones.items():
+            shown = []
+            for card in cards:
+                if can_see(game, seat, card):
+                    shown.append(_card(game, card))
+                elif zone in exhaustible:
+                    exhausted = game.cards[card].exhausted
+                    shown.append({"hidden": True, "exhausted": exhausted})
+                else:
+                    shown.append({"hidden": True})
+            zones[zone] = shown
+        players.append(
+            {
+                "seat": p.seat,
+                "hp": p.hp,
+                "zombie": game.is_zombie(p.seat),
+                "eliminated": p.eliminated,
+                "zones": zones,
+            }
+        )
+    data: dict[str, Any] = {
+        "seat": seat,
+        "turn": game.turn,
+        "active": game.active,
+        "phase": game.phase,
+        "step": game.step,
+        "players": players,
+        "chain": _chain(game, seat),
+        "battle": _battle(game),
+        "decision": None,
+        "result": game.result,
+    }
+    d = game.decision
+    if d is not None and not game.is_over:
+        prompt = d.prompt  # it may name a card: the deciding player's, say
+        if seat != d.player:
+            prompt = unnamed(game, prompt, lambda card: can_see(game, seat, card))
+        data["decision"] = {"player": d.player, "prompt": prompt}
+        if seat == d.player:
+            data["decision"]["options"] = [str(a) for a in d.options]
+    return data
+
+
+def _card(game, card: int) -> dict[str, Any]:
+    c = game.cards[card]
+    shown = {
+        "id": c.id,
+        "name": c.name,
+        "type": c.type,
+        "owner": c.owner,
+        "stats": dict(c.stats),
+        "exhausted": c.exhausted,
+    }
+    if c.fatigued:
+        shown["fatigued"] = True
+    if not c.face_up:
+        shown["face_down"] = True
+    if c.pawn:
+        shown["pawn"] = True
+    if c.counters:
+        shown["counters"] = [[kind, placer] for kind, placer in c.counters]
+    if c.tags:
+        shown["marks"] = sorted(c.tags)
+    return shown
+
+
+def _chain(game, seat: int | None) -> list[dict] | None:
+    """The chain's links in order: who made each, and from what card."""
+    if game.chain is None:
+        return None
+    links = []
+    for i, link in enumerate(game.chain.links, 1):
+        source = link["source"]
+        card = source.card if isinstance(source, AbilityRef) else source
+        entry: dict[str, Any] = {"link": i, "player": link["actor"]}
+        if isinstance(card, int) and not isinstance(card, Seat):
+            entry["source"] = (
+                game.cards[card].name if can_see(game, seat, card) else "a hidden card"
+            )
+        if link["negated"]:
+            entry["negated"] = True
+        links.append(entry)
+    return links
+
+
+def _battle(game) -> dict | None:
+    """The battle under way: its players, teams in formation order, victim, dice."""
+    b = game.battle
+    if b is None:
+        return None
+    return {
+        "attacker": b.attacker,
+        "defender": b.defender,
+        "victim": _victim(b.victim),
+        "attack_team": list(b.attack_team),
+        "defense_team": list(b.defense_team),
+        "attack_dice": [game.dice[d][0] for d in b.attack_dice],
+        "defense_dice": [game.dice[d][0] for d in b.defense_dice],
+    }
+
+
+def _victim(victim) -> Any:
+    if isinstance(victim, Seat):
+        return {"player": int(victim)}
+    return victim

@@ -1,0 +1,176 @@
+"""The flow graph of one edition: states of play and the moves between them.
+
+`FlowGraph` wraps a `networkx.MultiDiGraph` built by `compile.compile_ruleset`.
+Node ids are readable (`phase:draw`, `battle:roll`, `chain:respond`) so tests,
+queries and edition diffs can name them; the DOT writer replaces them with safe
+generated ids. Several actions may join the same two nodes, hence a multigraph.
+
+Node attributes: `label`, `detail` (program lines), `role`, `subflow`, `cite`,
+`origin`, `rule` (the key of the rule it comes from), `notes`, `stuck` (why the
+flow cannot go on from here, when the data leaves a gap).
+Edge attributes: `kind`, `label`, `action`, `guard`, `cite`, `origin`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import networkx as nx
+from kotc.dsl import ast
+
+SUBFLOWS = ("setup", "turn", "battle", "chain", "endgame")
+
+# Edges an endgame check adds everywhere; they say "the game may end here", not
+# "play goes on this way", so flow checks leave them out.
+ENDGAME_KINDS = frozenset({"endgame"})
+# Edges that enter a subflow which must come back to the node they left.
+CALL_KIND = "call"
+RETURN_KIND = "return"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move out of a node, as `successors` reports it."""
+
+    target: str
+    label: str
+    kind: str
+    action: str | None
+    guard: ast.Expr | None
+    cite: ast.Citation | None
+    origin: ast.Origin
+    anytime: bool = False
+
+
+class FlowGraph:
+    """An edition's flow: setup, the turn, battles, the chain and the game's end.
+
+    Args:
+        graph: the multigraph; `start` and `game_over` are two of its nodes.
+        edition: the edition's name, for titles.
+    """
+
+    def __init__(self, graph: nx.MultiDiGraph, edition: str, start: str,
+                 game_over: str, origin: ast.Origin = ast.NOWHERE):
+        self.graph = graph
+        self.edition = edition
+        self.start = start
+        self.game_over = game_over
+        self.origin = origin
+        self.gaps: list[tuple[ast.Origin, str]] = []
+
+    # --- nodes -------------------------------------------------------------------
+
+    def __contains__(self, node: str) -> bool:
+        return node in self.graph
+
+    def node(self, node: str) -> dict:
+        """The attributes of a node."""
+        return self.graph.nodes[node]
+
+    def nodes(self, subflow: str | None = None, role: str | None = None) -> list[str]:
+        """Node ids in insertion order, optionally of one subflow or role."""
+        return [n for n, d in self.graph.nodes(data=True)
+                if (subflow is None or d["subflow"] == subflow)
+                and (role is None or d["role"] == role)]
+
+    @property
+    def subflows(self) -> list[str]:
+        """The subflows this edition has, in drawing order (no chain in some)."""
+        present = {d["subflow"] for _, d in self.graph.nodes(data=True)}
+        return [s for s in SUBFLOWS if s in present]
+
+    def subflow(self, name: str) -> nx.MultiDiGraph:
+        """A read-only view of one subflow's nodes and the edges among them."""
+        return self.graph.subgraph(self.nodes(name))
+
+    def find(self, label: str) -> str:
+        """The one node whose label is `label` (`"Draw Phase"`).
+
+        Raises:
+            KeyError: when no node, or more than one, has that label.
+        """
+        hits = [n for n, d in self.graph.nodes(data=True) if d["label"] == label]
+        if len(hits) != 1:
+            raise KeyError(f"{len(hits)} nodes labelled {label!r}")
+        return hits[0]
+
+    # --- edges -------------------------------------------------------------------
+
+    def successors(self, node: str) -> list[Step]:
+        """Every move out of `node`, with its label, guard and citation."""
+        return [_step(v, d) for _, v, d in self.graph.out_edges(node, data=True)]
+
+    def predecessors(self, node: str) -> list[tuple[str, Step]]:
+        """Every move into `node`, as (source, step)."""
+        return [(u, _step(v, d)) for u, v, d in self.graph.in_edges(node, data=True)]
+
+    def edges(self, kind: str | None = None, action: str | None = None
+              ) -> Iterator[tuple[str, str, dict]]:
+        """Edges as (source, target, attributes), optionally filtered."""
+        for u, v, d in self.graph.edges(data=True):
+            if kind in (None, d["kind"]) and action in (None, d["action"]):
+                yield u, v, d
+
+    def flow_graph(self) -> nx.MultiDiGraph:
+        """The graph without endgame-check edges: how play itself moves on."""
+        keep = [(u, v, k) for u, v, k, d in self.graph.edges(keys=True, data=True)
+                if d["kind"] not in ENDGAME_KINDS]
+        return self.graph.edge_subgraph(keep)
+
+    def paths(self, source: str, target: str, cutoff: int | None = None,
+              flow_only: bool = True) -> list[list[str]]:
+        """Simple paths from `source` to `target` (without endgame shortcuts).
+
+        A chain or battle returns to the node that entered it, which a simple
+        path has already visited; so a path that enters a subflow never leaves
+        it by a return (the shared subflow's returns to other callers would
+        be false routes). A path starting inside a subflow may return.
+        """
+        graph = self.flow_graph() if flow_only else self.graph
+        if source not in graph or target not in graph:
+            return []
+        found = nx.all_simple_paths(nx.DiGraph(graph), source, target, cutoff=cutoff)
+        return [list(p) for p in found if self._returns_unentered(p, graph)]
+
+    @staticmethod
+    def _returns_unentered(path: list[str], graph: nx.MultiDiGraph) -> bool:
+        entered = False
+        for u, v in zip(path, path[1:], strict=False):
+            kinds = {d["kind"] for d in graph.get_edge_data(u, v).values()}
+            if RETURN_KIND in kinds and CALL_KIND not in kinds and entered:
+                return False
+            entered = entered or (CALL_KIND in kinds and RETURN_KIND not in kinds)
+        return True
+
+    def phase_order(self) -> list[str]:
+        """The phases' labels in turn order."""
+        return [self.node(n)["label"] for n in self.nodes("turn", "phase")]
+
+    def __repr__(self) -> str:
+        return (f"<FlowGraph {self.edition}: {self.graph.number_of_nodes()} nodes, "
+                f"{self.graph.number_of_edges()} edges>")
+
+
+def relative(path: str) -> str:
+    """A rule file's path relative to the working directory when inside it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def where(origin: ast.Origin) -> str:
+    """`editions/NAME.kotc:35:3`, relative where possible; only the name where there
+    is no place in a file (line 0: an edition's name that names none)."""
+    if origin.line == 0:
+        return relative(origin.file)
+    return f"{relative(origin.file)}:{origin.line}:{origin.col}"
+
+
+def _step(target: str, d: dict) -> Step:
+    return Step(target, d["label"], d["kind"], d.get("action"), d.get("guard"),
+                d.get("cite"), d.get("origin", ast.NOWHERE), bool(d.get("anytime")))

@@ -1,0 +1,383 @@
+"""Draw a flow graph as DOT, the way a rules designer would on a whiteboard.
+
+One cluster per subflow; parallel edges (several actions between the same two
+nodes) merge into one arrow listing them; the many "the game may end here"
+edges become one arrow from each cluster to the endgame check; citations and
+file positions become tooltips (SVG `<title>`). Node ids are generated (`n0`,
+`n1`...) because the graph's own ids contain `:`, which DOT tools mishandle.
+
+A single subflow is drawn with its neighbours as dashed stubs: the node that
+called into it by name (so "returns to the node that opened it" stays
+visible), any other subflow as one box.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import graphviz
+import networkx as nx
+
+from .flow import SUBFLOWS, FlowGraph, where
+
+TITLES = {"setup": "Setup", "turn": "Turn", "battle": "Battle", "chain": "Chain",
+          "endgame": "End of the game"}
+FLOWS = ("setup", "turn", "battle", "chain", "all")
+PLAY = ("turn", "battle", "chain")
+
+_FONT = "Helvetica"
+_NODE_STYLE = {
+    "start": dict(shape="box", style="rounded,filled", fillcolor="#e8e8e8"),
+    "setup_step": dict(shape="box", style="rounded,filled", fillcolor="#f4f4f4"),
+    "turn_start": dict(shape="box", style="rounded,filled,bold", fillcolor="#fff2b3"),
+    "phase": dict(shape="box", style="rounded,filled,bold", fillcolor="#cfe2f3"),
+    "program": dict(shape="box", style="rounded,filled", fillcolor="#eaf2fa"),
+    "choice": dict(shape="box", style="rounded,filled", fillcolor="#f5f9fd"),
+    "window": dict(shape="box", style="rounded,filled", fillcolor="#cfe2f3"),
+    "battle_step": dict(shape="box", style="rounded,filled", fillcolor="#fde3c8"),
+    "chain_open": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
+    "chain_respond": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
+    "chain_resolve": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
+    "chain_close": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
+    "endgame_check": dict(shape="box", style="rounded,filled", fillcolor="#f8d7d7"),
+    "eliminated": dict(shape="box", style="rounded,filled", fillcolor="#f8d7d7"),
+    "game_over": dict(shape="box", style="rounded,filled,bold", fillcolor="#f4b6b6",
+                      peripheries="2"),
+    "anytime": dict(shape="note", style="filled", fillcolor="#fffbe6"),
+    "stub": dict(shape="box", style="rounded,dashed", color="#888888",
+                 fontcolor="#555555"),
+}
+_EDGE_STYLE = {
+    "next": {},
+    "turn": dict(style="bold"),
+    "guard": dict(color="#1f5fa8", fontcolor="#1f5fa8"),
+    "otherwise": dict(color="#1f5fa8", fontcolor="#1f5fa8"),
+    "skip": dict(style="dashed", color="#1f5fa8", fontcolor="#1f5fa8"),
+    "choice": dict(color="#1f5fa8", fontcolor="#1f5fa8"),
+    "action": dict(color="#555555", fontcolor="#333333"),
+    "call": dict(style="bold", color="#7a3db8", fontcolor="#7a3db8"),
+    "return": dict(style="dashed", color="#7a3db8", fontcolor="#7a3db8"),
+    "respond": dict(color="#7a3db8", fontcolor="#7a3db8"),
+    "resolve": dict(color="#7a3db8", fontcolor="#7a3db8"),
+    "end": dict(color="#b22222", fontcolor="#b22222"),
+    "lose": dict(style="dashed", color="#b22222", fontcolor="#b22222"),
+    "recheck": dict(color="#b22222", fontcolor="#b22222"),
+    "endgame": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
+}
+_STATUS_STYLE = {
+    "added": dict(color="#1a8f2e", fontcolor="#1a8f2e", penwidth="2.5"),
+    "removed": dict(color="#c62828", fontcolor="#c62828", style="dashed", penwidth="2"),
+    "changed": dict(color="#e08a00", fontcolor="#b06a00", penwidth="2.5"),
+}
+_LIST_KINDS = {"action", "respond", "call"}  # merged labels read as a list
+
+
+# --- what to draw ----------------------------------------------------------------
+
+
+@dataclass
+class _Arrow:
+    tail: str
+    head: str
+    kind: str
+    labels: list[str] = field(default_factory=list)
+    tips: list[str] = field(default_factory=list)
+    status: str | None = None
+    ltail: str | None = None
+
+
+def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arrow]]:
+    """The nodes to draw (real, stand-in and stub) and the merged arrows between them.
+
+    Actions open at any time would put an arrow on every phase; they are drawn
+    once, from one "any time" box.
+    """
+    if flow == "all":
+        shown = {n: d for n, d in graph.nodes(data=True)}
+    else:
+        subflows = {flow} | ({"endgame"} if flow in PLAY else set())
+        shown = {n: d for n, d in graph.nodes(data=True) if d["subflow"] in subflows}
+    nodes = dict(shown)
+
+    def ends(u: str, v: str, d: dict) -> tuple[str, str]:
+        """Any-time edges start (or return) at the box, when drawn at all."""
+        if not d.get("anytime"):
+            return u, v
+        caller, other = (v, u) if d["kind"] == "return" else (u, v)
+        if caller not in shown and (other == caller or other not in shown):
+            return u, v  # neither end is drawn: the edge is dropped below
+        box = _anytime_box(graph, caller, nodes)
+        if d["kind"] == "return":
+            return u, box
+        return box, box if d["kind"] == "action" else v
+
+    def stub(outside: str, opener: bool) -> str:
+        od = graph.nodes[outside] if outside in graph else nodes[outside]
+        if opener:
+            key, label = f"stub:{outside}", od["label"]
+        else:
+            key, label = f"stub:{od['subflow']}", TITLES.get(od["subflow"], od["subflow"])
+        nodes.setdefault(key, {"label": label, "role": "stub", "subflow": None,
+                               "detail": [], "cite": od.get("cite"),
+                               "origin": od.get("origin"), "status": None})
+        return key
+
+    arrows: dict[tuple, _Arrow] = {}
+    endings: dict[str, _Arrow] = {}
+    for u, v, d in graph.edges(data=True):
+        tail, head = ends(u, v, d)
+        inside = [x in nodes and nodes[x]["role"] != "stub" for x in (tail, head)]
+        if not any(inside):
+            continue
+        if d["kind"] == "endgame":
+            # From the cluster's last node, so the check ranks below it; a node
+            # removed in a diff only when the whole cluster is.
+            sub = graph.nodes[u]["subflow"]
+            gone = graph.nodes[u].get("status") == "removed"
+            if all(inside) and (not gone or sub not in endings):
+                endings[sub] = _Arrow(tail, head, "endgame", ["any change of state"],
+                                      [_tip("an endgame condition may be met", d)],
+                                      "removed" if gone else None, ltail=f"cluster_{sub}")
+            continue
+        opener = d["kind"] in ("call", "return")
+        if not inside[0]:
+            tail = stub(tail, opener and d["kind"] == "call")
+        if not inside[1]:
+            head = stub(head, opener and d["kind"] == "return")
+        # In a diff, an arrow from the any-time box or to a stub stands for many
+        # edges: one arrow, marked only when every edge it stands for has the
+        # same mark (a step renamed inside the battle leaves "battle over" as is).
+        status = d.get("status")
+        merged = d.get("anytime") or not all(inside)
+        key = (tail, head, d["kind"], "any" if merged else status)
+        arrow = arrows.setdefault(key, _Arrow(tail, head, d["kind"], status=status))
+        if arrow.status != status:
+            arrow.status = None
+        if d["label"] and d["label"] not in arrow.labels:
+            arrow.labels.append(d["label"])
+        arrow.tips.append(_tip(d["label"] or d["kind"], d))
+    return nodes, list(arrows.values()) + list(endings.values())
+
+
+def _anytime_box(graph: nx.MultiDiGraph, node: str, nodes: dict) -> str:
+    """The one "any time" box, made on first use; it says where it stands for."""
+    where = {"turn": "phase", "battle": "battle step"}
+    box = nodes.setdefault("anytime", {"label": "Any time", "role": "anytime",
+                                       "subflow": None, "detail": [], "cite": None,
+                                       "origin": None, "status": None, "over": []})
+    over = where.get(graph.nodes[node]["subflow"], graph.nodes[node]["subflow"])
+    if over not in box["over"]:
+        box["over"].append(over)
+        box["detail"] = [f"in every {' and every '.join(box['over'])}"]
+    return "anytime"
+
+
+# --- DOT text --------------------------------------------------------------------
+
+
+def to_dot(fg: FlowGraph, flow: str = "all") -> str:
+    """DOT source of `fg`, one subflow or `all`.
+
+    Raises:
+        ValueError: for a flow that is not one of `FLOWS`, or that the edition
+            lacks (an edition without chain rules has no chain to draw).
+    """
+    title = f"{fg.edition} edition: {'whole game' if flow == 'all' else flow}"
+    return write_dot(fg.graph, flow, title, fg.edition)
+
+
+def write_dot(graph: nx.MultiDiGraph, flow: str, title: str,
+              edition: str = "this graph") -> str:
+    """DOT text for a flow multigraph whose nodes may carry a diff `status`.
+
+    Raises:
+        ValueError: as `to_dot`.
+    """
+    if flow not in FLOWS:
+        raise ValueError(f"unknown flow {flow!r} (choose from {', '.join(FLOWS)})")
+    if flow != "all" and not any(d["subflow"] == flow for _, d in graph.nodes(data=True)):
+        raise ValueError(f"{edition} has no {flow} flow: its rules describe none")
+    nodes, arrows = _view(graph, flow)
+    ids = {n: f"n{i}" for i, n in enumerate(nodes)}
+    lines = [
+        "digraph flow {",
+        f"  graph [{_attrs(dict(label=title, labelloc='t', fontsize='18', fontname=_FONT, compound='true', rankdir='TB', nodesep='0.35', ranksep='0.45', newrank='true'))}];",  # noqa: E501
+        f"  node [{_attrs(dict(fontname=_FONT, fontsize='11', margin='0.12,0.06'))}];",
+        f"  edge [{_attrs(dict(fontname=_FONT, fontsize='9', arrowsize='0.7'))}];",
+    ]
+    by_cluster: dict[str | None, list[str]] = {}
+    for n, d in nodes.items():
+        by_cluster.setdefault(d["subflow"], []).append(n)
+    for sub in [*SUBFLOWS, None]:
+        members = by_cluster.get(sub)
+        if not members:
+            continue
+        indent = "  " if sub is None else "    "
+        if sub is not None:
+            lines.append(f"  subgraph cluster_{sub} {{")
+            lines.append(f"    graph [{_attrs(_cluster_style(sub))}];")
+        for n in members:
+            lines.append(f"{indent}{ids[n]} [{_attrs(_node_attrs(nodes[n]))}];")
+        if sub is not None:
+            lines.append("  }")
+    for a in arrows:
+        tail, head = a.tail, a.head
+        if a.kind == "return":  # written caller first, so the caller ranks above
+            tail, head = head, tail
+        lines.append(f"  {ids[tail]} -> {ids[head]} [{_attrs(_edge_attrs(a))}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _cluster_style(sub: str) -> dict:
+    return dict(label=TITLES.get(sub, sub), style="rounded", color="#aaaaaa",
+                fontname=_FONT, fontsize="14", labeljust="l")
+
+
+def _node_attrs(d: dict) -> dict:
+    attrs = dict(_NODE_STYLE.get(d["role"], {}))
+    attrs["label"] = _html_label(d)
+    attrs["tooltip"] = _node_tip(d)
+    status = d.get("status")
+    if status:
+        attrs.update(_STATUS_STYLE[status])
+        styles = [attrs.get("style", ""), _STATUS_STYLE[status].get("style", "")]
+        attrs["style"] = ",".join(x for x in styles if x)
+        attrs.pop("fontcolor", None)
+    return attrs
+
+
+def _edge_attrs(a: _Arrow) -> dict:
+    attrs = dict(_EDGE_STYLE.get(a.kind, {}))
+    if a.labels:
+        sep = ", " if a.kind in _LIST_KINDS else "\n"
+        text = sep.join(a.labels)
+        attrs["label"] = "\n".join(textwrap.wrap(text, 34)) if sep == ", " else "\n".join(
+            "\n".join(textwrap.wrap(x, 34)) for x in a.labels)
+    attrs["tooltip"] = "\n".join(a.tips)
+    if a.ltail:
+        attrs["ltail"] = a.ltail
+    if a.tail == a.head:
+        attrs["dir"] = "forward"
+    if a.kind == "recheck":
+        attrs["constraint"] = "false"
+    if a.kind == "return":
+        attrs["dir"] = "back"
+    if a.status:
+        attrs.update(_STATUS_STYLE[a.status])
+    return attrs
+
+
+_MAX_LINES = 7
+_WIDTH = 46
+
+
+def _html_label(d: dict) -> str:
+    """Title in bold, the program below in small type, wrapped and capped."""
+    title = _esc(d["label"])
+    was = d.get("was")
+    head = "" if d["role"] == "choice" else f"<B>{title}</B>"
+    if was and was.get("label") and was["label"] != d["label"]:
+        head += f'<BR/><FONT POINT-SIZE="9">was: {_esc(was["label"])}</FONT>'
+    wrapped: list[str] = []
+    for line in d.get("detail", []):
+        wrapped += textwrap.wrap(line, _WIDTH, subsequent_indent="  ") or [""]
+    if len(wrapped) > _MAX_LINES:
+        wrapped = wrapped[:_MAX_LINES - 1] + ["…"]
+    if not wrapped:
+        return f"<{head or title}>"
+    body = '<BR ALIGN="LEFT"/>'.join(_esc(x) for x in wrapped) + '<BR ALIGN="LEFT"/>'
+    sep = "<BR/>" if head else ""
+    return f'<{head}{sep}<FONT POINT-SIZE="9">{body}</FONT>>'
+
+
+def _node_tip(d: dict) -> str:
+    lines = [d["label"], *d.get("detail", [])]
+    for note, cite in d.get("notes", []):
+        lines.append(f"{note}: {cite}" if cite else note)
+    lines.append(_where(d))
+    if d.get("was"):
+        lines.append(f"was: {d['was'].get('label')} ({d['was'].get('where')})")
+    return "\n".join(x for x in lines if x)
+
+
+def _tip(label: str, d: dict) -> str:
+    guarded = d.get("guard") is not None and d["label"] != label
+    guard = f" [{d['label']}]" if guarded else ""
+    return f"{label}{guard}: {_where(d)}"
+
+
+def _where(d: dict) -> str:
+    """`NAME §Turn Order, editions/NAME.kotc:35:3`."""
+    parts = []
+    if d.get("cite") is not None:
+        parts.append(str(d["cite"]))
+    origin = d.get("origin")
+    if origin is not None and origin.line:
+        parts.append(where(origin))
+    return ", ".join(parts)
+
+
+def _esc(s: str) -> str:
+    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def _attrs(attrs: dict) -> str:
+    return ", ".join(f"{k}={_quote(str(v))}" for k, v in attrs.items())
+
+
+def _quote(v: str) -> str:
+    """DOT quoting; an HTML label (`<...>`) passes through as is."""
+    if v.startswith("<") and v.endswith(">"):
+        return v
+    escaped = v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+# --- files -----------------------------------------------------------------------
+
+
+class RenderError(RuntimeError):
+    """A file `kotc graph` cannot make: a format it does not write, or `dot` failing."""
+
+
+class DotMissing(RenderError):
+    """Graphviz's `dot` program is not installed; DOT text can still be written."""
+
+
+# The formats `kotc graph --help` offers: `dot` knows many more, but some of them
+# open a window (gtk, x11) or exist only on one system (cgimage) rather than make a
+# file, so only these are promised.
+FILE_FORMATS = ("svg", "png", "dot", "gv")
+
+
+def file_format(path: Path) -> str:
+    """The format a file is written in, by its suffix (none: DOT).
+
+    Raises:
+        RenderError: for a suffix that is not one of `FILE_FORMATS`.
+    """
+    fmt = path.suffix.lstrip(".").lower() or "dot"
+    if fmt not in FILE_FORMATS:
+        known = ", ".join(f".{f}" for f in FILE_FORMATS)
+        raise RenderError(f"{path}: cannot write a .{fmt} file (choose {known})")
+    return fmt
+
+
+def render(dot: str, fmt: str, path: Path) -> bytes:
+    """`dot`'s rendering of the DOT text as `fmt` (for the file at `path`, which
+    messages name), its failures as `RenderError`."""
+    try:
+        return graphviz.Source(dot).pipe(format=fmt)
+    except graphviz.ExecutableNotFound:
+        raise DotMissing(
+            f"writing {path.name} needs Graphviz's `dot` program: install it "
+            "(`apt-get install graphviz`, `brew install graphviz`) or write a .dot file"
+        ) from None
+    except graphviz.CalledProcessError as err:
+        said = (err.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+        why = f": {said[0]}" if said else ""
+        raise RenderError(f"{path}: Graphviz's `dot` failed{why}") from None

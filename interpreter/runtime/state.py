@@ -1,0 +1,196 @@
+"""The mutable pieces of a game: cards, players, the chain, the battle.
+
+Plain classes with slots: cheap to copy (`clone`) and to write as JSON. They
+hold no rules; `game.py` changes them as the ruleset's programs direct.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .values import decode, encode
+
+# the fields of a card that hold a seat (read as `Seat`s, as players are)
+SEAT_FIELDS = frozenset({"owner", "controller", "last_controller"})
+
+_new_object = object.__new__
+_UNSET = object()  # a record's field not set yet
+
+
+class _Slotted:
+    """Plain state held in slots, written to JSON and read back slot by slot."""
+
+    __slots__ = ()
+
+    def to_json(self) -> dict:
+        return {s: getattr(self, s) for s in self.__slots__}
+
+    @classmethod
+    def from_json(cls, data: dict):
+        obj = object.__new__(cls)
+        for s in cls.__slots__:
+            setattr(obj, s, data[s])
+        return obj
+
+
+class CardState(_Slotted):
+    """One card (or pawn) in a game: who owns and controls it, where it is, its
+    printed and current stats, orientation, face, counters and marks.
+
+    `last_controller` is the seat that controls it while it is in play, kept once
+    it leaves (until it is first in play, the seat it was made for): a card leaving
+    play goes where the rules say (its owner's graveyard, say), and a rule may still
+    ask who had it."""
+
+    __slots__ = (
+        "id",
+        "name",
+        "type",
+        "owner",
+        "controller",
+        "last_controller",
+        "zone",
+        "printed",
+        "stats",
+        "timed",
+        "exhausted",
+        "fatigued",
+        "fatigued_turn",
+        "face_up",
+        "pawn",
+        "counters",
+        "tags",
+        "design",
+    )
+
+    def __init__(
+        self,
+        id: int,
+        name: str,
+        type: str,
+        owner: int,
+        printed: dict,
+        design: str | None,
+        pawn: bool = False,
+    ):
+        self.id, self.name, self.type, self.design = id, name, type, design
+        self.owner = self.controller = self.last_controller = owner
+        self.zone = ""
+        # the printed stats are never changed: a card shares its design's
+        self.printed = printed
+        self.stats = dict(printed)
+        self.timed: dict[str, int] = {}
+        self.exhausted = self.fatigued = False
+        self.fatigued_turn = 0
+        self.face_up = False
+        self.pawn = pawn
+        self.counters: list[list] = []  # [kind, placer seat]
+        self.tags: dict[str, str] = {}  # tag -> until ("leave", "recovery", ...)
+
+    def copy(self) -> CardState:
+        """Every slot, the containers copied (a clone copies every card: written
+        out, one statement a slot, not looped over the slots nor packed in a tuple,
+        at half the cost)."""
+        c = _new_object(CardState)
+        c.id = self.id
+        c.name = self.name
+        c.type = self.type
+        c.owner = self.owner
+        c.controller = self.controller
+        c.last_controller = self.last_controller
+        c.zone = self.zone
+        c.exhausted = self.exhausted
+        c.fatigued = self.fatigued
+        c.fatigued_turn = self.fatigued_turn
+        c.face_up = self.face_up
+        c.pawn = self.pawn
+        c.design = self.design
+        c.printed = self.printed  # never changed: shared
+        c.stats = self.stats.copy()
+        c.timed = self.timed.copy()
+        c.tags = self.tags.copy()
+        counters = self.counters  # most often none: no comprehension run
+        c.counters = [list(x) for x in counters] if counters else []
+        return c
+
+
+class PlayerState(_Slotted):
+    __slots__ = ("seat", "hp", "eliminated", "decked_out", "agreed", "zones")
+
+    def __init__(self, seat: int, hp: int, zones: list[str]):
+        self.seat, self.hp = seat, hp
+        self.eliminated = self.decked_out = self.agreed = False
+        self.zones: dict[str, list[int]] = {z: [] for z in zones}
+
+    def copy(self) -> PlayerState:
+        p = object.__new__(PlayerState)
+        p.seat, p.hp, p.eliminated, p.decked_out, p.agreed = (
+            self.seat,
+            self.hp,
+            self.eliminated,
+            self.decked_out,
+            self.agreed,
+        )
+        p.zones = {z: list(cards) for z, cards in self.zones.items()}
+        return p
+
+
+
+class Record:
+    """A bag of named values that copies and serialises whole. Each kind names its
+    fields as slots (`Chain`, `Battle`), which the flow reads at every step; a
+    field not set yet is neither copied nor written."""
+
+    __slots__ = ()
+
+    def __init__(self, **fields: Any):
+        for k, v in fields.items():
+            setattr(self, k, v)
+
+    def fields(self) -> dict:
+        """The fields set, by name, in the order of the slots."""
+        found = {}
+        for k in self.__slots__:
+            v = getattr(self, k, _UNSET)
+            if v is not _UNSET:
+                found[k] = v
+        return found
+
+    def copy(self) -> Record:
+        return type(self)(**{k: _copy(v) for k, v in self.fields().items()})
+
+    def to_json(self) -> dict:
+        return {k: encode(v) for k, v in self.fields().items()}
+
+    @classmethod
+    def from_json(cls, data: dict | None) -> Record | None:
+        if data is None:
+            return None
+        return cls(**{k: decode(v) for k, v in data.items()})
+
+
+class Chain(Record):
+    """The chain under way: its links, who acted last, who is asked, the passes in
+    a row, whether it resolves."""
+
+    __slots__ = ("links", "last_actor", "asking", "passes", "resolving")
+
+
+class Battle(Record):
+    """The battle under way (see `referee.new_battle`)."""
+
+    __slots__ = (
+        "attacker", "defender", "victim", "attack_team", "defense_team",
+        "attack_dice", "defense_dice", "skipped", "forced", "cancelled", "holding",
+        "left_from", "op", "stage", "answer", "unplaced",
+        # set once a step's window opens (`Referee._step_window`)
+        "asking", "passes",
+    )
+
+
+def _copy(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    return v

@@ -1,0 +1,54 @@
+"""kotc's languages registered with textX, so `textx check` and editors know them.
+
+A rule file checked through textX runs kotc's whole loading and validation (the
+merged edition, every cross-reference): `textx check editions/17th.kotc` reports
+what `kotc check` reports, its first problem located and the others listed.
+"""
+
+from __future__ import annotations
+
+from textx import TextXSemanticError, language
+
+from .language import metamodel
+from .load import RulesetError, load_path
+
+
+def _check_model(model, _metamodel) -> None:
+    """Validate a file checked through textX: raise its first problem, located,
+    with every other problem listed in the message."""
+    path = model._tx_filename
+    if path is None:
+        return
+    try:
+        load_path(path, use_cache=False)
+    except RulesetError as err:
+        first, *rest = err.diagnostics
+        message = "\n".join([first.message] + [str(d) for d in rest])
+        raise TextXSemanticError(message, line=first.origin.line, col=first.origin.col,
+                                 filename=first.origin.file) from None
+
+
+@language("kotc", "*.kotc")
+def kotc_language():
+    """Keeper of the Cards rulesets: one rulebook edition per file."""
+    mm = metamodel("kotc")
+    mm.register_model_processor(_check_model)
+    return mm
+
+
+@language("kotc-card", "*.kcard")
+def kotc_card_language():
+    """Keeper of the Cards card designs, written as printed."""
+    return metamodel("card")
+
+
+@language("kotc-deck", "*.kdeck")
+def kotc_deck_language():
+    """Keeper of the Cards decks: card counts for one edition."""
+    return metamodel("deck")
+
+
+@language("kotc-scenario", "*.kscn")
+def kotc_scenario_language():
+    """Keeper of the Cards rulings: a position, the actions, what must follow."""
+    return metamodel("scenario")

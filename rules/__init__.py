@@ -1,0 +1,1 @@
+"""kotc's grammars (textX .tx files): package data, no code."""
