@@ -17,6 +17,7 @@ from .ast import Origin
 from .errors import Diagnostic, RulesetError
 from .language import parse_other
 from .phrasing import normalize
+from .shipped import deck_file
 
 
 @dataclass(frozen=True)
@@ -216,13 +217,14 @@ def load_cards(path: str | Path) -> list[CardDesign]:
 
 
 def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
-    """Read a deck file and the card files it names (relative to it).
+    """Read a deck file (or a shipped starter deck named `EDITION/DECK`, see
+    `shipped.deck_file`) and the card files it names (relative to it).
 
     Raises:
         RulesetError: for syntax errors, missing card files, unknown card names,
             counts below 1 or above `MAX_COPIES`.
     """
-    path = Path(path)
+    path = deck_file(path)
     model = _parse("deck", path).deck
     entry = lambda e: Entry(e.count, e.name, _origin(e, str(path)))  # noqa: E731
     deck = DeckList(model.name, model.edition, tuple(model.files),

@@ -43,3 +43,22 @@ def starter_deck_files(edition: str) -> list[Path]:
 def all_starter_deck_files() -> list[Path]:
     """Every shipped starter deck file, edition by edition."""
     return sorted(DECKS_DIR.glob("*/*.kdeck"))
+
+
+def deck_file(name: str | Path) -> Path:
+    """The deck file a command was given: the path as it is when a file is there,
+    else the shipped starter deck it names as `EDITION/DECK` (`17th/wardens`), so
+    an installed kotc's decks can be named without knowing where they lie.
+
+    >>> deck_file("17th/wardens").name
+    'wardens.kdeck'
+    >>> str(deck_file("my.kdeck"))
+    'my.kdeck'
+    """
+    path = Path(name)
+    if path.exists() or len(path.parts) != 2:
+        return path
+    edition, deck = path.parts
+    found = [p for p in starter_deck_files(edition) if p.stem == path.stem
+             or p.name == deck]
+    return found[0] if found else path

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kotc.cli.files import write_whole
 from kotc.dsl import RulesetError, ast
 from kotc.dsl.scenarios import load_scenarios
 from kotc.dsl.unparse import quote
@@ -42,11 +41,11 @@ FILLER = 60
 
 
 @dataclass
-class Written:
-    """A written counterexample: where, in which form, and whether it was verified
-    (replays faithfully and fails on the broken invariant)."""
+class Counterexample:
+    """A counterexample as a scenario file's text: in which form, and whether it
+    was verified (replays faithfully and fails on the broken invariant)."""
 
-    path: Path
+    text: str
     form: str
     verified: bool
     note: str = ""
@@ -574,19 +573,19 @@ def _verdict(
         os.unlink(name)
 
 
-def write_counterexample(table: Table, trail: Trail, out: Path,
-                         edition_ref: str) -> Written:
-    """Write the trail as a scenario file at `out` (atomically), the shortest form
+def counterexample(table: Table, trail: Trail, out_dir: Path,
+                   edition_ref: str) -> Counterexample:
+    """The trail as a scenario file to be written in `out_dir`: the shortest form
     that verifies; where none does, the new-game form, saying why.
 
     Args:
         table: the table the trail was played on.
         trail: a failing trail.
-        out: the scenario file to write.
+        out_dir: the directory the scenario is for (its card and edition files are
+            named relative to it; it is verified there, in a temporary file).
         edition_ref: how the scenario names the ruleset: a shipped edition's name,
-            or the ruleset file's path relative to `out`'s directory.
+            or the ruleset file's path relative to `out_dir`.
     """
-    out_dir = out.parent
     w = _Writer(table, trail, edition_ref, out_dir)
     rp = _replay(table, trail)
     candidates = []
@@ -614,13 +613,11 @@ def write_counterexample(table: Table, trail: Trail, out: Path,
             continue
         status, _ = _verdict(text, out_dir, table, edition_ref)
         if status == "failed":
-            write_whole(out, text)
-            return Written(out, form, True)
+            return Counterexample(text, form, True)
         note = f"{form}: the scenario language cannot state the broken invariant"
     form, text = fallback
-    write_whole(out, text)
-    return Written(out, form, False, note)
+    return Counterexample(text, form, False, note)
 
 
 
-__all__ = ["Written", "write_counterexample"]
+__all__ = ["Counterexample", "counterexample"]

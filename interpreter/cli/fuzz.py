@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from kotc.checking.fuzz import exploration, shrink, table_for
-from kotc.checking.fuzz_scenario import write_counterexample
+from kotc.checking.fuzz_scenario import counterexample
 from kotc.dsl import RulesetError, load_path
 from kotc.dsl.load import SUFFIX
 from kotc.engine.decks import check_deck_file
@@ -23,7 +23,7 @@ from .common import (
     edition_path,
     format_option,
 )
-from .files import output_problem
+from .files import output_problem, write_whole
 
 CLEAN, BROKEN, BAD_INPUT = 0, 1, 2
 
@@ -142,7 +142,8 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
     bar.done(f"{runs} runs; shortened to {len(trail.actions)} actions")
     edition_ref = ruleset.name if shipped else _relative(path, out.parent)
     try:
-        written = write_counterexample(table, trail, out, edition_ref)
+        written = counterexample(table, trail, out.parent, edition_ref)
+        write_whole(out, written.text)
     except OSError as err:
         con.error(f"kotc fuzz: --out: cannot write {out}: {err.strerror or err}")
         return BAD_INPUT
@@ -155,7 +156,7 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
                   "max_turns": trail.max_turns,
                   "actions": [{"player": s, "index": i, "label": label}
                               for s, i, label in trail.actions]},
-        "scenario": {"file": display_path(str(written.path)), "form": written.form,
+        "scenario": {"file": display_path(str(out)), "form": written.form,
                      "verified": written.verified, "note": written.note or None},
     }
     if args.format == "json":
@@ -170,8 +171,8 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
             cite = " ".join(filter(None, [f"[{v.cite}]" if v.cite else None,
                                           display_path(v.origin) if v.origin else None]))
             con.print(con.style(f"    {cite}", "dim"))
-    con.print(f"  scenario: {display_path(str(written.path))} ({written.form}); "
-              f"`kotc test {display_path(str(written.path))}` fails until it is fixed")
+    con.print(f"  scenario: {display_path(str(out))} ({written.form}); "
+              f"`kotc test {display_path(str(out))}` fails until it is fixed")
     if not written.verified:
         con.print(con.style(f"  (not verified: {written.note})", "yellow"))
     return BROKEN

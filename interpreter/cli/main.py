@@ -149,6 +149,8 @@ def _rule_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
             files += found
         elif path.is_file():
             files.append(path)
+        elif name in edition_files():  # a shipped edition, by name
+            files.append(edition_files()[name])
         else:
             problems.append(Diagnostic(ast.Origin(name, 1, 1),
                                        "no such file or directory"))

@@ -25,7 +25,6 @@ from textx.cli import textx as textx_cli
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = Path(__file__).resolve().parent / "fixtures" / "broken"
 ELEVENTH = ROOT / "editions" / "11th.kotc"
-CLI = ROOT / "interpreter" / "cli.py"
 
 
 def locate(path: Path, needle: str) -> tuple[int, int]:
@@ -280,8 +279,6 @@ def test_an_undecodable_sibling_does_not_break_a_good_file(tmp_path):
 
 # --- kotc check ------------------------------------------------------------------
 
-needs_cli = pytest.mark.skipif(
-    not CLI.is_file(), reason="interpreter/cli.py (`kotc check`) is not written yet")
 
 
 def kotc_check(paths: list[Path], env: dict[str, str]) -> subprocess.CompletedProcess:
@@ -299,7 +296,6 @@ def kotc_runs(cache_env) -> dict[str, subprocess.CompletedProcess]:
         return dict(zip(names, runs, strict=True))
 
 
-@needs_cli
 @pytest.mark.parametrize("name", params())
 def test_kotc_check_prints_located_problems_and_exits_2(name, kotc_runs):
     run = kotc_runs[name]
@@ -312,7 +308,6 @@ def test_kotc_check_prints_located_problems_and_exits_2(name, kotc_runs):
         assert loc.fragment in line, line
 
 
-@needs_cli
 def test_kotc_check_prints_every_problem_of_a_file(cache_env):
     run = kotc_check([fixture("several_errors")], cache_env)
     output = run.stdout + run.stderr
@@ -321,7 +316,6 @@ def test_kotc_check_prints_every_problem_of_a_file(cache_env):
         assert f"several_errors.kotc:{where}" in output, output
 
 
-@needs_cli
 def test_kotc_check_passes_the_shipped_edition(cache_env):
     run = kotc_check([ELEVENTH], cache_env)
     assert run.returncode == 0, run.stdout + run.stderr
