@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,7 +16,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def fenced(language: str) -> list[str]:
-    return re.findall(rf"^```{language}\n(.*?)^```", README, re.MULTILINE | re.DOTALL)
+    return re.findall(rf"^ *```{language}\n(.*?)^ *```", README, re.MULTILINE | re.DOTALL)
 
 
 def test_quick_start_is_two_commands_and_ci_runs_the_second():
@@ -47,3 +50,12 @@ def test_the_shown_error_is_the_one_kotc_reports(tmp_path):
     shown = re.search(r"^house\.kotc:(\d+):(\d+): (.*)$", README, re.MULTILINE)
     assert (problem.origin.line, problem.origin.col) == (int(shown[1]), int(shown[2]))
     assert problem.message == shown[3]
+
+
+def test_the_bot_example_runs_from_any_directory(tmp_path):
+    # the README's Python example, run where no checkout is: it finds its decks
+    (example,) = fenced("python")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(example)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "'condition'" in done.stdout
