@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from kotc.dsl import Diagnostic, ast
 from kotc.dsl.load import SUFFIX, find_edition
+from kotc.play.agents import agent_maker
 
 OK, PROBLEMS = 0, 2
 
@@ -123,4 +124,40 @@ def format_option(parser: argparse.ArgumentParser) -> None:
     """`--format text|json`, as every command that has one offers it."""
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text for people (default), json for programs")
+
+
+def agent_option(p, human: bool) -> None:
+    """`--agent`, for `play` (where a person may take a seat) and `simulate`."""
+    person = "`human` asks you at the terminal, showing what that seat sees; "
+    p.add_argument(
+        "--agent",
+        nargs="+",
+        default=["random"],
+        metavar="AGENT",
+        help="how each seat chooses, one per seat in turn (one for all): "
+        + (person if human else "")
+        + "`random` (the default); `first` takes the first legal action, so it may "
+        "undo and redo one forever (an exchange where the rules allow any number) "
+        "until the game's decision limit ends it; `MODULE:NAME` is your own: a class "
+        "or function of a module (importable, or a .py file here) that, called with "
+        "a seed, makes an object with `act(game) -> action`",
+    )
+
+
+def check_agents(con, command: str, specs: list[str], players: int) -> bool:
+    """Whether every agent named can be made, for that many players; if not, say
+    why."""
+    if len(specs) > players:
+        con.error(f"kotc {command}: --agent: {len(specs)} agents for {players} "
+                  "players (give one per seat, or one for all)")
+        return False
+    for spec in specs:
+        if spec == "human" and command == "play":
+            continue
+        try:
+            agent_maker(spec)(0)  # made once, to be sure it can be
+        except ValueError as err:
+            con.error(f"kotc {command}: --agent: {err}")
+            return False
+    return True
 

@@ -44,8 +44,9 @@ from .common import (
 from .diff import diff_arguments, diff_command
 from .fuzz import fuzz_arguments, fuzz_command
 from .graph import graph_arguments, graph_command
-from .play import play_arguments, play_command, simulate_arguments, simulate_command
+from .play import play_arguments, play_command
 from .scenarios import scenarios_arguments, scenarios_command
+from .simulate import simulate_arguments, simulate_command
 
 # --- output -----------------------------------------------------------------------
 
