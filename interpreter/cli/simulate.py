@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, TextIO
 
 from kotc.dsl import RulesetError
 from kotc.engine.game import check_players
 from kotc.play.simulate import one_game, setup, summary
 
 from .common import (
+    Console,
     agent_option,
     below_one,
     check_agents,
@@ -20,8 +23,7 @@ from .common import (
 )
 
 
-def simulate_arguments(p) -> None:
-
+def simulate_arguments(p: argparse.ArgumentParser) -> None:
     edition_argument(p)
     p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     p.add_argument(
@@ -41,7 +43,7 @@ def simulate_arguments(p) -> None:
     format_option(p)
 
 
-def simulate_command(args, con) -> int:
+def simulate_command(args: argparse.Namespace, con: Console) -> int:
     """Play many seeded games and report how they went.
 
     The report gives the win rate of each seat and of the player who went first,
@@ -108,7 +110,7 @@ def simulate_command(args, con) -> int:
     return 0
 
 
-def _print_summary(con, r: dict) -> None:
+def _print_summary(con: Console, r: dict[str, Any]) -> None:
     con.print(
         con.style(
             f"{r['edition']}: {r['games']} games in {r['seconds']} s "
@@ -143,7 +145,7 @@ def _print_summary(con, r: dict) -> None:
 class _Progress:
     """A one-line progress bar on standard error (a line per 10% when not a terminal)."""
 
-    def __init__(self, total: int, stream):
+    def __init__(self, total: int, stream: TextIO | None):
         self.total, self.n, self.stream = total, 0, stream or sys.stderr
         self.tty = getattr(self.stream, "isatty", lambda: False)()
         self.last = -1
