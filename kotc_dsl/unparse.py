@@ -45,7 +45,7 @@ _IDENT = re.compile(r"[^\W\d]\w*")
 # --- public API ------------------------------------------------------------------
 
 
-def unparse(node: ast.Node | tuple[ast.Stmt, ...]) -> str:
+def unparse(node: ast.Node | ast.Block) -> str:
     """kotc text for a rule, statement, expression, or program (a tuple of statements).
 
     >>> unparse(ast.Binary("+", ast.IntLit(1), ast.Path(("you", "hp"))))
@@ -72,7 +72,7 @@ def unparse_expr(expr: ast.Expr) -> str:
     return _expr(expr)[0]
 
 
-def unparse_program(stmts: tuple[ast.Stmt, ...]) -> str:
+def unparse_program(stmts: ast.Block) -> str:
     """Statements one per line, nested blocks indented; no enclosing braces."""
     return "\n".join(_node(s) for s in stmts)
 
@@ -140,7 +140,7 @@ def _atom(text: Callable[[Any], str]) -> Callable[[Any], tuple[str, int, bool]]:
     return lambda e: (text(e), ATOM, False)
 
 
-_EXPRESSIONS: dict[type, Callable[[Any], tuple[str, int, bool]]] = {
+_EXPRESSIONS: dict[type[ast.Expr], Callable[[Any], tuple[str, int, bool]]] = {
     ast.Binary: _binary,
     ast.Unary: _unary,
     ast.Filtered: _filtered,
@@ -173,7 +173,7 @@ def _sum(e: ast.Expr) -> str:
 # --- statements and rules whose shape differs from their grammar ------------------
 
 
-def _block(stmts: tuple[ast.Stmt, ...]) -> str:
+def _block(stmts: ast.Block) -> str:
     return _braces([_node(s) for s in stmts])
 
 
@@ -246,9 +246,11 @@ def _opt(node: ast.Node | None) -> str:
 
 # --- the syntax table --------------------------------------------------------------
 
+# A template, or a function that writes the class the table files it under (a
+# dict's type cannot tie each value's parameter to its key, hence `Any`).
 Syntax = str | Callable[[Any], str]
 
-_SYNTAX: dict[type, Syntax] = {
+_SYNTAX: dict[type[ast.Node], Syntax] = {
     # common
     ast.Citation: "@ {section:q} [interpretation {interpretation:q}]",
     ast.Range: str,
@@ -462,7 +464,7 @@ def _join(items: Iterable[Word | Group], node: ast.Node) -> str:
     return " ".join(w for w in words if w)
 
 
-def _is_set(value: Any) -> bool:
+def _is_set(value: object) -> bool:
     return value is not None and value is not False and value not in ((), "")
 
 
