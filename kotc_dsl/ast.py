@@ -557,6 +557,7 @@ class UltraPointsRule(Setting):
 @dataclass(frozen=True)
 class IndicatorRule(Setting):
     need: str
+    verdict: str | None = None  # a required one: the status of a card showing none
     setting = "edition_indicator"
 
 

@@ -106,38 +106,73 @@ def search(template: str, text: str) -> Match | None:
 
 def substitute(old: str, new: str, text: str) -> str:
     """Replace every occurrence of the `old` template in `text` with `new`, carrying
-    the numbers across; a noun after a 1 stays singular.
+    the numbers across. A noun the old text has too keeps the number the card
+    printed it in; another noun after a 1 is made singular.
 
     >>> substitute("x of your resources", "x cards in your granary",
     ...            "Target up to 1 of your resources.")
     'Target up to 1 card in your granary.'
+    >>> substitute("summon x level y pawns", "craft x level y pawns",
+    ...            "Summon 2 level 1 pawns.")
+    'Craft 2 level 1 pawns.'
+    >>> substitute("summon x level y pawns", "craft x level y pawns",
+    ...            "Summon 1 level 3 pawn.")
+    'Craft 1 level 3 pawn.'
     """
     pattern = _pattern(old, (), False)
+    old_words = set(re.findall(r"[A-Za-z][A-Za-z-]*", normalize(old).lower()))
 
     def repl(m: re.Match[str]) -> str:
         found = {k: v for k, v in m.groupdict().items() if v is not None}
+        printed = m.group(0).lower()
         out: list[str] = []
         pos = 0
         template = normalize(new)
+
+        def after_one(part: str) -> str:
+            return _singular(part, old_words) if out and out[-1] == "1" else part
+
         for h in _NUMBER_HOLE.finditer(template):
             value = found.get(h.group(1) or h.group(2), h.group(0))
-            out.append(_singular(template[pos:h.start()]) if pos and out[-1] == "1"
-                       else template[pos:h.start()])
+            out.append(after_one(template[pos:h.start()]))
             out.append(value)
             pos = h.end()
-        tail = template[pos:]
-        out.append(_singular(tail) if out and out[-1] == "1" else tail)
-        return "".join(out)
+        out.append(after_one(template[pos:]))
+        done = _as_printed("".join(out), old_words, printed)
+        # a text matched with its first letter capitalised (a sentence's start)
+        # keeps it so
+        if m.group(0)[:1].isupper() and done[:1].islower():
+            done = done[0].upper() + done[1:]
+        return done
 
     return pattern.sub(repl, normalize(text))
 
 
-def _singular(text: str) -> str:
+def _singular(text: str, old_words: set[str]) -> str:
     """The text after a 1 with its first plural noun made singular; "1 of your
-    cards" keeps its plural."""
+    cards" keeps its plural, and so does a noun the old text has too (it keeps the
+    number the card printed it in: `_as_printed`)."""
     if text.lstrip().startswith("of "):
         return text
-    return _PLURAL.sub(lambda m: m.group(1), text, count=1)
+
+    def one(m: re.Match[str]) -> str:
+        return m.group(0) if m.group(0).lower() in old_words else m.group(1)
+
+    return _PLURAL.sub(one, text, count=1)
+
+
+def _as_printed(text: str, old_words: set[str], printed: str) -> str:
+    """`text` with each plural noun that the old text has too made singular where
+    the card printed it singular ("summon 1 level 3 pawn")."""
+
+    def one(m: re.Match[str]) -> str:
+        plural = m.group(0)
+        singular = re.search(rf"\b{re.escape(m.group(1).lower())}\b", printed)
+        if plural.lower() in old_words and singular and plural.lower() not in printed:
+            return m.group(1)
+        return plural
+
+    return _PLURAL.sub(one, text)
 
 
 def _found(m: re.Match[str] | None) -> Match | None:

@@ -313,7 +313,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.DeckSizeRule: "deck size {size}",
     ast.ReservesRule: "reserves size {size} {source}",
     ast.UltraPointsRule: "ultra_points at_most {cap}",
-    ast.IndicatorRule: "edition_indicator {need}",
+    ast.IndicatorRule: "edition_indicator {need} [{verdict}]",
     ast.StartingHpRule: "starting_hp {hp}",
     ast.SetupStep: _setup_step,
     ast.CardType: "card_type {ident} {label:q} [stats {stats:,}]",

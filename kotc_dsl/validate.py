@@ -140,6 +140,13 @@ class Checker:
     def rule_SetupStep(self, r: ast.SetupStep) -> None:
         self.block(r.body, self.scope())
 
+    def rule_IndicatorRule(self, r: ast.IndicatorRule) -> None:
+        if r.need == "required" and r.verdict is None:
+            self.error(r, "a required Edition Indicator names the status of a card "
+                          "showing none: `edition_indicator required invalid`")
+        if r.need == "optional" and r.verdict is not None:
+            self.error(r, f"an optional Edition Indicator makes no card {r.verdict}")
+
     def rule_CardType(self, r: ast.CardType) -> None:
         for s in r.stats:
             self.ref(r, s, self.stats, "stat")

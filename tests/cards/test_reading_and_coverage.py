@@ -66,11 +66,13 @@ def test_an_unreadable_sentence_names_the_closest_phrase():
     _, [target, petrify] = read_card(card("unknown_keyword_13th.kcard", "Early Gorgon"),
                                      load_edition("12th"))
     assert target.message.startswith(
-        'no sentence phrase of the 12th edition reads "Target up to 1 enemy in-play '
-        'card." (closest: "Target up to [x] in-play ')
+        '"Target up to 1 enemy in-play card.": no sentence phrase of the 12th edition '
+        'reads it; closest: "Target up to [x] in-play ')
+    assert target.closest.cite.edition == "12th"
+    # no guess at a keyword: the closest phrase, with the section it encodes
     assert petrify.message.startswith(
-        'the 12th edition has no keyword "Petrify": no sentence phrase of the 12th '
-        'edition reads "Petrify the targets."')
+        '"Petrify the targets.": no sentence phrase of the 12th edition reads it')
+    assert "keyword" not in petrify.message
 
 
 def test_coverage_of_nothing_leaves_everything_unused():
