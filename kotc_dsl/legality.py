@@ -24,7 +24,7 @@ from . import ast
 from .cards import CardDesign, DeckList, Text
 from .errors import Diagnostic
 from .phrasing import Match, search, substitute
-from .reading import AbilityReading, Unread, read_card
+from .reading import AbilityReading, Unread, read_card, wording
 from .ruleset import Ruleset
 
 # The statuses the editions' rules give a card, best first; a card's status is
@@ -157,9 +157,10 @@ def _listed_texts(card: CardDesign, read_as: CardDesign, rs: Ruleset,
     """The verdicts of the edition's lists of texts (bans, revised costs, revised
     levels, variable limits), looked for in the printed and the read text."""
     texts = (card.text, read_as.text)
+    how = wording(rs)
 
     def found(template: str) -> Match | None:
-        return next(filter(None, (search(template, t) for t in texts)), None)
+        return next(filter(None, (search(template, t, how) for t in texts)), None)
 
     for ban in rs.legality(ast.Ban):
         if found(ban.text):
@@ -279,11 +280,12 @@ def _read_as(card: CardDesign, rs: Ruleset) -> tuple[CardDesign, list[ast.Refurb
     if not rules:
         return card, []
     fired: dict[str, ast.Refurbish] = {}
+    how = wording(rs)
 
     def swap(piece: Text) -> Text:
         text = piece.text
         for r in rules:
-            new = substitute(r.text, r.new, text)
+            new = substitute(r.text, r.new, text, how)
             if new != text:
                 fired.setdefault(r.key, r)
             text = new

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from . import ast
 from .cards import AbilityText, CardDesign, Text
 from .errors import Diagnostic
-from .phrasing import ANY_COUNTER, Match, match
+from .phrasing import ANY_COUNTER, Match, Wording, match
 from .ruleset import Ruleset
 
 
@@ -55,6 +55,19 @@ class AbilityReading:
     subs: tuple[SubAbility, ...]
 
 
+def wording(rs: Ruleset) -> Wording:
+    """How the edition matches texts: its `reads ... as` rules (phrases) and how
+    its legality lists find their texts (`texts_match`)."""
+    groups: dict[str, list[str]] = {}
+    for r in rs.rules("phrases"):
+        if isinstance(r, ast.SameText):  # all that stand for one text stand together
+            groups.setdefault(r.text, [r.text]).extend(r.others)
+    same = tuple(tuple(dict.fromkeys(g)) for g in groups.values())
+    found = rs.setting("legality", "texts_match")
+    options = found.options if found else ()
+    return Wording(same, "ignoring_case" in options, "inside_words" in options)
+
+
 def read_card(card: CardDesign, ruleset: Ruleset) -> tuple[list[AbilityReading],
                                                           list[Unread]]:
     """Read every ability of a card; problems are located at the printed text."""
@@ -72,6 +85,7 @@ class _Reader:
             self.by_kind.setdefault(p.phrase_kind, []).append(p)
         self.counter_names = {c.label.lower(): c.name for c in ruleset.counters.values()}
         self.counter_labels = tuple(c.label for c in ruleset.counters.values())
+        self.wording = wording(ruleset)
 
     def ability(self, a: AbilityText) -> AbilityReading:
         condition = self.read(a.condition, ("condition",), "activation condition")
@@ -99,7 +113,7 @@ class _Reader:
     def attempt(self, text: Text, kind: str) -> Reading | None:
         """A sentence read as a condition or cost phrase, or None (nothing reported)."""
         for p in self.by_kind.get(kind, ()):
-            found = match(p.text, text.text, self.counter_labels)
+            found = match(p.text, text.text, self.counter_labels, self.wording)
             if found is not None:
                 return self.reading(p, found, text)
         return None
@@ -110,7 +124,7 @@ class _Reader:
             return None
         phrases = [p for k in kinds for p in self.by_kind.get(k, ())]
         for p in phrases:
-            found = match(p.text, text.text, self.counter_labels)
+            found = match(p.text, text.text, self.counter_labels, self.wording)
             if found is not None:
                 return self.reading(p, found, text)
         self.problems.append(self.why_not(text, phrases, what))
@@ -127,7 +141,7 @@ class _Reader:
         closest = next((p for p in phrases if close and p.text == close[0]), None)
         why = f"no {what} phrase of the {self.rs.name} edition reads it"
         for p in phrases:
-            found = match(p.text, text.text, ANY_COUNTER)
+            found = match(p.text, text.text, ANY_COUNTER, self.wording)
             if found is not None and found.counter:
                 known = ", ".join(sorted(self.counter_labels)) or "none"
                 why = (f"the {self.rs.name} edition has no {found.counter} (its "

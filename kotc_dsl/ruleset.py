@@ -156,6 +156,9 @@ class Ruleset:
     @overload
     def setting(self, section: str, name: Literal["clean_slate"]
                 ) -> ast.CleanSlate | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["texts_match"]
+                ) -> ast.TextsMatch | None: ...
 
     def setting(self, section: str, name: str) -> ast.Rule | None:
         """A setting rule (`deck_size`, `starting_hp`...) or None where absent."""

@@ -367,6 +367,8 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.Ban: "ban {text:q}",
     ast.RevisedCost: "revised_cost {text:q} since {edition}",
     ast.VariableLimit: "limit {text:q} {variable} at_most {max}",
+    ast.TextsMatch: "texts_match {options}",
+    ast.SameText: "reads {others:q,} as {text:q}",
     ast.Phrase: "{phrase_kind} {ident} {text:q} {trigger} [if {cond}] "
                 "[with {modifiers:,}] {cite} [{body:block}]",
     ast.Invariant: "invariant {ident} {label:q} [for each {element} in {domain}:] {cond}",
@@ -496,6 +498,7 @@ _FORMS: dict[str, Callable[[Any], str]] = {
     "q": quote,
     "name": _name,
     ",": lambda items: ", ".join(_plain(v) for v in items),
+    "q,": lambda items: ", ".join(quote(v) for v in items),
     "sum": _sum,
     "block": _block,
     "args": _args,

@@ -16,6 +16,7 @@ from . import ast
 from .errors import Diagnostic
 from .ruleset import Ruleset
 from .types import (
+    ANY_COUNTER,
     BASE_TYPES,
     BUILTIN_CONSTRUCTS,
     BUILTIN_EVENTS,
@@ -237,6 +238,9 @@ class Checker:
         self.ref(r, r.zone, self.zones, "zone")
 
     def rule_Counter(self, r: ast.Counter) -> None:
+        if r.name == ANY_COUNTER:
+            self.error(r, f"'{ANY_COUNTER}' stands for counters of every kind; name "
+                          f"the counter otherwise")
         scope = self.scope(host="card")
         if r.counter_kind == "reactive" and r.trigger is None:
             self.error(r, f"reactive counter '{r.name}' needs a trigger (`when ...`)")
@@ -530,6 +534,8 @@ class Checker:
     def counter_ref(self, node: ast.Node, name: str, sc: Scope) -> None:
         if sc.names.get(name) == "counter":
             return
+        if name == ANY_COUNTER and not isinstance(node, ast.Place):
+            return  # counters of any kind: taken off, counted, never placed
         self.ref(node, name, self.counters, "counter")
 
     def stmt_Place(self, s: ast.Place, sc: Scope) -> None:

@@ -58,8 +58,9 @@ def test_the_11ths_leading_sentences_are_its_condition_and_cost():
     [contract, necromancy] = read_card(
         load_cards(DECKS / "11th" / "phoenix.kcard")[1], load_edition("11th"))[0]
     assert contract.cost is None
-    assert (necromancy.cost.phrase.name, necromancy.cost.counter) == ("remove_counters",
-                                                                      "plain")
+    # "Remove 2 counters from this card." names no kind: any counter pays it
+    assert (necromancy.cost.phrase.name, necromancy.cost.counter) == (
+        "remove_any_counters", None)
 
 
 def test_an_unreadable_sentence_names_the_closest_phrase():
