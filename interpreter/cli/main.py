@@ -42,6 +42,7 @@ from .common import (
     plural,
 )
 from .diff import diff_arguments, diff_command
+from .fmt import fmt_arguments, fmt_command
 from .fuzz import fuzz_arguments, fuzz_command
 from .graph import graph_arguments, graph_command
 from .play import play_arguments, play_command
@@ -314,6 +315,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("diff", diff_command, diff_arguments,
             "kotc diff {second} {new}\nkotc diff {old} {second} --format markdown\n"
             "kotc diff {third} my_house_rules.kotc --format json"),
+    Command("fmt", fmt_command, fmt_arguments,
+            "kotc fmt my_house_rules.kotc\nkotc fmt --check editions decks\n"
+            "kotc fmt --diff my_cards.kcard"),
     Command("card", card_command, card_arguments,
             "kotc card check my_cards.kcard --edition {new}\n"
             "kotc card check {third_cards} -e {new} --format json"),
