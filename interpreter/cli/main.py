@@ -45,6 +45,7 @@ from .diff import diff_arguments, diff_command
 from .fmt import fmt_arguments, fmt_command
 from .fuzz import fuzz_arguments, fuzz_command
 from .graph import graph_arguments, graph_command
+from .output import coloured, paged, pager_option
 from .play import play_arguments, play_command
 from .scenarios import scenarios_arguments, scenarios_command
 from .simulate import simulate_arguments, simulate_command
@@ -218,10 +219,14 @@ def show(args: argparse.Namespace, con: Console) -> int:
     if args.format == "json":
         con.json(ruleset_to_dict(ruleset, sections, origin=display_origin))
         return OK
-    _show_header(ruleset, con, full=args.section is None)
-    for section in sections:
-        _show_section(ruleset, section, con)
-    return OK
+
+    def write(con: Console) -> int:
+        _show_header(ruleset, con, full=args.section is None)
+        for section in sections:
+            _show_section(ruleset, section, con)
+        return OK
+
+    return paged(con, write, pager=not args.no_pager)
 
 
 def _show_header(ruleset: Ruleset, con: Console, full: bool) -> None:
@@ -247,7 +252,7 @@ def _show_section(ruleset: Ruleset, section: str, con: Console) -> None:
     for rule in rules:
         # The merged rule is the rule; whether it once overrode another is history.
         text = unparse_rule(dataclasses.replace(rule, override=False), citation=False)
-        con.print(textwrap.indent(text, "  "))
+        con.print(textwrap.indent(coloured(con, text), "  "))
         con.print("      " + _citation_line(rule, ruleset, editions_by_file, con))
     con.print()
 
@@ -285,6 +290,7 @@ def _show_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("section", nargs="?", metavar="SECTION",
                         help=f"one of: {', '.join(ast.SECTIONS)} (default: all)")
     format_option(parser)
+    pager_option(parser)
 
 
 @dataclasses.dataclass(frozen=True)
