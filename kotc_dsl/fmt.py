@@ -292,7 +292,10 @@ def _header(f: ast.EditionFile) -> list[str]:
         lines.append(f"{INDENT}source {quote(f.source)}")
     if f.summary:
         lines.append(f"{INDENT}summary {quote(f.summary)}")
-    if f.contents:
+    inline = f"{INDENT}contents {{ {', '.join(quote(c) for c in f.contents)} }}"
+    if f.contents and len(inline) <= WIDTH:
+        lines.append(inline)
+    elif f.contents:
         lines.append(f"{INDENT}contents {{")
         row = ""
         for i, name in enumerate(f.contents):
