@@ -5,7 +5,7 @@ from __future__ import annotations
 from kotc.flowgraph.diff import diff_rulesets, to_json, to_markdown, to_text
 
 from .graph import load_or_report
-from .output import paged, pager_option
+from .output import coloured, paged, pager_option
 
 
 def diff_arguments(parser) -> None:
@@ -34,7 +34,8 @@ def diff_command(args, con) -> int:
         con.print(to_markdown(diff).rstrip("\n"))
     else:
         def write(con) -> int:
-            con.print(to_text(diff, con.style).rstrip("\n"))
+            con.print(to_text(diff, con.style, lambda text: coloured(con, text))
+                      .rstrip("\n"))
             return 0
 
         return paged(con, write, pager=not args.no_pager)

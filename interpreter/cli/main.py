@@ -333,7 +333,7 @@ COMMANDS: tuple[Command, ...] = (
             "kotc deck coverage {new}"),
     Command("play", play_command, play_arguments,
             "kotc play {new} --seed 3\nkotc play {second} --decks my.kdeck their.kdeck\n"
-            "kotc play {third} --json --log game.jsonl\n"
+            "kotc play {third} --format json --log game.jsonl\n"
             "kotc play {new} --agent human random"),
     Command("simulate", simulate_command, simulate_arguments,
             "kotc simulate {new} --games 200 --workers 2\n"

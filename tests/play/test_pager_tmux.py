@@ -51,7 +51,10 @@ def test_show_pages_its_coloured_rules_at_a_terminal(tmp_path, kotc):
 
 
 def test_diff_pages_at_a_terminal_and_no_pager_prints_it(tmp_path):
-    assert "13th -> 17th" in run_in_terminal(tmp_path, "diff 13th 17th")
+    paged = run_in_terminal(tmp_path, "diff 13th 17th")
+    assert "13th -> 17th" in paged
+    # the rules' text coloured by the lexer: a keyword wrapped in its colour
+    assert __import__("re").search(r"\x1b\[[0-9;]*mat_most\x1b", paged)
     (tmp_path / "done").unlink()
     (tmp_path / "paged.txt").unlink()
     assert run_in_terminal(tmp_path, "diff 13th 17th --no-pager") == ""
