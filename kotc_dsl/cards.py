@@ -18,6 +18,7 @@ from .errors import Diagnostic, RulesetError
 from .language import parse_other
 from .phrasing import normalize
 from .shipped import deck_file
+from .suggest import syntax_hint
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,7 @@ def _parse(kind: str, path: Path):
     except TextXError as err:
         message = _plain(str(getattr(err, "message", err)).split(" => ")[0])
         origin = Origin(str(path), err.line or 1, err.col or 1)
+        message += syntax_hint(text, origin.line, origin.col, message)
         raise RulesetError([Diagnostic(origin, f"syntax error: {message}")]) from None
 
 

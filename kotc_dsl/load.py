@@ -19,6 +19,7 @@ from .convert import convert_edition
 from .errors import Diagnostic, RulesetError
 from .language import EDITIONS_DIR, parse
 from .ruleset import Ruleset
+from .suggest import syntax_hint
 from .validate import validate
 
 SUFFIX = ".kotc"
@@ -93,7 +94,9 @@ def parse_file(path: Path) -> ast.EditionFile:
         ) from None
     except TextXError as err:
         origin = ast.Origin(err.filename or str(path), err.line or 1, err.col or 1)
-        raise RulesetError([Diagnostic(origin, _syntax_message(err))]) from None
+        message = _syntax_message(err)
+        message += syntax_hint(text, origin.line, origin.col, message)
+        raise RulesetError([Diagnostic(origin, message)]) from None
     parsed = convert_edition(model, str(path))
     cache.put(key, parsed)
     return parsed

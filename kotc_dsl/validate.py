@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from . import ast
 from .errors import Diagnostic
 from .ruleset import Ruleset
+from .suggest import hint
 from .types import (
     ANY_COUNTER,
     BASE_TYPES,
@@ -110,7 +111,7 @@ class Checker:
             self.error(
                 cite,
                 f"cites '{cite.section}', which is not a section of the "
-                f"{cite.edition} rulebook's contents",
+                f"{cite.edition} rulebook's contents" + hint(cite.section, contents),
             )
 
     def ranges(self, rule: ast.Rule) -> None:
@@ -130,7 +131,7 @@ class Checker:
         if name in table:
             return True
         known = ", ".join(sorted(table)) or "none"
-        self.error(node, f"unknown {what} '{name}' (known: {known})")
+        self.error(node, f"unknown {what} '{name}' (known: {known}){hint(name, table)}")
         return False
 
     def scope(self, **more: str) -> Scope:
@@ -789,14 +790,19 @@ class Checker:
         head, *rest = e.parts
         if head not in sc.names:
             known = ", ".join(sorted(sc.names))
-            self.error(e, f"unknown name '{head}' (known here: {known})")
+            self.error(e, f"unknown name '{head}' (known here: {known})"
+                          + hint(head, sc.names))
             return "any"
         t = sc.names[head]
         for i, part in enumerate(rest):
             nxt = self.attribute(t, part, sc)
             if nxt is None:
                 where = ".".join(e.parts[: i + 1])
-                self.error(e, f"'{where}' ({t}) has no attribute '{part}'")
+                names = {*PLAYER_ATTRS, *CARD_ATTRS, *self.zones, *self.stats, "printed",
+                         *(n for a in CONTEXT_ATTRS.values() for n in a),
+                         *(sc.event_fields or {})}
+                self.error(e, f"'{where}' ({t}) has no attribute '{part}'" + hint(
+                    part, [n for n in names if self.attribute(t, n, sc)]))
                 return "any"
             t = nxt
         return t
@@ -920,8 +926,10 @@ class Checker:
             self.arguments(e, term.params, e.args, sc, f"term '{e.func}'")
             return self.term_type(term)
         if e.func not in FUNCTIONS:
-            known = ", ".join(sorted(set(FUNCTIONS) | set(self.terms)))
-            self.error(e, f"unknown function '{e.func}' (known: {known})")
+            names = set(FUNCTIONS) | set(self.terms)
+            known = ", ".join(sorted(names))
+            self.error(e, f"unknown function '{e.func}' (known: {known})"
+                          + hint(e.func, names))
             return "any"
         params, result = FUNCTIONS[e.func]
         if len(e.args) != len(params):

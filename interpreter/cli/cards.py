@@ -40,6 +40,7 @@ from kotc.dsl.legality import (
     judge_card,
     judge_deck,
 )
+from kotc.dsl.load import find_edition
 from kotc.dsl.reading import Unread
 from kotc.dsl.shipped import all_starter_deck_files
 
@@ -232,9 +233,12 @@ def _edition(name: str) -> Ruleset:
 
 
 def _deck_edition(deck: DeckList) -> Ruleset:
-    """The deck's own edition; an unknown one is located at the deck."""
+    """The deck's own edition: a house edition beside the deck (its `.kotc` file
+    named by the edition or by its header) first, else a shipped one; an unknown
+    one is located at the deck."""
+    beside = find_edition(deck.edition, near=Path(deck.path).parent)
     try:
-        return load_edition(deck.edition)
+        return load_edition(beside if beside is not None else deck.edition)
     except RulesetError as err:
         unknown = [d for d in err.diagnostics if d.origin.file == deck.edition]
         if not unknown:

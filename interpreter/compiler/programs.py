@@ -1192,7 +1192,9 @@ class Programs:
             if len(picked) >= least:
                 options.append(DONE)
             # the decision `Game.ask` sets
-            g.decision = Decision(int(who), prompt, options, "vm", cite)
+            g.decision = Decision(
+                int(who), prompt, options, "vm", cite, (len(picked), least, most)
+            )
             return WAIT
 
         return choose

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from kotc.dsl import ast
 
-from .values import DieRef, Seat, decode, encode
+from .values import DieRef, Seat, decode, encode, plain
 
 
 class Action:
@@ -119,7 +119,10 @@ class Decision:
     """Who must choose now, what kind of choice it is, and the legal actions.
 
     `resume` names who continues once the choice is made: the program machine
-    ("vm") or a flow task. `cite` is the rule that asks for the choice. (Its
+    ("vm") or a flow task. `cite` is the rule that asks for the choice. `count`,
+    for a choice of several cards made one pick at a time, is how many are picked
+    so far and the least and most the choice takes in all (a table says how many
+    are left to choose). (Its
     fields are slots: each decision's are read as it is taken, and a slot reads
     faster than a named tuple's field.)
     """
@@ -129,6 +132,7 @@ class Decision:
     options: list[Action]
     resume: str = "vm"
     cite: ast.Citation | None = None
+    count: tuple[int, int, int] | None = None
 
 
 class Event(NamedTuple):
@@ -140,6 +144,11 @@ class Event(NamedTuple):
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "data": encode(self.data), "cite": self.cite}
+
+    def plain_json(self) -> dict:
+        """The event as a reader of a log wants it: its data a plain object (see
+        `values.plain`); `kotc play --format json` and `--log` write this."""
+        return {"kind": self.kind, "data": plain(self.data), "cite": self.cite}
 
     def __str__(self) -> str:
         data = ", ".join(f"{k}={v}" for k, v in self.data.items())
