@@ -4,8 +4,8 @@ actions and their arguments, event kinds and fields, card texts).
 
 Each check is made under each edition, on what that edition sees of the scenario
 (its position, the steps and expectations that apply to it), so a part written
-for the 12th is checked against the 12th's words only. A problem found under some
-of the editions but not all says which.
+for one edition is checked against that edition's words only. A problem found
+under some of the editions but not all says which.
 """
 
 from __future__ import annotations

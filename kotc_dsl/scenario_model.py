@@ -3,8 +3,8 @@
 `kotc.dsl.scenarios` reads scenario files into these; `kotc.checking.scenario_run`
 plays them. Every part that may be limited to some editions (`for "E"`) carries
 the names it is limited to (None: all of the scenario's), and `Scenario` answers
-what applies under one edition, so a part written for the 12th is never seen by
-a run under the 13th, wherever in the file it is written.
+what applies under one edition, so a part written for one edition is never seen
+by a run under another, wherever in the file it is written.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ Editions: TypeAlias = "tuple[str, ...] | None"  # the editions a part is for; No
 def applies(names: tuple[str, ...] | None, edition: str) -> bool:
     """Whether a part limited to `names` (None: not limited) applies under `edition`.
 
-    >>> applies(None, "13th"), applies(("12th",), "13th")
+    >>> applies(None, "house"), applies(("base",), "house")
     (True, False)
     """
     return names is None or edition in names
