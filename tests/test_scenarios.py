@@ -212,6 +212,17 @@ def test_a_forced_attack_exhausts_its_team_only_where_the_rule_says_so(tmp_path,
     failures = result["failures"]
     assert code == 1 and [f["actual"] for f in failures] == ["True"], failures
     assert result["status"] == "changed"
+    # the shipped counter names its options as the rules word them; the house
+    # rules' own, unnamed, read as their statements
+    code, out, _ = kotc("test", str(tmp_path), "--log", "--format", "json")
+    asked = json.loads(out)["results"][0]["log"][4]["decision"]
+    assert "(options: option 1: Attack an enemy player, option 2: Attack an enemy " \
+           "minion)" in asked, asked
+    code, out, _ = kotc("test", str(tmp_path), "--edition", str(tmp_path / "house.kotc"),
+                        "--log", "--format", "json")
+    asked = json.loads(out)["results"][0]["log"][4]["decision"]
+    assert "(options: option 1: choose exactly 1 from enemies(host.controller) as " \
+           "victim..., option 2: choose" in asked, asked
 
 
 def test_coverage_names_what_no_scenario_exercises(tmp_path, kotc):
