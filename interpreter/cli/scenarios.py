@@ -262,7 +262,7 @@ def _result_json(r: Result, log: list[LogEntry] | None) -> dict[str, Any]:
 def _coverage(results: list[Result]) -> list[EditionCoverage]:
     """One report per edition played, in the order editions were first played."""
     by_edition: dict[str, list[dict[str, Any]]] = {}
-    rulesets = {}
+    rulesets: dict[str, Ruleset] = {}
     for r in results:
         if r.trace is not None:
             by_edition.setdefault(r.trace["edition"], []).append(r.trace)
