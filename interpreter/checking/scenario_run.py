@@ -78,7 +78,7 @@ class Failure:
 
 
 @dataclass(frozen=True)
-class Logged:
+class WrittenEvent:
     """One event of a run's log, as a ruling would check it: its kind, its fields
     in the scenario language's words, and the rule it cites."""
 
@@ -99,7 +99,7 @@ class LogEntry:
     step: Step | None
     decision: str | None  # the decision answered, as `asked` words it
     taken: str | None  # the option taken, as the engine labels it
-    events: tuple[Logged, ...]
+    events: tuple[WrittenEvent, ...]
 
     def to_json(self) -> dict:
         s = self.step
@@ -634,13 +634,13 @@ class _Play:
         """The events since the last entry, as the log's next entry."""
         g = self.g
         fields = log_events(self.rs)
-        events = tuple(self.logged_event(e, fields.get(e.kind, {}))
+        events = tuple(self.written_event(e, fields.get(e.kind, {}))
                        for e in g.events[self.logged:] if e.kind != "decide")
         self.logged = len(g.events)
         self.log.append(LogEntry(step, decision, taken, events))
 
-    def logged_event(self, e, kinds: dict[str, str]) -> Logged:
-        return Logged(e.kind, tuple((k, self.written(v, kinds.get(k, "value")))
+    def written_event(self, e, kinds: dict[str, str]) -> WrittenEvent:
+        return WrittenEvent(e.kind, tuple((k, self.written(v, kinds.get(k, "value")))
                                     for k, v in e.data.items()), e.cite)
 
     def written(self, v: Any, kind: str) -> str:
@@ -1274,7 +1274,7 @@ def _event(p: _Play, c: Check):
     known = log_events(p.rs).get(kind, {})
 
     def shown(found: list) -> str:  # as the log writes them (`kotc test --log`)
-        return "; ".join(str(replace(p.logged_event(e, known), cite=None))
+        return "; ".join(str(replace(p.written_event(e, known), cite=None))
                          for e in found)
 
     seen = shown(events[-6:]) or f"no {kind} events"
