@@ -1202,7 +1202,10 @@ class Programs:
     def _s_Either(self, s: ast.Either, cite, where):
         blocks = [self.block(o, cite, where) for o in s.options]
         who = self.expr(s.who) if s.who else None
-        labels = [f"option {i + 1}: {_gist(o)}" for i, o in enumerate(s.options)]
+        # an option reads as its rule words it, else as its statements
+        written = s.labels or (None,) * len(s.options)
+        labels = [f"option {i + 1}: {label or _gist(o)}"
+                  for i, (label, o) in enumerate(zip(written, s.options, strict=True))]
 
         def either(g, f):
             answer = g.take_answer()

@@ -177,7 +177,7 @@ def test_an_in_of_zones_is_drawn_zone_by_zone_as_it_would_be_whole():
     ]
     whole.referee.actions["activate"].drawn_zones = None
     from_graveyard = 0
-    for seed in (7, 13, 35):  # games where a destroyed Immortal Phoenix may rise
+    for seed in (5, 34, 72):  # games where a destroyed Immortal Phoenix may rise
         g = Game.new(rs, decks, seed=seed, engine=by_zone)
         twin = Game.new(rs, decks, seed=seed, engine=whole)
         agent = RandomAgent(seed)

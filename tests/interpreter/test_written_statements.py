@@ -80,6 +80,6 @@ def test_a_block_of_simple_statements_reads_no_position():
     # none of its statements waits or pushes: its frame is only ever at its start
     rs = load_edition("11th")
     engine = Engine(rs, card_pool(default_decks(rs)[0]))
-    exchange = next(b for b in engine.programs.blocks if b.where == "action exchange")
-    assert all(st.simple for st in exchange.stmts)
-    assert "pc" not in programs._written(exchange).source
+    set_trap = next(b for b in engine.programs.blocks if b.where == "action set_trap")
+    assert len(set_trap.stmts) == 2 and all(st.simple for st in set_trap.stmts)
+    assert "pc" not in programs._written(set_trap).source
