@@ -132,6 +132,9 @@ def game_length_chart(r: dict[str, Any]) -> bytes:
     rows = r["ended_by"]
     y = list(range(len(rows)))
     ends.barh(y, [e["games"] for e in rows], color=_GREY)
+    for i, e in enumerate(rows):
+        ends.annotate(f"{e['games']:,}", (0, i), xytext=(3, 0),
+                      textcoords="offset points", va="center", fontsize=8)
     ends.set_yticks(y, [e["condition"].replace("_", " ") for e in rows], fontsize=8)
     ends.invert_yaxis()
     ends.set_xlabel("games")

@@ -207,6 +207,8 @@ def test_a_comparison_says_which_differences_are_more_than_noise():
 
 
 def run_to_file(kotc, path: Path, *flags: str) -> dict:
+    """A seat-swapped run of 100 seeds (unless `flags` say otherwise) recorded in
+    `path`; its report, less what is the run's own (where, how long)."""
     code, out, err = kotc("simulate", "17th", "--games", "100", "--swap", "--seed",
                           "11", "--out", str(path), "--format", "json", *flags)
     assert code == 0, err
@@ -258,6 +260,20 @@ def test_neither_the_hash_seed_nor_the_workers_change_the_report(tmp_path):
     text_1, _ = run.communicate(timeout=300)
     # the text too, tied counts and all, but for the first line (time and workers)
     assert text_1.split("\n", 1)[1] == text_2.split("\n", 1)[1]
+
+
+def test_a_running_cluster_plays_by_its_scheduler_address(kotc, tmp_path):
+    distributed = pytest.importorskip("distributed", reason="Dask is not installed "
+                                      "(pip install 'kotc[dask]')")
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        there = run_to_file(kotc, tmp_path / "there.jsonl", "--games", "5",
+                            "--scheduler", cluster.scheduler_address)
+    here = run_to_file(kotc, tmp_path / "here.jsonl", "--games", "5")
+    assert sorted_records(tmp_path / "there.jsonl") == sorted_records(
+        tmp_path / "here.jsonl")
+    assert there == here and there["games"] == 10
 
 
 @needs_dask
