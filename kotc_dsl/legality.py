@@ -8,11 +8,12 @@ and the phrases a card's text must read as), and every finding cites its rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from . import ast
 from .cards import CardDesign, DeckList, Text
-from .phrasing import search, substitute
+from .phrasing import Match, search, substitute
 from .reading import AbilityReading, read_card
 from .ruleset import Ruleset
 
@@ -30,6 +31,10 @@ class Finding:
     def __str__(self) -> str:
         cite = f" [{self.cite}]" if self.cite else ""
         return f"{self.origin}: {self.status}: {self.message}{cite}"
+
+
+# Where a check reports what it finds (a verdict's `findings.append`).
+Report = Callable[[Finding], None]
 
 
 @dataclass
@@ -85,27 +90,27 @@ def judge_card(card: CardDesign, rs: Ruleset) -> CardVerdict:
     read_as = _refurbish(verdict, rs)
     texts = (card.text, read_as.text)
 
-    def found(template: str):
+    def found(template: str) -> Match | None:
         return next(filter(None, (search(template, t) for t in texts)), None)
 
-    for rule in rs.legality(ast.Ban):
-        if found(rule.text):
-            add(Finding("banned", f"its text contains \"{rule.text}\"", card.origin,
-                        rule.cite))
-    for rule in rs.legality(ast.RevisedCost):
-        if found(rule.text) and (card.design_edition or 0) < rule.edition:
-            add(Finding("banned", f"\"{rule.text}\" needs an Edition Indicator of at "
-                                  f"least {rule.edition}", card.origin, rule.cite))
-    for rule in rs.legality(ast.RevisedLevel):
-        if found(rule.text) and (card.design_edition or 0) < rule.edition:
-            add(Finding("pruned", f"\"{rule.text}\" had its level revised in edition "
-                                  f"{rule.edition}; this card was designed for "
-                                  f"{card.design_edition}", card.origin, rule.cite))
-    for rule in rs.legality(ast.VariableLimit):
-        hit = found(rule.text)
-        if hit and hit.numbers.get(rule.variable, 0) > rule.max:
-            add(Finding("banned", f"\"{rule.text}\" sets {rule.variable} above "
-                                  f"{rule.max}", card.origin, rule.cite))
+    for ban in rs.legality(ast.Ban):
+        if found(ban.text):
+            add(Finding("banned", f"its text contains \"{ban.text}\"", card.origin,
+                        ban.cite))
+    for cost in rs.legality(ast.RevisedCost):
+        if found(cost.text) and (card.design_edition or 0) < cost.edition:
+            add(Finding("banned", f"\"{cost.text}\" needs an Edition Indicator of at "
+                                  f"least {cost.edition}", card.origin, cost.cite))
+    for level in rs.legality(ast.RevisedLevel):
+        if found(level.text) and (card.design_edition or 0) < level.edition:
+            add(Finding("pruned", f"\"{level.text}\" had its level revised in edition "
+                                  f"{level.edition}; this card was designed for "
+                                  f"{card.design_edition}", card.origin, level.cite))
+    for limit in rs.legality(ast.VariableLimit):
+        hit = found(limit.text)
+        if hit and hit.numbers.get(limit.variable, 0) > limit.max:
+            add(Finding("banned", f"\"{limit.text}\" sets {limit.variable} above "
+                                  f"{limit.max}", card.origin, limit.cite))
     readings, problems = read_card(read_as, rs)
     verdict.readings = readings
     # A banned text has no phrase; the ban, not the reading, is its verdict.
@@ -116,7 +121,7 @@ def judge_card(card: CardDesign, rs: Ruleset) -> CardVerdict:
     return verdict
 
 
-def _anatomy(card: CardDesign, rs: Ruleset, add) -> None:
+def _anatomy(card: CardDesign, rs: Ruleset, add: Report) -> None:
     types = rs.card_types
     kind = types.get(card.type)
     if kind is None:
@@ -151,7 +156,7 @@ def _anatomy(card: CardDesign, rs: Ruleset, add) -> None:
                                f"{len(card.abilities)}", card.origin, kind.cite))
 
 
-def _design_edition(card: CardDesign, rs: Ruleset, add) -> None:
+def _design_edition(card: CardDesign, rs: Ruleset, add: Report) -> None:
     indicator = rs.setting("setup", "edition_indicator")
     if card.design_edition is None and indicator and indicator.need == "required":
         add(Finding("invalid", "the card has no Edition Indicator", card.origin,
@@ -195,9 +200,7 @@ def _read_as(card: CardDesign, rs: Ruleset) -> tuple[CardDesign, list[ast.Refurb
         return card, []
     fired: dict[str, ast.Refurbish] = {}
 
-    def swap(piece: Text | None) -> Text | None:
-        if piece is None:
-            return None
+    def swap(piece: Text) -> Text:
         text = piece.text
         for r in rules:
             new = substitute(r.text, r.new, text)
@@ -206,8 +209,11 @@ def _read_as(card: CardDesign, rs: Ruleset) -> tuple[CardDesign, list[ast.Refurb
             text = new
         return replace(piece, text=text)
 
+    def swap_optional(piece: Text | None) -> Text | None:
+        return None if piece is None else swap(piece)
+
     abilities = tuple(
-        replace(a, condition=swap(a.condition), cost=swap(a.cost),
+        replace(a, condition=swap_optional(a.condition), cost=swap_optional(a.cost),
                 sentences=tuple(swap(s) for s in a.sentences))
         for a in card.abilities)
     if not fired:

@@ -38,7 +38,7 @@ def normalize(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _pattern(template: str, counters: tuple[str, ...], whole: bool) -> re.Pattern:
+def _pattern(template: str, counters: tuple[str, ...], whole: bool) -> re.Pattern[str]:
     parts: list[str] = []
     pos = 0
     template = normalize(template)
@@ -114,9 +114,10 @@ def substitute(old: str, new: str, text: str) -> str:
     """
     pattern = _pattern(old, (), False)
 
-    def repl(m: re.Match) -> str:
+    def repl(m: re.Match[str]) -> str:
         found = {k: v for k, v in m.groupdict().items() if v is not None}
-        out, pos = [], 0
+        out: list[str] = []
+        pos = 0
         template = normalize(new)
         for h in _NUMBER_HOLE.finditer(template):
             value = found.get(h.group(1) or h.group(2), h.group(0))
@@ -139,7 +140,7 @@ def _singular(text: str) -> str:
     return _PLURAL.sub(lambda m: m.group(1), text, count=1)
 
 
-def _found(m: re.Match | None) -> Match | None:
+def _found(m: re.Match[str] | None) -> Match | None:
     if m is None:
         return None
     groups = {k: v for k, v in m.groupdict().items() if v is not None}

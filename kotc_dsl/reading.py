@@ -27,7 +27,7 @@ class Reading:
     """A printed piece read as a phrase, with its numbers and its counter."""
 
     phrase: ast.Phrase
-    numbers: dict
+    numbers: dict[str, int]
     counter: str | None
     text: Text
 
