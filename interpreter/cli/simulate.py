@@ -43,6 +43,14 @@ from .report import output_options, output_problems, show_report
 INTERRUPTED, FAILED = 130, 1
 
 
+class _Bar(tqdm):  # type: ignore[misc]  # tqdm has no types
+    """tqdm's bar, without its monitor thread: a pool forks its workers once the
+    bar runs, and a process should not fork while a thread of its own may hold a
+    lock."""
+
+    monitor_interval = 0
+
+
 def simulate_arguments(p: argparse.ArgumentParser) -> None:
     edition_argument(p)
     p.add_argument("--games", type=int, default=100,
@@ -212,8 +220,8 @@ def _run(con: Console, args: argparse.Namespace, table: Table, tally: Tally,
         where = "1 process"
     start = time.perf_counter()
     played, failed = 0, None
-    bar = tqdm(total=todo, unit="game", disable=not isatty(con.err), file=con.err,
-               dynamic_ncols=True, monitor_interval=0, smoothing=0.1)
+    bar = _Bar(total=todo, unit="game", disable=not isatty(con.err), file=con.err,
+               dynamic_ncols=True, smoothing=0.1)
     sink = _open_out(out) if out is not None else None
     try:
         for records in results:

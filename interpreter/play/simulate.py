@@ -281,9 +281,15 @@ def dask_results(table: Table, work: Iterable[list[tuple[int, int]]], *,
     cluster = None
     try:
         if scheduler is None:
-            cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.ERROR)
+            # its worker processes start with Ctrl-C ignored (they inherit it): the
+            # run that started them stops them, with no traceback from each
+            interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                cluster = distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.ERROR)
+            finally:
+                signal.signal(signal.SIGINT, interrupt)
             client = distributed.Client(cluster)
         else:
             client = distributed.Client(scheduler, timeout=DASK_TIMEOUT)

@@ -6,6 +6,7 @@ kill, Ctrl-C that stops a pool at once, and `kotc report` as a user sees it."""
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import random
@@ -17,6 +18,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from kotc.cli import main as cli
+from kotc.cli.common import Console
 from kotc.engine.game import Game
 from kotc.play import simulate as simulation
 from kotc.play.agents import make_agents, play
@@ -489,3 +492,17 @@ def test_a_torn_last_line_is_refused_by_report_but_passed_over_by_resume(tmp_pat
     with pytest.raises(RecordError, match=":2: not a line of JSON"):
         list(read_records(path))
     assert len(list(read_records(path, torn_tail=True))) == 1
+
+
+def test_progress_shows_rate_and_time_left_on_a_terminal_only():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    for stream, shown in ((Terminal(), True), (io.StringIO(), False)):
+        con = Console(out=io.StringIO(), err=stream)
+        args = cli.build_parser().parse_args(["simulate", "17th", "--games", "3"])
+        assert args.run(args, con) == 0
+        bar = stream.getvalue()
+        assert ("3/3" in bar and "game/s" in bar and "<00:00" in bar) is shown
+        assert (bar == "") is not shown
