@@ -9,15 +9,16 @@ vanilla decks: ability-less minions, the engine's benchmark decks) and samples,
 every half second, the resident set size (RSS) of the run's main process and of
 each of its workers (read from /proc: Linux only). At each checkpoint (games
 recorded in the file) it prints the games done, the peak RSS so far of the main
-process and of the largest worker, and their RSS now. Flat memory shows as peaks
-that stop growing once the first games are played. Figures only: nothing here
-asserts.
+process and of the largest worker, and their RSS now; at the end, the peak of the
+largest of them as the kernel counts it. Flat memory shows as peaks that stop
+growing once the first games are played. Figures only: nothing here asserts.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -107,8 +108,13 @@ def main() -> None:
             break
         time.sleep(0.5)
     err = run.stderr.read().decode() if run.stderr else ""
+    # the kernel's own count, which no sample can miss: the largest peak of the run
+    # and of the workers it waited for
+    kernel_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"exit status {run.returncode}, {done:,} games recorded in "
-          f"{time.monotonic() - start:.0f} s" + (f"\n{err}" if run.returncode else ""))
+          f"{time.monotonic() - start:.0f} s; the largest process's peak, as the "
+          f"kernel counts it: {kernel_peak:.1f} MiB"
+          + (f"\n{err}" if run.returncode else ""))
     if scratch is not None:
         scratch.cleanup()
 

@@ -270,8 +270,9 @@ def dask_results(table: Table, work: Iterable[list[tuple[int, int]]], *,
     (an agent failed, Ctrl-C), those in flight are cancelled.
 
     Raises:
-        BackendError: Dask is not installed (`pip install 'kotc[dask]'`), or the
-            scheduler cannot be reached.
+        BackendError: Dask is not installed (`pip install 'kotc[dask]'`), the
+            scheduler cannot be reached, or a worker cannot import what the games
+            need.
     """
     try:  # an optional extra: imported only by a run that asks for it (untyped)
         distributed: Any = importlib.import_module("distributed")
@@ -307,7 +308,12 @@ def dask_results(table: Table, work: Iterable[list[tuple[int, int]]], *,
         for chunk in itertools.islice(todo, window):
             pending.add(client.submit(play_chunk, shared, chunk, pure=False))
         for future in pending:
-            records = future.result()
+            try:
+                records = future.result()
+            except ImportError as err:  # a worker without kotc, or an agent's module
+                raise BackendError(f"a Dask worker cannot play the games: {err} (each "
+                                   "worker needs kotc, and any agent's module, "
+                                   "installed)") from None
             for chunk in itertools.islice(todo, 1):
                 pending.add(client.submit(play_chunk, shared, chunk, pure=False))
             yield records
@@ -319,9 +325,3 @@ def dask_results(table: Table, work: Iterable[list[tuple[int, int]]], *,
         if cluster is not None:
             cluster.close()
 
-
-def describe(table: Table) -> dict[str, Any]:
-    """The table as a report names it: edition, decks and agents per entrant."""
-    return {"edition": table.ruleset.name, "decks": list(table.deck_names),
-            "agents": list(table.agents), "players": table.players,
-            "max_turns": table.max_turns}
