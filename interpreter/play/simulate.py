@@ -157,7 +157,10 @@ class _Ready:
     cards: list[list[str]]  # each entrant's distinct card names
 
 
-_READY: dict[str, _Ready] = {}  # per process: table key -> its engine and the rest
+# per process: table key -> its engine and the rest, the newest last (a process
+# plays one run's tables, or a few: the oldest are let go)
+_READY: dict[str, _Ready] = {}
+_KEPT = 4
 
 
 def _ready(table: Table) -> _Ready:
@@ -172,6 +175,8 @@ def _ready(table: Table) -> _Ready:
             engine, play_parameters(rs),
             {name: str(k.cite) for name, k in rs.keywords.items() if k.cite},
             [sorted({c.name for c in d.cards + d.reserves}) for d in table.decks])
+        while len(_READY) > _KEPT:
+            del _READY[next(iter(_READY))]
         # they last as long as the process: the collector's full passes, which
         # walk every object kept, leave them out (a long run spent about 4% of
         # its time walking them)
