@@ -557,6 +557,7 @@ class UltraPointsRule(Setting):
 @dataclass(frozen=True)
 class IndicatorRule(Setting):
     need: str
+    verdict: str | None = None  # a required one: the status of a card showing none
     setting = "edition_indicator"
 
 
@@ -966,7 +967,28 @@ class VariableLimit(TextRule):
     max: int = 0
 
 
+@dataclass(frozen=True)
+class TextsMatch(Setting):
+    """How listed texts are found in a card: `ignoring_case`, `inside_words`."""
+
+    options: tuple[str, ...] = ()
+    setting = "texts_match"
+
+
 # phrases
+
+
+@dataclass(frozen=True)
+class SameText(Rule):
+    """Printed texts (`others`) that stand for `text` wherever texts are matched."""
+
+    text: str = ""
+    others: tuple[str, ...] = ()
+    kind = "reads"
+
+    @property
+    def name(self) -> str:
+        return f"{', '.join(self.others)} as {self.text}"
 
 
 @dataclass(frozen=True)

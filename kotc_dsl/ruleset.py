@@ -29,6 +29,9 @@ class Ruleset:
     contents: dict[str, tuple[str, ...]]
     sections: dict[str, dict[str, ast.Rule]] = field(default_factory=dict)
     origin: ast.Origin = ast.NOWHERE
+    # the rules a later edition removed and none put back, by `section key`: what
+    # an edition does not have is cited where it was dropped
+    removals: dict[str, ast.Removal] = field(default_factory=dict)
 
     # --- generic access ----------------------------------------------------------
 
@@ -153,6 +156,9 @@ class Ruleset:
     @overload
     def setting(self, section: str, name: Literal["clean_slate"]
                 ) -> ast.CleanSlate | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["texts_match"]
+                ) -> ast.TextsMatch | None: ...
 
     def setting(self, section: str, name: str) -> ast.Rule | None:
         """A setting rule (`deck_size`, `starting_hp`...) or None where absent."""
@@ -253,6 +259,11 @@ class Ruleset:
     def has_chain(self) -> bool:
         """Whether the edition has a chain at all (the 11th does not)."""
         return bool(self.sections.get("chain"))
+
+    def removal(self, section: str, key: str) -> ast.Removal | None:
+        """The rule that removed an inherited rule (`setup`, `setting reserves`), if
+        the edition lacks it for that reason."""
+        return self.removals.get(f"{section} {key}")
 
     def legality(self, cls: type[R]) -> list[R]:
         return [r for r in self.rules("legality") if isinstance(r, cls)]

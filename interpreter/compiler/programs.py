@@ -23,6 +23,7 @@ from types import FunctionType
 from typing import Any
 
 from kotc.dsl import Ruleset, ast
+from kotc.dsl.types import ANY_COUNTER
 from kotc.dsl.unparse import unparse
 from kotc.runtime.actions import DONE, Action, Decision, picks
 from kotc.runtime.values import DieRef, Seat
@@ -685,6 +686,7 @@ class Programs:
         # on the cards in play (`Game.put` keeps to these)
         self.card_keys = frozenset(self.stats | printed)
         self.counter_kinds = {c.name: c.counter_kind for c in ruleset.counters.values()}
+        self.counter_labels = {c.name: c.label for c in ruleset.counters.values()}
         cost = ruleset.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None
         # the terms written as expressions: what generated code may write in place
@@ -895,7 +897,7 @@ class Programs:
         step = getattr(self, f"_s_{type(s).__name__}")(s, cite, where)
         # what a block's written function needs to write the statement in place
         step.node, step.cite, step.programs = s, cite, self
-        if type(s).__name__ in _SIMPLE:
+        if type(s).__name__ in _SIMPLE and not getattr(step, "waits", False):
             step.simple = True
         if type(s).__name__ in _TAIL or getattr(step, "simple", False):
             step.tail = True
@@ -1018,7 +1020,7 @@ class Programs:
         return reroll
 
     def _counter_name(self, name: str) -> Eval:
-        if name in self.counter_kinds:
+        if name in self.counter_kinds or name == ANY_COUNTER:
             return lambda g, env: name
         return lambda g, env: env[name]
 
@@ -1043,6 +1045,8 @@ class Programs:
             self._counter_name(s.counter),
             self.expr(s.target),
         )
+        if s.counter == ANY_COUNTER:
+            return self._strip_any(count, target, cite)
 
         def strip(g, f):
             n, k = count(g, f.env), kind(g, f.env)
@@ -1051,6 +1055,42 @@ class Programs:
             return NEXT
 
         return strip
+
+    def _strip_any(self, count: Eval, target: Eval, cite):
+        """`strip n any from cards`: from each card, up to n counters of any kinds,
+        the player (`you`) choosing which kind each time more than one is there
+        and not all of them go."""
+        labels = self.counter_labels
+
+        def strip_any(g, f):
+            st = f.scratch
+            if st is None:  # the cards, the one at hand, how many are left to take
+                st = f.scratch = [list(as_items_of(target(g, f.env))), 0, None]
+            cards = st[0]
+            answer = g.take_answer()
+            if answer is not None:
+                g.strip_counters(cards[st[1]], st[3][answer.value], 1, cite)
+                st[2] -= 1
+            while st[1] < len(cards):
+                card = cards[st[1]]
+                if st[2] is None:
+                    st[2] = count(g, f.env)
+                kinds = list(dict.fromkeys(k for k, _ in g.cards[card].counters))
+                held = len(g.cards[card].counters)
+                if st[2] > 0 and len(kinds) > 1 and held > st[2]:
+                    st[3:] = [kinds]
+                    options = [Action("option", i, labels.get(k, k))
+                               for i, k in enumerate(kinds)]
+                    return g.ask(f.env["you"], "remove which counter", options,
+                                 cite=cite)
+                for k in kinds:  # one kind, or every counter goes: no choice
+                    g.strip_counters(card, k, min(st[2], held), cite)
+                st[1], st[2] = st[1] + 1, None
+            f.scratch = None
+            return NEXT
+
+        strip_any.waits = True  # asks: never run in place as a simple statement
+        return strip_any
 
     def _s_Pop(self, s: ast.Pop, cite, where):
         kind, target = self._counter_name(s.counter), self.expr(s.target)
