@@ -25,6 +25,7 @@ RUNS = [
     ("deck-check", ("deck", "check", "decks/13th/ironbark.kdeck", "-e", "11th")),
     ("deck-coverage", ("deck", "coverage", "13th")),
     ("simulate", ("simulate", "13th", "--games", "2", "--seed", "9")),
+    ("simulate", ("simulate", "11th", "--games", "3", "--players", "3", "--swap")),
     ("test", ("test", "tests/scenarios/chain")),
     ("fuzz", ("fuzz", "12th", "--examples", "2", "--seed", "5")),
     ("fmt", ("fmt", "--check", "editions/17th.kotc")),
@@ -37,6 +38,20 @@ def test_a_commands_json_holds_to_its_schema(kotc, monkeypatch, name, argv):
     code, out, err = kotc(*argv, "--format", "json")
     assert code in (0, 1, 2), err
     jsonschema.validate(json.loads(out), schema(name))
+
+
+def test_a_report_holds_to_its_schema_alone_and_compared(kotc, tmp_path):
+    runs = []
+    for edition, seed in (("12th", 4), ("17th", 8)):
+        out = tmp_path / f"{edition}.jsonl"
+        code, _, err = kotc("simulate", edition, "--games", "3", "--seed", str(seed),
+                            "--out", str(out), "--format", "json")
+        assert code == 0, err
+        runs.append(str(out))
+    for argv in (runs[:1], runs):
+        code, out, err = kotc("report", *argv, "--format", "json")
+        assert code == 0, err
+        jsonschema.validate(json.loads(out), schema("report"))
 
 
 def test_every_event_of_a_game_holds_to_the_event_schema(kotc):

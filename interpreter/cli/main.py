@@ -48,6 +48,7 @@ from .fuzz import fuzz_arguments, fuzz_command
 from .graph import graph_arguments, graph_command
 from .output import coloured, paged, pager_option
 from .play import play_arguments, play_command
+from .report import report_arguments, report_command
 from .scenarios import scenarios_arguments, scenarios_command
 from .simulate import simulate_arguments, simulate_command
 
@@ -378,8 +379,16 @@ COMMANDS: tuple[Command, ...] = (
             "kotc play {new} --agent human random"),
     Command("simulate", simulate_command, simulate_arguments,
             "kotc simulate {new} --games 200 --workers 2\n"
+            "kotc simulate {new} --games 1000 --swap --out games.jsonl --html r.html\n"
+            "kotc simulate {new} --games 1000 --swap --out games.jsonl --resume\n"
             "kotc simulate {new} --agent mybot:Bot random\n"
+            "kotc simulate {new} --games 100000 --dask local --workers 4 --out a.jsonl\n"
             "kotc simulate {old} --games 50 --format json"),
+    Command("report", report_command, report_arguments,
+            "kotc report games.jsonl\nkotc report games.jsonl --charts charts/ "
+            "--html report.html\n"
+            "kotc report before.jsonl after.jsonl\n"
+            "kotc report games.jsonl --format json"),
     Command("test", scenarios_command, scenarios_arguments,
             "kotc test\nkotc test tests/scenarios/battle --edition {third}\n"
             "kotc test --edition my_house_rules.kotc\nkotc test --coverage -q"),

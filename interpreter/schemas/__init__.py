@@ -15,7 +15,7 @@ from typing import Any
 __all__ = ["COMMANDS", "schema"]
 
 COMMANDS = ("editions", "check", "show", "diff", "card-check", "deck-check",
-            "deck-coverage", "event", "simulate", "test", "fuzz", "fmt")
+            "deck-coverage", "event", "simulate", "report", "test", "fuzz", "fmt")
 
 
 def schema(command: str) -> dict[str, Any]:

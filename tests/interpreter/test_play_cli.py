@@ -46,15 +46,15 @@ def test_play_json_is_the_event_log_the_same_for_the_same_seed(kotc, tmp_path):
 def simulate(kotc, *flags: str) -> dict:
     code, out, err = kotc("simulate", "17th", "--format", "json", *flags)
     assert code == 0, err
-    assert "games" in err  # the progress bar, on standard error
+    assert err == ""  # the progress bar is for a terminal only
     return json.loads(out)
 
 
 def test_simulate_sums_up_the_games(kotc):
     report = simulate(kotc, "--games", "6", "--seed", "40")
-    assert report["games"] == 6
-    assert sum(report["win_rate"].values()) + report["ties"] == pytest.approx(1)
-    assert sum(report["ended_by"].values()) == 6
+    assert report["games"] == 6 and report["run"]["played"] == 6
+    assert sum(d["wins"] for d in report["decks"]) + report["ties"]["games"] == 6
+    assert sum(e["games"] for e in report["ended_by"]) == 6
     assert report["decisions"] > 6 * 20
     assert report["turns"]["min"] <= report["turns"]["mean"] <= report["turns"]["max"]
     assert report["keywords"]  # the starter decks' cards use keywords
@@ -63,7 +63,7 @@ def test_simulate_sums_up_the_games(kotc):
 def test_simulate_gives_the_same_summary_in_any_number_of_processes(kotc):
     alone = simulate(kotc, "--games", "6", "--seed", "7")
     shared = simulate(kotc, "--games", "6", "--seed", "7", "--workers", "2")
-    alone.pop("seconds"), shared.pop("seconds")
+    assert alone.pop("run") != shared.pop("run")  # where and how long: the run's own
     assert alone == shared
 
 
@@ -76,9 +76,9 @@ def test_simulate_reads_each_deck_file_once(kotc, monkeypatch):
         return real(path)
 
     monkeypatch.setattr(decks_module, "deck_from_file", counted)
-    monkeypatch.setattr(simulation, "SETUPS", {})
-    simulate(kotc, "--games", "5")
-    assert len(reads) == 2  # the two starter decks, not two per game
+    monkeypatch.setattr(simulation, "_READY", {})
+    simulate(kotc, "--games", "5", "--workers", "2")
+    assert len(reads) == 2  # the two starter decks, not two per game or worker
 
 
 BAD = [
@@ -247,12 +247,15 @@ def test_simulate_pits_your_agent_against_random_play(kotc, bots):
                           f"{bots}:Greedy", "random", "--format", "json")
     assert code == 0, err
     report = json.loads(out)
-    assert report["agents"] == [f"{bots}:Greedy", "random"]
-    assert report["win_rate"]["0"] > report["win_rate"]["1"]
-    assert report["ended_by"] == {"all_but_one": 8}  # it never loops to the limit
+    agents = {a["agent"]: a for a in report["agents"]}
+    assert set(agents) == {f"{bots}:Greedy", "random"}
+    assert agents[f"{bots}:Greedy"]["win_rate"] > agents["random"]["win_rate"]
+    assert report["seats"][0]["win_rate"] > report["seats"][1]["win_rate"]
+    # it never loops to the limit
+    assert report["ended_by"] == [{"condition": "all_but_one", "games": 8}]
     _, text, _ = kotc("simulate", "17th", "--games", "2", "--agent", f"{bots}:Greedy",
                       "random")
-    assert "seat 0 wins" in text and f"({bots}:Greedy)" in text
+    assert "Win rate per agent" in text and f"{bots}:Greedy " in text
 
 
 def test_an_agent_that_fails_stops_the_run_naming_the_seed(kotc, bots):
