@@ -23,7 +23,7 @@ from .common import (
     edition_path,
     format_option,
 )
-from .files import output_problem, write_whole
+from .files import OUTPUT_HELP, output_problem, write_whole
 
 CLEAN, BROKEN, BAD_INPUT = 0, 1, 2
 
@@ -38,7 +38,7 @@ def fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="FILE",
                    help="where to write the counterexample scenario (default: beside "
                         "the .kotc file, or in the current directory for a shipped "
-                        "edition)")
+                        "edition); " + OUTPUT_HELP)
     p.add_argument("--decks", nargs="+", metavar="DECK",
                    help="deck files, one per seat (default: the starter decks of the "
                         "edition or of the nearest edition it extends)")

@@ -21,7 +21,7 @@ from .common import (
     edition_argument,
     isatty,
 )
-from .files import output_problem, write_whole
+from .files import OUTPUT_HELP, output_problem, write_whole
 
 
 def play_arguments(p) -> None:
@@ -38,7 +38,8 @@ def play_arguments(p) -> None:
     agent_option(p, human=True)
     p.add_argument("--max-turns", type=int, default=300,
                    help="safety limit on turns (default 300)")
-    p.add_argument("--log", metavar="FILE", help="also write the event log as JSON lines")
+    p.add_argument("--log", metavar="FILE",
+                   help="also write the event log as JSON lines; " + OUTPUT_HELP)
     p.add_argument("--json", action="store_true", help="print the event log as JSON")
 
 
