@@ -16,6 +16,7 @@ from textx import TextXError, get_location
 from .ast import Origin
 from .errors import Diagnostic, RulesetError
 from .language import parse_other
+from .load import SUFFIX, find_edition
 from .phrasing import normalize
 from .shipped import deck_file
 
@@ -214,6 +215,20 @@ def load_cards(path: str | Path) -> list[CardDesign]:
     if problems:
         raise RulesetError(problems)
     return cards
+
+
+def deck_edition_file(deck: DeckList) -> Path | None:
+    """The rule file of the edition a deck names, found as its card files are:
+    beside the deck first (a `.kotc` path relative to it, or an edition named by a
+    file there), then among the shipped editions; None when there is none.
+
+    A name is never a path: `edition "../../etc/hostname"` names no edition.
+    """
+    here = Path(deck.path).parent
+    if deck.edition.endswith(SUFFIX):
+        candidate = here / deck.edition
+        return candidate if file_problem(candidate, "") is None else None
+    return find_edition(deck.edition, here)
 
 
 def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
