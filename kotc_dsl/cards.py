@@ -113,6 +113,12 @@ def _origin(obj, path: str) -> Origin:
     return Origin(path, loc["line"], loc["col"])
 
 
+def _spans_lines(name: str) -> bool:
+    """Whether a name read from a file holds a line break (printed, it could pass
+    for a line of kotc's own)."""
+    return "\n" in name or "\r" in name
+
+
 def file_problem(path: Path, near: str) -> str | None:
     """Why `path` is not a file to read (`not found beside <near>`, or the system's
     reason), or None: `Path.is_file` raises for a name the system refuses, such as
@@ -185,6 +191,9 @@ def load_cards(path: str | Path) -> list[CardDesign]:
     seen: set[str] = set()
     for c in model.cards:
         origin = _origin(c, str(path))
+        if _spans_lines(c.name):
+            problems.append(Diagnostic(origin, f"a card's name is one line, not "
+                                               f"{c.name.count(chr(10)) + 1}"))
         if c.name in seen:
             problems.append(Diagnostic(origin, f"card '{c.name}' is defined twice"))
         seen.add(c.name)
@@ -245,7 +254,11 @@ def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
     deck = DeckList(model.name, model.edition, tuple(model.files),
                     tuple(map(entry, model.entries)), tuple(map(entry, model.reserves)),
                     _origin(model, str(path)), str(path))
-    problems: list[Diagnostic] = []
+    problems: list[Diagnostic] = [
+        Diagnostic(where, "a name is one line: this one spans several")
+        for name, where in [(deck.name, deck.origin)]
+        + [(e.name, e.origin) for e in deck.entries + deck.reserves]
+        if _spans_lines(name)]
     cards: dict[str, CardDesign] = {}
     for name in deck.card_files:
         card_path = path.parent / name
