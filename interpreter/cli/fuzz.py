@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from kotc.checking.fuzz import exploration, shrink, table_for
@@ -180,7 +183,7 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
 
 def _explore(table, args, bar) -> tuple:
     """Run the exploration; the first failing trail (or None) and the runs made."""
-    from hypothesis import HealthCheck, Phase, Verbosity, settings
+    from hypothesis import HealthCheck, Phase, Verbosity, reject, settings
     from hypothesis.stateful import run_state_machine_as_test
 
 
@@ -190,6 +193,8 @@ def _explore(table, args, bar) -> tuple:
 
     def factory():
         nonlocal runs
+        if runs >= args.examples:  # hypothesis asks again for runs it did not count
+            reject()
         runs += 1
         bar.tick()
         return machine()
@@ -200,12 +205,27 @@ def _explore(table, args, bar) -> tuple:
                       report_multiple_bugs=False, verbosity=Verbosity.quiet,
                       suppress_health_check=list(HealthCheck))
     try:
-        run_state_machine_as_test(factory, settings=config)
+        with _private_hypothesis_home():
+            run_state_machine_as_test(factory, settings=config)
     except AssertionError:
         if machine.failures:
             return machine.failures[-1], runs
         raise
     return None, runs
+
+
+@contextlib.contextmanager
+def _private_hypothesis_home() -> Iterator[None]:
+    """Hypothesis keeps its files in `.hypothesis/` of the current directory; a
+    run of `kotc fuzz` keeps them in a temporary directory, removed after."""
+    from hypothesis import configuration
+
+    with tempfile.TemporaryDirectory(prefix="kotc-fuzz-") as home:
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(None)  # as it was: the default
 
 
 def _relative(path: Path, directory: Path) -> str:
