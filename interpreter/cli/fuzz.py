@@ -183,7 +183,7 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
 
 def _explore(table, args, bar) -> tuple:
     """Run the exploration; the first failing trail (or None) and the runs made."""
-    from hypothesis import HealthCheck, Phase, Verbosity, reject, settings
+    from hypothesis import HealthCheck, Phase, Verbosity, settings
     from hypothesis.stateful import run_state_machine_as_test
 
 
@@ -193,8 +193,8 @@ def _explore(table, args, bar) -> tuple:
 
     def factory():
         nonlocal runs
-        if runs >= args.examples:  # hypothesis asks again for runs it did not count
-            reject()
+        if runs >= args.examples:  # hypothesis asks for more runs than it counts
+            raise _Enough
         runs += 1
         bar.tick()
         return machine()
@@ -207,11 +207,17 @@ def _explore(table, args, bar) -> tuple:
     try:
         with _private_hypothesis_home():
             run_state_machine_as_test(factory, settings=config)
+    except _Enough:  # with no shrinking phase, hypothesis stops at once
+        pass
     except AssertionError:
         if machine.failures:
             return machine.failures[-1], runs
         raise
     return None, runs
+
+
+class _Enough(Exception):
+    """The runs asked for are made: raised to end the exploration."""
 
 
 @contextlib.contextmanager
