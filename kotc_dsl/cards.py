@@ -106,6 +106,10 @@ class DeckList:
 # More copies of one card than any deck holds: a count past it is a mistake, refused
 # before anything is made of it (a game of 10^14 cards would exhaust memory).
 MAX_COPIES = 1000
+# The largest printed stat: far past any card, far below a roll of dice or a
+# count that exhausts memory (`sp 1000000000000` is refused where it is written;
+# the engine holds stats computed in play to the same bound).
+MAX_STAT_VALUE = 10**9
 
 
 def _origin(obj, path: str) -> Origin:
@@ -209,6 +213,10 @@ def load_cards(path: str | Path) -> list[CardDesign]:
                     problems.append(Diagnostic(_origin(part, str(path)),
                                                f"card '{c.name}' gives {part.stat} "
                                                f"twice"))
+                if abs(part.value) > MAX_STAT_VALUE:
+                    problems.append(Diagnostic(_origin(part, str(path)), (
+                        f"card '{c.name}': {part.stat} {part.value} is past the "
+                        f"largest stat a card may print ({MAX_STAT_VALUE:,})")))
                 stats.append(StatValue(part.stat, part.value, _origin(part, str(path))))
             else:
                 abilities.append(AbilityText(

@@ -15,6 +15,7 @@ from kotc.checking.fuzz_scenario import counterexample
 from kotc.dsl import RulesetError, load_path
 from kotc.dsl.load import SUFFIX
 from kotc.engine.decks import check_deck_file
+from kotc.runtime.limits import LimitExceeded
 
 from .common import (
     Console,
@@ -122,6 +123,9 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
     bar = _Bar(con.err)
     try:
         trail, runs = _explore(table, args, bar)
+    except LimitExceeded as err:  # the rules asked for more than can be played
+        con.error(f"kotc fuzz: {err}")
+        return BAD_INPUT
     except Exception as err:  # a bug of kotc's own: reported, never a traceback
         con.error(f"kotc fuzz: internal error ({type(err).__name__}: {err}); please "
                   f"report it")

@@ -12,6 +12,7 @@ from kotc.engine.decks import game_decks
 from kotc.engine.game import Game
 from kotc.play.agents import AgentError, make_agents, play
 from kotc.play.table import Abandoned, HumanAgent, Narrator
+from kotc.runtime.limits import LimitExceeded
 
 from .common import (
     agent_option,
@@ -92,6 +93,9 @@ def play_command(args, con) -> int:
     except AgentError as err:
         con.error(f"kotc play: {err}")
         return 1
+    except LimitExceeded as err:  # the rules asked for more than can be played
+        con.error(f"kotc play: {err}")
+        return 2
     if args.log and not write_log(con, Path(args.log), game):
         return 2
     if args.json:
@@ -123,6 +127,9 @@ def _play_at_table(args, con, game: Game) -> int:
     )
     try:
         play(game, agents)
+    except LimitExceeded as err:
+        con.error(f"kotc play: {err}")
+        return 2
     except (AgentError, KeyboardInterrupt) as err:  # Ctrl-C at the prompt: left too
         con.print()
         if isinstance(err, AgentError) and not isinstance(err.error, Abandoned):

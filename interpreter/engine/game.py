@@ -35,6 +35,7 @@ from kotc.dsl import Ruleset, ast, load_edition
 from kotc.dsl.cards import CardDesign
 from kotc.runtime.actions import Action, Decision, Event, IllegalAction, picks
 from kotc.runtime.dice import Dice
+from kotc.runtime.limits import check_dice, check_stat
 from kotc.runtime.state import SEAT_FIELDS, Battle, CardState, Chain, PlayerState
 from kotc.runtime.values import (
     AbilityRef,
@@ -1067,6 +1068,7 @@ class Game:
         cite,
         delta: int | None = None,
     ) -> None:
+        check_stat(value, cite)
         if type(obj) is not int:  # not a card (most often one)
             if isinstance(obj, _Context):
                 obj.set(name, value)
@@ -1140,6 +1142,7 @@ class Game:
         self.marked.add(card)
 
     def roll(self, n: int, seat: int, cite) -> list[DieRef]:
+        check_dice(n, cite)
         if n <= 0:
             return []
         record, roll, seat = self.dice, self.rng.roll, int(seat)
