@@ -28,14 +28,20 @@ def shortened(message: str, longest: int = LONGEST_WORD) -> str:
 
 @dataclass(frozen=True, order=True)
 class Diagnostic:
-    """One problem in one place (its message's overlong words cut)."""
+    """One problem in one place, on one line: a line break in its message (a name
+    quoted from a file) is shown as `\\n`, and overlong words are cut."""
 
     origin: Origin
     message: str
 
     def __post_init__(self) -> None:
-        if _LONG_WORD.search(self.message):
-            object.__setattr__(self, "message", shortened(self.message))
+        message = self.message
+        if "\n" in message or "\r" in message:
+            message = message.replace("\r", "\\r").replace("\n", "\\n")
+        if _LONG_WORD.search(message):
+            message = shortened(message)
+        if message is not self.message:
+            object.__setattr__(self, "message", message)
 
     def __str__(self) -> str:
         if self.origin.line == 0:  # a name with no place in a file (an edition's)
