@@ -67,7 +67,7 @@ def check_state(data: dict[str, Any], zones: set[str]) -> None:
         for name in _SEAT_FIELDS:
             if c[name] is not None and not _is_int(c[name], 0, seats):
                 raise wrong(f"card {i}'s {name}", c[name])
-        if c["zone"] not in zones:
+        if c["zone"] not in zones and c["zone"] != "":  # "": in none (set aside)
             raise wrong(f"card {i}'s zone", c["zone"])
         for name in ("printed", "stats"):
             if type(c[name]) is not dict:
