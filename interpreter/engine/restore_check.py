@@ -34,7 +34,7 @@ def check_state(data: dict[str, Any], zones: set[str]) -> None:
     def wrong(where: str, value: Any) -> ValueError:
         shown = repr(value)
         shown = shown if len(shown) <= 40 else shown[:37] + "..."
-        return ValueError(f"not a consistent game state: {where} is {shown}")
+        return ValueError(f"not a whole game state: {where} is {shown}")
 
     players, cards = data["players"], data["cards"]
     if type(players) is not list or not players:
