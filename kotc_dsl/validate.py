@@ -45,6 +45,9 @@ def validate(ruleset: Ruleset) -> list[Diagnostic]:
 
 # The largest count a rule may write for dice rolled at once or a repeat.
 MAX_WRITTEN_COUNT = 1000
+# The deepest an expression may nest: far past any rule, within what Python
+# compiles (the engine writes each expression as nested Python).
+MAX_EXPR_DEPTH = 100
 
 
 @dataclass
@@ -91,10 +94,38 @@ class Checker:
     def error(self, node: ast.Node, message: str) -> None:
         self.problems.append(Diagnostic(node.origin, message))
 
+    def too_deep(self, rule: ast.Rule) -> bool:
+        """Whether an expression of `rule` nests deeper than `MAX_EXPR_DEPTH`
+        (reported where that expression starts): the engine writes each as nested
+        Python, which Python reads only so deep. Walked without recursion."""
+        stack: list[tuple[object, int, ast.Expr | None]] = [(rule, 0, None)]
+        while stack:
+            node, depth, top = stack.pop()
+            if isinstance(node, ast.Expr):
+                top = top or node
+                depth += 1
+                if depth > MAX_EXPR_DEPTH and top is not None:
+                    self.error(top, f"an expression nested more than {MAX_EXPR_DEPTH} "
+                                    f"deep (a chain of `and`/`or` terms counts one "
+                                    f"level a term); split it with `let`")
+                    return True
+            elif not isinstance(node, ast.Stmt | ast.Rule | ast.Node):
+                if isinstance(node, tuple):
+                    stack.extend((x, depth, top) for x in node)
+                continue
+            else:
+                top, depth = None, 0
+            for value in vars(node).values():
+                if isinstance(value, ast.Node | tuple):
+                    stack.append((value, depth, top))
+        return False
+
     # --- driver ------------------------------------------------------------------
 
     def run(self) -> None:
         for rule in self.rs.rules():
+            if self.too_deep(rule):
+                continue  # the checks below walk it by recursion
             self.citation(rule, rule.cite, rule.key)
             self.ranges(rule)
             check = getattr(self, f"rule_{type(rule).__name__}", None)

@@ -23,8 +23,16 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from kotc.dsl import Diagnostic, Ruleset, RulesetError, ast, edition_files, load_edition
-from kotc.dsl.cards import CardDesign, DeckList, load_cards, load_deck
+from kotc.dsl import (
+    Diagnostic,
+    Ruleset,
+    RulesetError,
+    ast,
+    edition_files,
+    load_edition,
+    load_path,
+)
+from kotc.dsl.cards import CardDesign, DeckList, deck_edition_file, load_cards, load_deck
 from kotc.dsl.coverage import (
     Coverage,
     card_readings,
@@ -40,7 +48,6 @@ from kotc.dsl.legality import (
     judge_card,
     judge_deck,
 )
-from kotc.dsl.load import find_edition
 from kotc.dsl.reading import Unread
 from kotc.dsl.shipped import all_starter_deck_files
 
@@ -233,20 +240,18 @@ def _edition(name: str) -> Ruleset:
 
 
 def _deck_edition(deck: DeckList) -> Ruleset:
-    """The deck's own edition: a house edition beside the deck (its `.kotc` file
-    named by the edition or by its header) first, else a shipped one; an unknown
-    one is located at the deck."""
-    beside = find_edition(deck.edition, near=Path(deck.path).parent)
-    try:
-        return load_edition(beside if beside is not None else deck.edition)
-    except RulesetError as err:
-        unknown = [d for d in err.diagnostics if d.origin.file == deck.edition]
-        if not unknown:
-            raise Malformed(err.diagnostics) from None
+    """The deck's own edition, looked for beside the deck, then among the shipped
+    ones; an unknown one is located at the deck."""
+    found = deck_edition_file(deck)
+    if found is None:
         known = ", ".join(edition_files()) or "none"
-        raise Malformed([Diagnostic(deck.origin, f"deck \"{deck.name}\": unknown edition "
-                                                 f"'{deck.edition}' (known: {known})")]
-                        ) from None
+        message = (f"deck \"{deck.name}\": unknown edition '{deck.edition}' (none "
+                   f"beside the deck; shipped: {known})")
+        raise Malformed([Diagnostic(deck.origin, message)])
+    try:
+        return load_path(found)
+    except RulesetError as err:
+        raise Malformed(err.diagnostics) from None
 
 
 # --- output -----------------------------------------------------------------------

@@ -25,6 +25,7 @@ from kotc.dsl.interpretations import Interpretation, interpretations
 from kotc.dsl.load import SUFFIX, parse_file
 from kotc.dsl.serialize import ruleset_to_dict
 from kotc.dsl.shipped import DECKS_DIR
+from kotc.dsl.sources import kind_of
 from kotc.dsl.unparse import unparse_rule
 from kotc.flowgraph.checks import check_ruleset
 
@@ -157,9 +158,19 @@ def _rule_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
         elif name in edition_files():  # a shipped edition, by name
             files.append(edition_files()[name])
         else:
-            problems.append(Diagnostic(ast.Origin(name, 1, 1),
-                                       "no such file or directory"))
+            problems.append(Diagnostic(ast.Origin(name, 1, 1), _not_a_file(path)))
     return list(dict.fromkeys(files)), problems
+
+
+def _not_a_file(path: Path) -> str:
+    """Why a path that is neither a file nor a directory gives no rule file."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "no such file or directory"
+    except OSError as err:
+        return f"cannot read: {err.strerror or err}"
+    return f"{kind_of(mode)}, not a rule file"
 
 
 def _load(path: Path) -> tuple[Ruleset | None, list[Diagnostic]]:

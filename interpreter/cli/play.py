@@ -12,6 +12,7 @@ from kotc.engine.decks import game_decks
 from kotc.engine.game import Game
 from kotc.play.agents import AgentError, make_agents, play
 from kotc.play.table import Abandoned, HumanAgent, Narrator
+from kotc.runtime.limits import LimitExceeded
 
 from .common import (
     agent_option,
@@ -21,7 +22,7 @@ from .common import (
     edition_argument,
     isatty,
 )
-from .files import output_problem, write_whole
+from .files import OUTPUT_HELP, output_problem, write_whole
 
 
 def play_arguments(p) -> None:
@@ -38,7 +39,8 @@ def play_arguments(p) -> None:
     agent_option(p, human=True)
     p.add_argument("--max-turns", type=int, default=300,
                    help="safety limit on turns (default 300)")
-    p.add_argument("--log", metavar="FILE", help="also write the event log as JSON lines")
+    p.add_argument("--log", metavar="FILE",
+                   help="also write the event log as JSON lines; " + OUTPUT_HELP)
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: the game told for people (default); json: the event "
                         "log, one JSON object per line")
@@ -106,6 +108,9 @@ def play_command(args, con) -> int:
     except AgentError as err:
         con.error(f"kotc play: {err}")
         return 1
+    except LimitExceeded as err:  # the rules asked for more than can be played
+        con.error(f"kotc play: {err}")
+        return 2
     if args.log and not write_log(con, Path(args.log), game):
         return 2
     if args.format == "json":
@@ -138,6 +143,9 @@ def _play_at_table(args, con, game: Game) -> int:
     )
     try:
         play(game, agents)
+    except LimitExceeded as err:
+        con.error(f"kotc play: {err}")
+        return 2
     except (AgentError, KeyboardInterrupt) as err:  # Ctrl-C at the prompt: left too
         con.print()
         if isinstance(err, AgentError) and not isinstance(err.error, Abandoned):

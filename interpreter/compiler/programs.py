@@ -26,6 +26,7 @@ from kotc.dsl import Ruleset, ast
 from kotc.dsl.types import ANY_COUNTER
 from kotc.dsl.unparse import unparse
 from kotc.runtime.actions import DONE, Action, Decision, picks
+from kotc.runtime.limits import check_repeat
 from kotc.runtime.values import DieRef, Seat
 
 from .builtins import BUILTINS, as_items_of, element_name
@@ -569,6 +570,7 @@ class _Writer:
             body_k = gen.const(body, self.at((*self.path, 0)))
             self.loops.append((top, body_k, rounds, at, "env"))
         if not once:
+            gen.emit(f"{gen.const(check_repeat)}({times}, {gen.const(st.cite)})")
             gen.emit(f"for {rounds} in range({times}, 0, -1):")
             gen.depth += 1
             gen.read = {}  # a round may change what the one before read
@@ -1356,6 +1358,7 @@ class Programs:
 
         def repeat(g, f):
             n = times(g, f.env)
+            check_repeat(n, cite)
             if inline is not None:
                 for _ in range(n):
                     for st in inline:

@@ -36,6 +36,7 @@ from kotc.dsl.cards import CardDesign
 from kotc.dsl.types import ANY_COUNTER
 from kotc.runtime.actions import Action, Decision, Event, IllegalAction, picks
 from kotc.runtime.dice import Dice
+from kotc.runtime.limits import check_dice, check_stat
 from kotc.runtime.state import SEAT_FIELDS, Battle, CardState, Chain, PlayerState
 from kotc.runtime.values import (
     AbilityRef,
@@ -48,6 +49,7 @@ from kotc.runtime.values import (
 )
 
 from .referee import Referee
+from .restore_check import check_state
 from .view import view as seen_by
 
 DEFAULT_MAX_TURNS = 300
@@ -665,8 +667,8 @@ class Game:
         """
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"not a game state: {err}") from None
+        except (json.JSONDecodeError, RecursionError) as err:
+            raise ValueError(f"not a game state: {err or 'nested too deeply'}") from None
         written = data.get("format") if isinstance(data, dict) else None
         if written != STATE_FORMAT:
             raise ValueError(
@@ -681,8 +683,10 @@ class Game:
                 )
             if data["layout"] != engine.layout:
                 raise ValueError(_other_engine(data["designs"], list(engine.designs)))
+            check_state(data, set(engine.rs.zones))
             return cls._restored(data, engine)
-        except (KeyError, IndexError, TypeError, AttributeError) as err:
+        except (KeyError, IndexError, TypeError, AttributeError, OverflowError,
+                RecursionError) as err:
             raise ValueError(
                 f"not a whole game state ({type(err).__name__}: {err})"
             ) from None
@@ -1071,6 +1075,7 @@ class Game:
         cite,
         delta: int | None = None,
     ) -> None:
+        check_stat(value, cite)
         if type(obj) is not int:  # not a card (most often one)
             if isinstance(obj, _Context):
                 obj.set(name, value)
@@ -1144,6 +1149,7 @@ class Game:
         self.marked.add(card)
 
     def roll(self, n: int, seat: int, cite) -> list[DieRef]:
+        check_dice(n, cite)
         if n <= 0:
             return []
         record, roll, seat = self.dice, self.rng.roll, int(seat)

@@ -69,13 +69,13 @@ def test_simulate_gives_the_same_summary_in_any_number_of_processes(kotc):
 
 def test_simulate_reads_each_deck_file_once(kotc, monkeypatch):
     reads = []
-    real = decks_module.deck_from_file
+    real = decks_module.load_deck
 
     def counted(path):
         reads.append(path)
         return real(path)
 
-    monkeypatch.setattr(decks_module, "deck_from_file", counted)
+    monkeypatch.setattr(decks_module, "load_deck", counted)
     monkeypatch.setattr(simulation, "_READY", {})
     simulate(kotc, "--games", "5", "--workers", "2")
     assert len(reads) == 2  # the two starter decks, not two per game or worker
