@@ -27,6 +27,15 @@ from typing import Any
 from kotc.dsl import Ruleset, ast
 from kotc.dsl.unparse import unparse_expr
 from kotc.flowgraph.build import compile_ruleset
+from kotc.runtime.events import (
+    Given,
+    Linked,
+    Moved,
+    PawnMade,
+    PhaseBegan,
+    Removed,
+    Resolving,
+)
 from kotc.runtime.values import Seat, card_label
 
 # A turn with more decisions than this is taken as a game that never ends.
@@ -358,12 +367,11 @@ class Invariants:
                                    step=g.applied))
 
         self._chain_events(before, g, events, broken)
-        phases = {before.phase} | {e.data.get("phase") for e in events
-                                   if e.kind == "phase"}
+        phases = {before.phase} | {e.phase for e in events if isinstance(e, PhaseBegan)}
         recovering = bool(phases & self.recovery.keys())
         unfatiguing = bool(phases & self.unfatigue)
-        moved = {e.data.get("card") for e in events
-                 if e.kind in ("move", "give", "removed", "pawn")}
+        moved = {e.card for e in events
+                 if isinstance(e, (Moved, Given, Removed, PawnMade))}
         for i, (zone, controller, exhausted, fatigued) in enumerate(before.cards):
             c = g.cards[i]
             if i in moved or c.zone != zone or c.controller != controller or not zone:
@@ -386,21 +394,21 @@ class Invariants:
         stack = list(before.chain_actors)
         resolving = before.resolving
         for e in events:
-            if e.kind == "link":
+            if isinstance(e, Linked):
                 if resolving and stack:
                     if self.calm:
-                        broken("no_chain_while_resolving", f"player {e.data['player']}",
-                               f"added link {e.data['link']} while the chain resolved",
+                        broken("no_chain_while_resolving", f"player {e.player}",
+                               f"added link {e.link} while the chain resolved",
                                self.calm_cite)
                 elif resolving:
                     resolving = False  # the chain closed; this link opens a new one
-                if e.data["link"] != len(stack) + 1:
-                    broken("chain_order", f"player {e.data['player']}",
-                           f"added link {e.data['link']} to a chain of {len(stack)}")
-                stack.append(e.data["player"])
-            elif e.kind == "resolve":
+                if e.link != len(stack) + 1:
+                    broken("chain_order", f"player {e.player}",
+                           f"added link {e.link} to a chain of {len(stack)}")
+                stack.append(e.player)
+            elif isinstance(e, Resolving):
                 resolving = True
-                n, actor = e.data["link"], e.data["player"]
+                n, actor = e.link, e.player
                 if self.lifo and (not stack or n != len(stack) or stack[-1] != actor):
                     top = f"link {len(stack)} by player {stack[-1]}" if stack else "none"
                     broken("chain_order", f"player {actor}",
@@ -423,7 +431,7 @@ class Invariants:
             broken("chain_order", "the game",
                    f"the chain holds links by players {actual}; its events account "
                    f"for {stack}", self.lifo_cite)
-        elif ch is not None and not any(e.kind == "link" for e in events):
+        elif ch is not None and not any(isinstance(e, Linked) for e in events):
             keys = [_link_key(link) for link in ch.links]
             if keys != before.chain_keys[:len(keys)]:
                 broken("chain_order", "the game",
@@ -496,8 +504,8 @@ class Monitor:
     def _recovery(self, events: list) -> list[Violation]:
         g = self.g
         for e in events:
-            if e.kind == "phase":
-                self.recovering = e.data.get("phase") in self.inv.recovery
+            if isinstance(e, PhaseBegan):
+                self.recovering = e.phase in self.inv.recovery
         if self.recovering and (g.is_over or g.phase not in self.inv.recovery):
             self.recovering = False  # the phase passed without a window to look at
         if self.recovering and self._at_window(g):

@@ -25,6 +25,7 @@ from typing import Any
 from kotc.dsl import Ruleset, ast
 from kotc.dsl.unparse import unparse
 from kotc.runtime.actions import DONE, Action, Decision, picks
+from kotc.runtime.events import CannotPerform, Prevented, Revealed, Seen, Stopped
 from kotc.runtime.values import DieRef, Seat
 
 from .builtins import BUILTINS, as_items_of, element_name
@@ -1077,7 +1078,7 @@ class Programs:
         what = self.expr(s.what)
 
         def reveal(g, f):
-            g.log("reveal", cite, cards=list(as_items_of(what(g, f.env))))
+            g.events.append(Revealed(list(as_items_of(what(g, f.env))), _text(cite)))
             return NEXT
 
         return reveal
@@ -1088,7 +1089,9 @@ class Programs:
 
         def see(g, f):
             seer = who(g, f.env) if who else f.env["you"]
-            g.log("see", cite, player=seer, cards=list(as_items_of(what(g, f.env))))
+            g.events.append(
+                Seen(seer, list(as_items_of(what(g, f.env))), _text(cite))
+            )
             return NEXT
 
         return see
@@ -1332,7 +1335,7 @@ class Programs:
             event = f.env.get("event")
             if event is not None:
                 event["__prevented"] = True
-                g.log("prevent", cite, event=event.get("__name"))
+                g.events.append(Prevented(event.get("__name"), _text(cite)))
             return NEXT
 
         return prevent
@@ -1360,9 +1363,9 @@ class Programs:
                 if then is not None:  # no link: what was to follow it happens now
                     below.block, below.pc = g.engine.programs.blocks[then[0]], 0
                     below.env = dict(then[1])
-                g.log("stop", cite, activating=True)
+                g.events.append(Stopped(True, _text(cite)))
             else:
-                g.log("stop", cite)
+                g.events.append(Stopped(None, _text(cite)))
             return PUSHED  # `go` returns; run() finds the frame done
 
         return stop
@@ -1398,7 +1401,7 @@ class Programs:
                 values = [a(g, f.env) for a in args]
                 choices = referee.perform_choices(g, name, values, mods, seat)
                 if not choices:
-                    g.log("cannot_perform", cite, action=name)
+                    g.events.append(CannotPerform(name, _text(cite)))
                     return NEXT
                 if len(choices) > 1:
                     f.scratch = [choices, seat]
@@ -1638,6 +1641,11 @@ class Programs:
             return PUSHED
 
         return call
+
+
+def _text(cite: ast.Citation | None) -> str | None:
+    """A rule's citation as the log writes it."""
+    return None if cite is None else cite.text
 
 
 def _in_place(st: Step) -> bool:

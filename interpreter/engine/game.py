@@ -33,8 +33,28 @@ from kotc.compiler.programs import (
 )
 from kotc.dsl import Ruleset, ast, load_edition
 from kotc.dsl.cards import CardDesign
-from kotc.runtime.actions import Action, Decision, Event, IllegalAction, picks
+from kotc.runtime.actions import Action, Decision, IllegalAction, picks
 from kotc.runtime.dice import Dice
+from kotc.runtime.events import (
+    Decided,
+    Event,
+    Given,
+    HpChanged,
+    Logged,
+    Moved,
+    Negated,
+    PaidHp,
+    PaidResources,
+    PawnMade,
+    Placed,
+    Removed,
+    Rerolled,
+    Rolled,
+    Shuffled,
+    StatChanged,
+    StepSkipped,
+    Zombie,
+)
 from kotc.runtime.state import SEAT_FIELDS, Battle, CardState, Chain, PlayerState
 from kotc.runtime.values import (
     AbilityRef,
@@ -69,10 +89,6 @@ def card_pool(decks: list[Deck]) -> list[CardDesign]:
     """Every design the decks hold, reserves included: what an engine compiles."""
     return [d for deck in decks for d in deck.cards + deck.reserves]
 
-
-# `_new_tuple(Event, (kind, data, cite))`: a named tuple made in C, with no call of
-# its own `__new__` (events are made at every step)
-_new_tuple = tuple.__new__
 
 
 class Engine:
@@ -534,15 +550,8 @@ class Game:
                 action._namer = None
             if not label:
                 label = str(action)
-        events.append(  # as `log` writes it
-            _new_tuple(
-                Event,
-                (
-                    "decide",
-                    {"player": d.player, "action": label, "choice": action.kind},
-                    None if d.cite is None else d.cite.text,
-                ),
-            )
+        events.append(
+            Decided(d.player, label, action.kind, None if d.cite is None else d.cite.text)
         )
         if d.resume == "vm":
             self.answer = action
@@ -799,9 +808,8 @@ class Game:
         return picks((x,), self.namer)[0]
 
     def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
-        self.events.append(
-            _new_tuple(Event, (kind, data, None if cite is None else cite.text))
-        )
+        """Record an event the ruleset declares (`emit`), or one of its battle's."""
+        self.events.append(Logged(kind, data, None if cite is None else cite.text))
 
     @property
     def active_seat(self) -> Seat:
@@ -947,7 +955,7 @@ class Game:
             c.zone = ""
             if old_zone in watched:
                 self.dirty = True
-            self.log("removed", engine.pawn_cite, card=card, name=c.name)
+            self.events.append(Removed(card, c.name, _text(engine.pawn_cite)))
             return
         target = self.players[seat].zones[zone]
         if not mods:  # most often: on top, faced as its zone shows cards, ready
@@ -970,12 +978,8 @@ class Game:
             c.last_controller = c.controller
         if zone in watched or old_zone in watched:
             self.dirty = True
-        self.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "move",
-                {"card": card, "name": c.name, "to": zone, "player": seat},
-                None if cite is None else cite.text,
-            ))
+        self.events.append(
+            Moved(card, c.name, zone, seat, None if cite is None else cite.text)
         )
         if "moved" in self.referee.listened:
             self.referee.note(self, "moved", {"target": card})
@@ -1013,7 +1017,7 @@ class Game:
                 c.last_controller = c.controller
             if self.battle is not None:
                 self.withdraw(card, None)
-            self.log("give", cite, card=card, to=seat)
+            self.events.append(Given(card, seat, _text(cite)))
 
     def banish(self, card: int, cite) -> None:
         c = self.cards[card]
@@ -1025,7 +1029,7 @@ class Game:
             if c.zone in self.referee.watched_zones:
                 self.dirty = True
             c.zone = ""
-            self.log("removed", cite, card=card, name=c.name)
+            self.events.append(Removed(card, c.name, _text(cite)))
 
     # The primitives below take every card a statement names at once: recovery
     # names every card in play.
@@ -1081,10 +1085,12 @@ class Game:
                 before = p.hp
                 p.hp = max(value, floor) if floor is not None else value
                 if p.hp != before:
-                    self.log("hp", cite, player=int(obj), hp=p.hp, change=p.hp - before)
+                    self.events.append(
+                        HpChanged(int(obj), p.hp, p.hp - before, _text(cite))
+                    )
                     zombies = self.referee.zombies_cite
                     if zombies is not None and p.hp <= 0 < before:
-                        self.log("zombie", zombies, player=int(obj))
+                        self.events.append(Zombie(int(obj), _text(zombies)))
                 return
         c = self.cards[obj]
         if name not in c.stats:
@@ -1100,12 +1106,8 @@ class Game:
         elif delta is None and name in c.timed:
             # set outright, for good: the changes made before no longer expire
             del c.timed[name]
-        self.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "stat",
-                {"card": obj, "stat": name, "value": value},
-                None if cite is None else cite.text,
-            ))
+        self.events.append(
+            StatChanged(obj, name, value, None if cite is None else cite.text)
         )
 
     def reset_stats(self, cards: list, stats: tuple) -> None:
@@ -1148,18 +1150,12 @@ class Game:
             value = roll()
             values.append(value)
             record.append([value, seat])
-        self.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "roll",
-                {"player": seat, "dice": values},
-                None if cite is None else cite.text,
-            ))
-        )
+        self.events.append(Rolled(seat, values, None if cite is None else cite.text))
         return list(map(DieRef, range(first, first + n)))
 
     def reroll(self, die: DieRef, cite) -> None:
         self.dice[die][0] = self.rng.roll()
-        self.log("reroll", cite, die=int(die), value=self.dice[die][0])
+        self.events.append(Rerolled(int(die), self.dice[die][0], _text(cite)))
 
     def shuffle(self, cards: list[int], cite) -> None:
         if not cards:
@@ -1174,7 +1170,7 @@ class Game:
             self.rng.shuffle(chosen)
             for i, x in zip(positions, chosen, strict=True):
                 zone[i] = x
-        self.log("shuffle", cite, player=c.controller, zone=c.zone)
+        self.events.append(Shuffled(c.controller, c.zone, _text(cite)))
 
     def place_counters(self, card: int, kind: str, n: int, placer: int, cite) -> None:
         c = self.cards[card]
@@ -1184,7 +1180,7 @@ class Game:
         for _ in range(max(n, 0)):
             c.counters.append([kind, int(placer)])
             self._counted(kind, 1)
-        self.log("place", cite, card=card, counter=kind, n=n, by=int(placer))
+        self.events.append(Placed(card, kind, n, int(placer), _text(cite)))
 
     def strip_counters(self, card: int, kind: str, n: int, cite) -> None:
         c = self.cards[card]
@@ -1223,7 +1219,7 @@ class Game:
             p = self.players[seat]
             p.hp -= min(amount, p.hp)
             self.dirty = True
-            self.log("pay", cite, player=int(seat), hp=amount)
+            self.events.append(PaidHp(int(seat), amount, _text(cite)))
             return
         # the cards `resources` lists, zone by zone, until the amount is paid
         paid, cards, zones = 0, self.cards, self.players[seat].zones
@@ -1235,12 +1231,8 @@ class Game:
                 if not c.exhausted:
                     c.exhausted = True
                     paid += 1
-        self.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "pay",
-                {"player": int(seat), "resources": paid},
-                None if cite is None else cite.text,
-            ))
+        self.events.append(
+            PaidResources(int(seat), paid, None if cite is None else cite.text)
         )
 
     def resources(self, seat: int) -> list[int]:
@@ -1276,7 +1268,7 @@ class Game:
         self.namer = self.namer.adding(c)
         self.players[seat].zones[zone].append(c.id)
         c.zone, c.face_up = zone, True
-        self.log("pawn", cite, card=c.id, player=int(seat), stats=printed)
+        self.events.append(PawnMade(c.id, int(seat), printed, _text(cite)))
         return c.id
 
     def _minion_type(self) -> str:
@@ -1289,7 +1281,7 @@ class Game:
             for link in self.chain.links:
                 if link["source"] in cards and not link.get("counter"):
                     link["negated"] = True
-            self.log("negate", cite, cards=cards)
+            self.events.append(Negated(cards, _text(cite)))
 
     def end_game(self, why: str, cite) -> None:
         self.referee.finish(self, why, cite)
@@ -1346,7 +1338,7 @@ class Game:
     def skip_step(self, step: str, cite) -> None:
         if self.battle is not None:
             self.battle.skipped.append(step)
-            self.log("skip", cite, step=step)
+            self.events.append(StepSkipped(step, _text(cite)))
 
     def enlist(self, card: int, cite) -> None:
         self.referee.enlist(self, card, cite)
@@ -1492,6 +1484,11 @@ def _programs_from_json(data: dict, blocks: list[Block]) -> tuple[list[Frame], l
         f.scratch = decode(w["scratch"])
         frames.append(f)
     return frames, [[block, dicts[i]] for block, i in data["after"]]
+
+
+def _text(cite: ast.Citation | None) -> str | None:
+    """A rule's citation as the log writes it."""
+    return None if cite is None else cite.text
 
 
 def _cite_json(c: ast.Citation | None) -> list | None:

@@ -23,12 +23,27 @@ from kotc.compiler.listing import CompiledAction, Listing, action_names, trigger
 from kotc.compiler.programs import NEXT, PUSHED, WAIT, Block, Frame
 from kotc.compiler.programs import run as run_frames
 from kotc.dsl import ast
-from kotc.runtime.actions import Action, Decision, Event, picks
+from kotc.runtime.actions import Action, Decision, picks
+from kotc.runtime.events import (
+    Acted,
+    Activated,
+    Eliminated,
+    FirstPlayer,
+    GameOver,
+    Linked,
+    Performed,
+    PhaseBegan,
+    PhaseSkipped,
+    Popped,
+    Resolving,
+    RolledOff,
+    StepSkipped,
+    TurnBegan,
+    TurnLost,
+)
 from kotc.runtime.state import Battle, Chain
 from kotc.runtime.values import AbilityRef, Seat, card_label, seat_of
 
-# `_new_tuple(Event, (...))`: a named tuple made in C (as `Game.log` makes one)
-_new_tuple = tuple.__new__
 _new_object = object.__new__
 
 
@@ -468,9 +483,9 @@ class Referee(Listing):
             }
             best = max(totals.values())
             contenders = [s for s, t in totals.items() if t == best]
-            g.log("roll_off", step.cite, totals=totals)
+            g.events.append(RolledOff(totals, _text(step.cite)))
             if len(contenders) == 1:
-                g.log("first_player", step.cite, player=contenders[0])
+                g.events.append(FirstPlayer(contenders[0], _text(step.cite)))
                 return contenders[0]
 
     # turns and phases
@@ -486,11 +501,7 @@ class Referee(Listing):
         else:
             g.turn += 1
             g.active = g.next_seat(g.active)
-        g.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "turn", {"turn": g.turn, "player": g.active}, self.turn_text
-            ))
-        )
+        g.events.append(TurnBegan(g.turn, g.active, self.turn_text))
         g.tasks[-1] = phase = ["phase", 0, "begin"]
         if not g.dirty:  # the first phase begins at once, as the run loop would
             self._task_phase(g, phase)
@@ -543,17 +554,11 @@ class Referee(Listing):
                     for skip in ph.skips:
                         if skip(g, env):
                             phase = ph.phase
-                            g.log("skip", phase.skips[0].cite or phase.cite,
-                                  phase=ph.name)
+                            g.events.append(PhaseSkipped(
+                                ph.name, _text(phase.skips[0].cite or phase.cite)))
                             task[1], task[2] = i + 1, "begin"
                             return
-                g.events.append(  # as `log` writes it
-                    _new_tuple(Event, (
-                        "phase",
-                        {"phase": ph.name, "player": g.active},
-                        ph.cite_text,
-                    ))
-                )
+                g.events.append(PhaseBegan(ph.name, g.active, ph.cite_text))
                 if ph.first:
                     stage = task[2] = "before"
                 # else the program runs at once (`run`: nothing reads the stage
@@ -678,13 +683,10 @@ class Referee(Listing):
             if g.chain is None and not answers:
                 g.recent = []
         cite = act.cite
-        g.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "action",
-                {"player": seat, "action": action._label or action.label or name},
-                None if cite is None else cite.text,
-            ))
-        )
+        g.events.append(Acted(
+            seat, action._label or action.label or name,
+            None if cite is None else cite.text,
+        ))
         if name in self.chaining:
             self.fire(g, "chaining_action", {"actor": seat_of(seat)}, env, act.cite)
         g.frames.append(Frame(act.body, env))
@@ -715,7 +717,7 @@ class Referee(Listing):
             inner["__free"] = True
         if "inline" in mods or env.get("__inline"):
             inner["__inline"] = True
-        g.log("perform", act.cite, player=seat, action=name)
+        g.events.append(Performed(seat, name, _text(act.cite)))
         g.frames.append(Frame(act.body, inner))
 
     def perform(self, g, name, values, mods, seat, cite, env) -> None:
@@ -747,13 +749,9 @@ class Referee(Listing):
             or (g.chain is not None and g.chain.resolving)
         )
         cite = ab.cite or cite
-        g.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "activate",
-                {"player": int(you), "card": card, "ability": ab.name or index},
-                None if cite is None else cite.text,
-            ))
-        )
+        g.events.append(Activated(
+            int(you), card, ab.name or index, None if cite is None else cite.text
+        ))
         if inline:
             if after is not None:  # under the resolution: it runs next
                 g.frames.append(Frame(then, dict(after[1])))
@@ -808,11 +806,7 @@ class Referee(Listing):
             ch.last_actor = actor
             ch.asking = g.next_seat(actor)
             ch.passes = 0
-        g.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "link", {"player": actor, "link": len(ch.links)}, self.link_text
-            ))
-        )
+        g.events.append(Linked(actor, len(ch.links), self.link_text))
 
     def _task_chain(self, g, task: list) -> None:
         ch = g.chain
@@ -824,13 +818,8 @@ class Referee(Listing):
             links = ch.links
             if links:
                 link = links.pop()
-                g.events.append(  # as `log` writes it
-                    _new_tuple(Event, (
-                        "resolve",
-                        {"link": len(links) + 1, "player": link["actor"]},
-                        self.resolve_text,
-                    ))
-                )
+                g.events.append(Resolving(len(links) + 1, link["actor"],
+                                          self.resolve_text))
                 then = link["then"]
                 blocks = self.programs.blocks
                 if then is not None:  # after the resolution, negated or not
@@ -896,7 +885,7 @@ class Referee(Listing):
         spec = self.counters[kind]
         key = f"counter {kind}"
         g.usage[key] = g.usage.get(key, 0) + 1
-        g.log("pop", spec.cite, card=card, counter=kind, player=int(seat))
+        g.events.append(Popped(card, kind, int(seat), _text(spec.cite)))
         env = {"you": seat_of(seat), "host": card}
         if (
             spec.kind == "proactive"
@@ -963,7 +952,7 @@ class Referee(Listing):
                     g.take_counter(card, entry)
                     spec = self.counters[kind]
                     g.usage[f"counter {kind}"] = g.usage.get(f"counter {kind}", 0) + 1
-                    g.log("pop", spec.cite, card=card, counter=kind, player=placer)
+                    g.events.append(Popped(card, kind, placer, _text(spec.cite)))
                     g.frames.append(
                         Frame(
                             spec.body,
@@ -1220,7 +1209,7 @@ class Referee(Listing):
                 elif stage == "begin":
                     g.step = name
                     if name in b.skipped:
-                        g.log("skip", cite, step=name)
+                        g.events.append(StepSkipped(name, _text(cite)))
                         task[1] += 1
                         break
                     task[2] = "ops"
@@ -1511,7 +1500,7 @@ class Referee(Listing):
     def eliminate(self, g, seat: int, why: str, cite) -> None:
         if not g.players[seat].eliminated:
             g.leave_game(seat)
-            g.log("eliminated", cite, player=int(seat), reason=why)
+            g.events.append(Eliminated(int(seat), why, _text(cite)))
             g.dirty = True
 
     @staticmethod
@@ -1547,7 +1536,7 @@ class Referee(Listing):
         g.frames, g.after, g.tasks = [], [], [["turn"]]
         g.chain = g.battle = g.decision = None
         g.step = ""
-        g.log("turn_lost", self.turn_cite, player=g.active)
+        g.events.append(TurnLost(g.active, _text(self.turn_cite)))
 
     def finish(self, g, why: str, cite) -> None:
         if g.is_over:
@@ -1575,7 +1564,7 @@ class Referee(Listing):
             "criterion": decided,
             "condition": why,
         }
-        g.log("game_over", cite, **g.outcome)
+        g.events.append(GameOver(**g.outcome, cite=_text(cite)))
 
 
 # answers that are the same at every decision of their kind (actions are immutable)
@@ -1694,6 +1683,11 @@ def new_battle(attacker: int) -> Battle:
 def _visible(event: dict) -> dict:
     return {k: v for k, v in event.items() if not k.startswith("__")}
 
+
+
+def _text(cite: ast.Citation | None) -> str | None:
+    """A rule's citation as the log writes it."""
+    return None if cite is None else cite.text
 
 
 def _cite(rule) -> ast.Citation | None:

@@ -1,5 +1,5 @@
-"""Actions and decisions: every choice a player makes goes through these; and
-the events a game logs.
+"""Actions and decisions: every choice a player makes goes through these (the
+events a game logs are in `events`).
 
 An `Action` is one legal move at a `Decision`. Its `kind` says what sort of
 choice it is (`act` an opened action, `pick` a card or player, `done`, `yes`,
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from kotc.dsl import ast
 
@@ -129,22 +129,6 @@ class Decision:
     options: list[Action]
     resume: str = "vm"
     cite: ast.Citation | None = None
-
-
-class Event(NamedTuple):
-    """One thing that happened, with the rule that made it happen."""
-
-    kind: str
-    data: dict
-    cite: str | None = None
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "data": encode(self.data), "cite": self.cite}
-
-    def __str__(self) -> str:
-        data = ", ".join(f"{k}={v}" for k, v in self.data.items())
-        cite = f"  [{self.cite}]" if self.cite else ""
-        return f"{self.kind}({data}){cite}"
 
 
 class IllegalAction(Exception):
