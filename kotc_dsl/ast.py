@@ -58,6 +58,8 @@ class Citation(Node):
     section: str
     interpretation: str | None = None
     edition: str = ""
+    # `str(self)`, made once (see `__post_init__`)
+    text: str = field(default="", init=False, repr=False, compare=False)
 
     def __str__(self) -> str:
         text = f"{self.edition} §{self.section}"

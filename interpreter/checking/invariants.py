@@ -55,6 +55,7 @@ BUILTINS = {
     "counter_hosts": "Counters sit only on on-field cards",
     "counter_count": "The counters counted in play are those the cards hold",
     "last_controller": "A card in play records who controls it as its last controller",
+    "derived": "The fields the engine derives from the state are in step with it",
     "zone_holds": "A zone holds only the card types it may",
     "exhaustible": "Only cards in exhaustible zones are exhausted or fatigued",
     "flow_node": "Play rests on a node of the flow graph",
@@ -266,6 +267,8 @@ class Invariants:
             broken("counter_count", "the game",
                    f"counts {dict(g.counters_in_play)} counters in play, the cards "
                    f"hold {dict(on_cards)}", self.counter_cite)
+        for problem in derived_out_of_step(g):
+            broken("derived", "the game", problem)
         if self.hp_floor is not None:
             for p in g.players:
                 if p.hp < self.hp_floor:
@@ -525,6 +528,51 @@ class Monitor:
         return []
 
 
+def derived_out_of_step(g) -> list[str]:
+    """The fields the engine derives from the state (see `kotc.engine.primitives`)
+    that differ from what they are recomputed from scratch: the cards marked, the
+    seats in the game, the names of the cards, the battle's teams, and `dirty`
+    (while false, no lose or end condition may hold). `counters_in_play` and the
+    last controllers are invariants of their own (`counter_count`,
+    `last_controller`)."""
+    found = []
+    marked = {c.id for c in g.cards if c.timed or c.tags}
+    if g.marked != marked:
+        found.append(f"the cards marked are {sorted(g.marked)}, not {sorted(marked)}")
+    in_game = [Seat(p.seat) for p in g.players if not p.eliminated]
+    if g.in_game != in_game:
+        found.append(f"the seats in the game are {g.in_game}, not {in_game}")
+    if g.namer.cards != tuple((c.name, c.design) for c in g.cards):
+        found.append("the names actions are labelled by are not the cards'")
+    b = g.battle
+    if b is not None:
+        for team, seat in ((b.attack_team, b.attacker), (b.defense_team, b.defender)):
+            for card in team:
+                c = g.cards[card]
+                if not c.zone or c.controller != seat:
+                    found.append(f"{card_label(c.name, card)} is in the team of player "
+                                 f"{seat}, yet in the {c.zone or 'no zone'} of player "
+                                 f"{c.controller}")
+    if not g.dirty and not g.is_over:
+        found += [f"nothing is marked changed (dirty), yet {held} holds"
+                  for held in _conditions_holding(g)]
+    return found
+
+
+def _conditions_holding(g) -> list[str]:
+    referee = g.referee
+    held = []
+    for name, cond, _cite in referee.lose_checks:
+        for s in g.in_game:
+            if cond(g, {"player": s, "you": s}):
+                held.append(f"the lose condition {name} for player {int(s)}")
+    env = {"you": Seat(g.active)}
+    for name, flag, cond, _cite in referee.end_checks:
+        if g.flags.get(flag) or (cond is not None and cond(g, env)):
+            held.append(f"the end condition {name}")
+    return held
+
+
 def _paths(node: Any):
     if isinstance(node, ast.Path):
         yield node
@@ -550,4 +598,6 @@ def _show(g, value: Any) -> str:
     return str(value)
 
 
-__all__ = ["BUILTINS", "Invariants", "Monitor", "Snapshot", "Violation"]
+__all__ = [
+    "BUILTINS", "Invariants", "Monitor", "Snapshot", "Violation", "derived_out_of_step",
+]

@@ -27,7 +27,6 @@ from kotc.runtime.actions import Action, Decision, picks
 from kotc.runtime.events import (
     Acted,
     Activated,
-    Eliminated,
     FirstPlayer,
     GameOver,
     Linked,
@@ -43,6 +42,8 @@ from kotc.runtime.events import (
 )
 from kotc.runtime.state import Battle, Chain
 from kotc.runtime.values import AbilityRef, Seat, card_label, seat_of
+
+from .primitives import eliminate
 
 _new_object = object.__new__
 
@@ -99,7 +100,7 @@ class Referee(Listing):
         "chain_offer", "chaining", "concessions", "counters", "criteria", "damage_kw",
         "damage_params", "decision_limit_cite", "defender_rule", "dice_per",
         "end_checks", "end_conditions", "engine", "fire_block", "formations",
-        "has_chain", "hidden_zones", "hp_floor", "joined", "leftover_to",
+        "has_chain", "hidden_zones", "joined", "leftover_to",
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "minion_victim_kinds", "modifiers", "new_chain",
         "others_gate", "others_offer", "param_names", "phases", "players_are_victims",
@@ -108,7 +109,7 @@ class Referee(Listing):
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
         "step_windows", "steps", "steps_count", "steps_run", "team_excluded",
         "team_zone", "turn_cite", "turn_limit_cite", "turn_text", "unbindable",
-        "victim_excluded", "watched_zones", "zombies_cite", "zone_names",
+        "victim_excluded", "zone_names",
     )
 
     def __init__(self, engine):
@@ -197,13 +198,7 @@ class Referee(Listing):
         self.reaction_kinds = {
             key: frozenset(specs) for key, specs in self.reactions.items()
         }
-        self.listened = {
-            e
-            for abilities in engine.abilities.values()
-            for a in abilities
-            if a.trigger
-            for e in a.trigger.events
-        }
+        self.listened = engine.listened
         # each step: its name, operations, citation and node in the flow graph
         self.battle_steps = [
             (s.name, s.ops, s.cite, f"battle:{s.name}") for s in rs.battle_steps
@@ -230,15 +225,7 @@ class Referee(Listing):
             (name, f"end:{name}", cond, cite)
             for name, cond, _, cite in self.end_conditions
         ]
-        conditions = [c.cond for c in rs.end_conditions + rs.lose_conditions if c.cond]
-        self.watched_zones = set().union(*(P.zones_read(c) for c in conditions))
-        floor = rs.setting("endgame", "hp_floor")
-        self.hp_floor = floor.floor if floor else None
-        # players at zero HP play on (as zombies) where the ruleset says so
-        self.zombies_cite = _cite(rs.setting("endgame", "zombies_play_on"))
-        self.resource_zones = [
-            z.name for z in rs.zones.values() if "resources" in z.flags
-        ]
+        self.resource_zones = engine.resource_zones
         self.call_blocks = {
             name: self._call_block(name, block)
             for name, block in P.keyword_blocks.items()
@@ -1048,7 +1035,7 @@ class Referee(Listing):
             setattr(g.players[player], name, True)
         for cname, _cond, event, _cite in self.lose_conditions:
             if event == name and isinstance(player, Seat):
-                self.eliminate(g, player, cname, _cite)
+                eliminate(g, player, cname, _cite)
         for cname, _cond, event, _cite in self.end_conditions:
             if event == name:
                 g.flags[f"end:{cname}"] = True
@@ -1497,12 +1484,6 @@ class Referee(Listing):
 
     # the end
 
-    def eliminate(self, g, seat: int, why: str, cite) -> None:
-        if not g.players[seat].eliminated:
-            g.leave_game(seat)
-            g.events.append(Eliminated(int(seat), why, _text(cite)))
-            g.dirty = True
-
     @staticmethod
     def end_due(g) -> bool:
         """Whether the game's end is to be looked for now: something it reads
@@ -1520,7 +1501,7 @@ class Referee(Listing):
             # the seats as they were: one eliminated is not looked at again
             for s in g.in_game:
                 if cond(g, {"player": s, "you": s}):
-                    self.eliminate(g, s, name, cite)
+                    eliminate(g, s, name, cite)
         env = {"you": seat_of(g.active)}
         flags = g.flags
         for name, flag, cond, cite in self.end_checks:

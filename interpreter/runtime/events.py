@@ -75,155 +75,164 @@ class Logged(Event):
         return (Logged, (self.kind, self.data, self.cite))
 
 
-def _record(kind: str, omitted: tuple[str, ...] = ()) -> Any:
-    """Make a class an event record of `kind`: a slotted dataclass."""
-
-    def make(cls: type) -> type:
-        cls.kind = kind  # type: ignore[attr-defined]
-        cls.omitted = frozenset(omitted)  # type: ignore[attr-defined]
-        return dataclass(slots=True)(cls)
-
-    return make
-
-
 # --- the flow -------------------------------------------------------------------------
 
 
-@_record("decide")
+@dataclass(slots=True)
 class Decided(Event):
     """A player answered a decision."""
 
+    kind: ClassVar[str] = "decide"
     player: int
     action: str
     choice: str
     cite: str | None = None
 
 
-@_record("turn")
+@dataclass(slots=True)
 class TurnBegan(Event):
+    kind: ClassVar[str] = "turn"
     turn: int
     player: int
     cite: str | None = None
 
 
-@_record("phase")
+@dataclass(slots=True)
 class PhaseBegan(Event):
+    kind: ClassVar[str] = "phase"
     phase: str
     player: int
     cite: str | None = None
 
 
-@_record("skip")
+@dataclass(slots=True)
 class PhaseSkipped(Event):
+    kind: ClassVar[str] = "skip"
     phase: str
     cite: str | None = None
 
 
-@_record("skip")
+@dataclass(slots=True)
 class StepSkipped(Event):
+    kind: ClassVar[str] = "skip"
     step: str
     cite: str | None = None
 
 
-@_record("roll_off")
+@dataclass(slots=True)
 class RolledOff(Event):
     """Each player's total in a roll for who goes first (ties roll again)."""
 
+    kind: ClassVar[str] = "roll_off"
     totals: dict[int, int]
     cite: str | None = None
 
 
-@_record("first_player")
+@dataclass(slots=True)
 class FirstPlayer(Event):
+    kind: ClassVar[str] = "first_player"
     player: int
     cite: str | None = None
 
 
-@_record("action")
+@dataclass(slots=True)
 class Acted(Event):
     """A player took an action of the ruleset."""
 
+    kind: ClassVar[str] = "action"
     player: int
     action: str
     cite: str | None = None
 
 
-@_record("perform")
+@dataclass(slots=True)
 class Performed(Event):
     """An effect took an action on a player's behalf."""
 
+    kind: ClassVar[str] = "perform"
     player: int
     action: str
     cite: str | None = None
 
 
-@_record("cannot_perform")
+@dataclass(slots=True)
 class CannotPerform(Event):
+    kind: ClassVar[str] = "cannot_perform"
     action: str
     cite: str | None = None
 
 
-@_record("activate")
+@dataclass(slots=True)
 class Activated(Event):
+    kind: ClassVar[str] = "activate"
     player: int
     card: int
     ability: Any  # its name, or its index among the card's abilities
     cite: str | None = None
 
 
-@_record("link")
+@dataclass(slots=True)
 class Linked(Event):
     """A link was added to the chain: its number, counted from the first."""
 
+    kind: ClassVar[str] = "link"
     player: int
     link: int
     cite: str | None = None
 
 
-@_record("resolve")
+@dataclass(slots=True)
 class Resolving(Event):
+    kind: ClassVar[str] = "resolve"
     link: int
     player: int
     cite: str | None = None
 
 
-@_record("stop", omitted=("activating",))
+@dataclass(slots=True)
 class Stopped(Event):
     """A program stopped early; `activating`: an activation failed."""
 
+    kind: ClassVar[str] = "stop"
+    omitted: ClassVar[frozenset[str]] = frozenset(("activating",))
     activating: bool | None = None
     cite: str | None = None
 
 
-@_record("prevent")
+@dataclass(slots=True)
 class Prevented(Event):
+    kind: ClassVar[str] = "prevent"
     event: str | None
     cite: str | None = None
 
 
-@_record("negate")
+@dataclass(slots=True)
 class Negated(Event):
+    kind: ClassVar[str] = "negate"
     cards: list[int]
     cite: str | None = None
 
 
-@_record("eliminated")
+@dataclass(slots=True)
 class Eliminated(Event):
+    kind: ClassVar[str] = "eliminated"
     player: int
     reason: str
     cite: str | None = None
 
 
-@_record("turn_lost")
+@dataclass(slots=True)
 class TurnLost(Event):
     """The active player left the game: what was under way in its turn is dropped."""
 
+    kind: ClassVar[str] = "turn_lost"
     player: int
     cite: str | None = None
 
 
-@_record("game_over")
+@dataclass(slots=True)
 class GameOver(Event):
+    kind: ClassVar[str] = "game_over"
     winner: int | None
     tied: list[int]
     criterion: str | None
@@ -234,8 +243,9 @@ class GameOver(Event):
 # --- the primitives -------------------------------------------------------------------
 
 
-@_record("move")
+@dataclass(slots=True)
 class Moved(Event):
+    kind: ClassVar[str] = "move"
     card: int
     name: str
     to: str
@@ -243,69 +253,78 @@ class Moved(Event):
     cite: str | None = None
 
 
-@_record("removed")
+@dataclass(slots=True)
 class Removed(Event):
     """A card or pawn left the game."""
 
+    kind: ClassVar[str] = "removed"
     card: int
     name: str
     cite: str | None = None
 
 
-@_record("give")
+@dataclass(slots=True)
 class Given(Event):
+    kind: ClassVar[str] = "give"
     card: int
     to: int
     cite: str | None = None
 
 
-@_record("stat")
+@dataclass(slots=True)
 class StatChanged(Event):
+    kind: ClassVar[str] = "stat"
     card: int
     stat: str
     value: Any
     cite: str | None = None
 
 
-@_record("hp")
+@dataclass(slots=True)
 class HpChanged(Event):
+    kind: ClassVar[str] = "hp"
     player: int
     hp: int
     change: int
     cite: str | None = None
 
 
-@_record("zombie")
+@dataclass(slots=True)
 class Zombie(Event):
     """A player at zero HP plays on."""
 
+    kind: ClassVar[str] = "zombie"
     player: int
     cite: str | None = None
 
 
-@_record("roll")
+@dataclass(slots=True)
 class Rolled(Event):
+    kind: ClassVar[str] = "roll"
     player: int
     dice: list[int]
     cite: str | None = None
 
 
-@_record("reroll")
+@dataclass(slots=True)
 class Rerolled(Event):
+    kind: ClassVar[str] = "reroll"
     die: int
     value: int
     cite: str | None = None
 
 
-@_record("shuffle")
+@dataclass(slots=True)
 class Shuffled(Event):
+    kind: ClassVar[str] = "shuffle"
     player: int
     zone: str
     cite: str | None = None
 
 
-@_record("place")
+@dataclass(slots=True)
 class Placed(Event):
+    kind: ClassVar[str] = "place"
     card: int
     counter: str
     n: int
@@ -313,44 +332,50 @@ class Placed(Event):
     cite: str | None = None
 
 
-@_record("pop")
+@dataclass(slots=True)
 class Popped(Event):
+    kind: ClassVar[str] = "pop"
     card: int
     counter: str
     player: int
     cite: str | None = None
 
 
-@_record("pay")
+@dataclass(slots=True)
 class PaidHp(Event):
+    kind: ClassVar[str] = "pay"
     player: int
     hp: int
     cite: str | None = None
 
 
-@_record("pay")
+@dataclass(slots=True)
 class PaidResources(Event):
+    kind: ClassVar[str] = "pay"
     player: int
     resources: int
     cite: str | None = None
 
 
-@_record("pawn")
+@dataclass(slots=True)
 class PawnMade(Event):
+    kind: ClassVar[str] = "pawn"
     card: int
     player: int
     stats: dict[str, Any]
     cite: str | None = None
 
 
-@_record("reveal")
+@dataclass(slots=True)
 class Revealed(Event):
+    kind: ClassVar[str] = "reveal"
     cards: list[int]
     cite: str | None = None
 
 
-@_record("see")
+@dataclass(slots=True)
 class Seen(Event):
+    kind: ClassVar[str] = "see"
     player: int
     cards: list[int]
     cite: str | None = None
