@@ -23,9 +23,10 @@ from typing import Any
 from kotc.dsl import ast
 from kotc.runtime.actions import Action
 from kotc.runtime.values import AbilityRef, Seat, seat_of
+from kotc.runtime.vm import Block
 
 from .prefilter import could_hold
-from .programs import Block, as_list
+from .programs import as_list
 
 
 @dataclass

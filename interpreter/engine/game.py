@@ -20,17 +20,9 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+from kotc.compiler import services
 from kotc.compiler.abilities import CompiledAbility, compile_card
-from kotc.compiler.programs import (
-    NEXT,
-    PUSHED,
-    WAIT,
-    Block,
-    Frame,
-    Programs,
-    as_list,
-    run,
-)
+from kotc.compiler.programs import Programs, as_list
 from kotc.dsl import Ruleset, ast, load_edition
 from kotc.dsl.cards import CardDesign
 from kotc.runtime.actions import Action, Decision, IllegalAction, picks
@@ -40,7 +32,7 @@ from kotc.runtime.events import (
     Event,
     Logged,
 )
-from kotc.runtime.state import SEAT_FIELDS, Battle, CardState, Chain, PlayerState
+from kotc.runtime.state import Battle, CardState, Chain, PlayerState
 from kotc.runtime.values import (
     AbilityRef,
     DieRef,
@@ -50,6 +42,7 @@ from kotc.runtime.values import (
     encode,
     seat_of,
 )
+from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame, run
 
 from . import primitives
 from .referee import Referee
@@ -87,32 +80,43 @@ class Engine:
     NAMERS = 16  # namers an engine keeps (`Namer.of`)
 
     @classmethod
-    def shared(cls, ruleset: Ruleset, designs: list[CardDesign]) -> Engine:
+    def shared(cls, ruleset: Ruleset, designs: list[CardDesign],
+               backend: str = "generated") -> Engine:
         """The engine of a ruleset and card pool, made once per process and reused:
         compiling the cards' texts takes longer than playing most games or rulings.
         (Games only read their engine; what it caches does not depend on a game.)
         Games made in threads at once wait for one another here, and share."""
         pool = tuple(designs)
-        key = (id(ruleset), pool)
+        key = (id(ruleset), pool, backend)
         with cls._lock:
             kept = cls._shared.get(key)
             if kept is not None and kept[0] is ruleset:
                 return kept[1]
-            for (_, kept_pool), (kept_rs, engine) in cls._shared.items():
+            for (_, kept_pool, kept_backend), (kept_rs, engine) in cls._shared.items():
                 # an equal ruleset (one unpickled with a game, say) compiles alike
-                if kept_pool == pool and kept_rs == ruleset:
+                if kept_pool == pool and kept_backend == backend and kept_rs == ruleset:
                     return engine
-            engine = cls(ruleset, designs)
+            engine = cls(ruleset, designs, backend)
             cls._shared[key] = (ruleset, engine)  # kept: its id stays its own
             while len(cls._shared) > cls.SHARED:
                 del cls._shared[next(iter(cls._shared))]
             return engine
 
-    def __init__(self, ruleset: Ruleset, designs: list[CardDesign]):
+    def __init__(self, ruleset: Ruleset, designs: list[CardDesign],
+                 backend: str = "generated"):
+        """The rules compiled with the cards of `designs`; `backend` runs their
+        programs: "generated" (Python written for them) or "reference" (the
+        interpreter of their intermediate form, slower, the meaning the other
+        follows).
+
+        Raises:
+            ValueError: an unknown backend, or a card text the rules cannot read.
+        """
         self.rs = ruleset
         self.pool = tuple(designs)  # as given (`Engine.shared` knows it so)
+        self.backend = backend
         printed = frozenset(s.stat for d in designs for s in d.stats)
-        self.programs = Programs(ruleset, printed)
+        self.programs = Programs(ruleset, printed, backend)
         self.abilities: dict[str, list[CompiledAbility]] = {}
         self.designs: dict[str, CardDesign] = {}
         # in name order: the programs are numbered as compiled, and a saved game
@@ -891,56 +895,11 @@ class Game:
         return int(who)
 
     def context(self, name: str) -> Any:
-        return _Context(self, name)
+        return services.Context(self, name)
 
     def attr(self, value: Any, name: str, env: dict) -> Any:
-        kind = type(value)  # none of the classes looked for first has subclasses
-        if kind is int:
-            card = self.cards[value]
-            stats = card.stats
-            if name in stats:
-                return stats[name]
-            if name == "controller":
-                return seat_of(card.controller)
-            if name == "owner":
-                return seat_of(card.owner)
-            return self._card_attr(card, name, env)
-        if isinstance(value, dict):  # an event's fields, most often (`event.target`)
-            return value.get(name)
-        if kind is _Context:
-            return value.get(name)
-        if kind is Seat:
-            p = self.players[value]
-            if name in p.zones:
-                return p.zones[name]
-            if name == "left":
-                return self.left_of(value)
-            return getattr(p, name)
-        if kind is DieRef:
-            die = self.dice[value]
-            return die[0] if name == "value" else seat_of(die[1])
-        if isinstance(value, AbilityRef):
-            return value.card
-        if isinstance(value, (list, tuple)):
-            values = [self.attr(v, name, env) for v in value]
-            if values and isinstance(values[0], list):  # `players.hand`: all their cards
-                return [x for v in values for x in v]
-            return values
-        if value is None:
-            return None
-        return self._card_attr(self.cards[value], name, env)
-
-    def _card_attr(self, card: CardState, name: str, env: dict) -> Any:
-        stat = env.get(name, name)  # a name bound to a stat (`which`) stands for it
-        if isinstance(stat, str) and stat in card.stats:
-            return card.stats[stat]
-        if name == "printed":
-            return card.printed
-        if name in SEAT_FIELDS:
-            return seat_of(getattr(card, name))
-        if name == "ultra_points":
-            return card.printed.get("ultra_points", 0)
-        return getattr(card, name)
+        """`value.name`, as programs read it (see `services.attr`)."""
+        return services.attr(self, value, name, env)
 
     def value_of(self, x: Any) -> int:
         return self.dice[x][0] if isinstance(x, DieRef) else x
@@ -1072,51 +1031,6 @@ class Game:
 
 # what `clone` copies: every field of a game
 _FIELDS = tuple(name for name in Game.__slots__ if name != "__weakref__")
-
-
-class _Context:
-    """`game`, `chain` and `battle` as programs see them."""
-
-    __slots__ = ("g", "name")
-
-    def __init__(self, g: Game, name: str):
-        self.g, self.name = g, name
-
-    def get(self, attr: str) -> Any:
-        g = self.g
-        if self.name == "game":
-            if attr == "first_player":
-                return seat_of(g.first_player)
-            if attr == "first_turn":
-                return g.turn == 1
-            return getattr(g, attr)
-        if self.name == "chain":
-            ch = g.chain
-            if attr == "open":
-                return ch is not None
-            if ch is None:
-                return {"length": 0, "resolving": False, "last_actor": None}[attr]
-            if attr == "length":
-                return len(ch.links)
-            if attr == "last_actor":
-                return seat_of(ch.last_actor)
-            return getattr(ch, attr)
-        b = g.battle
-        if attr == "ongoing":
-            return b is not None
-        if b is None:
-            return [] if attr.endswith("team") else None
-        value = getattr(b, attr)
-        return (
-            seat_of(value)
-            if attr in ("attacker", "defender") and value is not None
-            else value
-        )
-
-    def set(self, attr: str, value: Any) -> None:
-        if self.name == "battle" and self.g.battle is not None:
-            setattr(self.g.battle, attr, value)
-            self.g.log("victim", None, victim=value)
 
 
 # The programs under way (frames, and those waiting for the chain to close) share

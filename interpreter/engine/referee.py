@@ -18,10 +18,10 @@ from dataclasses import dataclass, replace
 from functools import reduce
 from typing import Any
 
+from kotc.compiler import ir
 from kotc.compiler.listers import window_lister
 from kotc.compiler.listing import CompiledAction, Listing, action_names, trigger_table
-from kotc.compiler.programs import NEXT, PUSHED, WAIT, Block, Frame
-from kotc.compiler.programs import run as run_frames
+from kotc.compiler.lower import CARD, EVENT, PLAYER, param_kind
 from kotc.dsl import ast
 from kotc.runtime.actions import Action, Decision, picks
 from kotc.runtime.events import (
@@ -42,6 +42,8 @@ from kotc.runtime.events import (
 )
 from kotc.runtime.state import Battle, Chain
 from kotc.runtime.values import AbilityRef, Seat, card_label, seat_of
+from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame
+from kotc.runtime.vm import run as run_frames
 
 from .primitives import eliminate
 
@@ -164,7 +166,10 @@ class Referee(Listing):
         self.resolve_text = None if self.resolve_cite is None else self.resolve_cite.text
         self.has_chain = rs.has_chain
         std = rs.setting("actions", "standard_activation")
-        self.standard = P.expr(std.cond) if std else (lambda g, env: True)
+        self.standard = (
+            P.expr(std.cond, {"you": PLAYER, "source": CARD, "ability": None})
+            if std else (lambda g, env: True)
+        )
         # when the standard condition reads nothing of the ability or its card, one
         # listing of options needs it once per player (see `options`)
         self.standard_per_player = std is None or _reads(std.cond) <= _GLOBAL
@@ -178,8 +183,9 @@ class Referee(Listing):
                 c.name,
                 c.counter_kind,
                 c.trigger,
-                P.expr(c.trigger.cond) if c.trigger and c.trigger.cond else None,
-                P.block(c.body, c.cite, f"counter {c.name}"),
+                P.expr(c.trigger.cond, _COUNTER_NAMES)
+                if c.trigger and c.trigger.cond else None,
+                P.block(c.body, c.cite, f"counter {c.name}", _COUNTER_NAMES),
                 c.cite,
             )
             for c in rs.counters.values()
@@ -205,15 +211,16 @@ class Referee(Listing):
         ]
         self._battle_settings(rs)
         self.end_conditions = [
-            (c.name, P.expr(c.cond) if c.cond else None, c.event, c.cite)
+            (c.name, P.expr(c.cond, _PLAYER_NAMES) if c.cond else None, c.event, c.cite)
             for c in rs.end_conditions
         ]
         self.lose_conditions = [
-            (c.name, P.expr(c.cond) if c.cond else None, c.event, c.cite)
+            (c.name, P.expr(c.cond, _PLAYER_NAMES) if c.cond else None, c.event, c.cite)
             for c in rs.lose_conditions
         ]
         self.criteria = [
-            (c.name, c.keep, P.expr(c.cond if c.keep else c.value), c.cite)
+            (c.name, c.keep, P.expr(c.cond if c.keep else c.value, _PLAYER_NAMES),
+             c.cite)
             for c in rs.criteria
         ]
         # what `check_end` reads: the conditions to evaluate, and the flag an end
@@ -230,12 +237,12 @@ class Referee(Listing):
             name: self._call_block(name, block)
             for name, block in P.keyword_blocks.items()
         }
-        self.fire_block = self._block([self._react(None)], None, "event")
-        self.link_block = self._block([self._make_link], None, "chain link")
+        self.fire_block = P.internal((ir.React(None, None),), None, "event")
+        self.link_block = P.internal((ir.MakeLink(None),), None, "chain link")
         # made here, not when first needed: a block's number is saved with a game
         # (`Game.to_json`), and must not depend on what games were played before
         self.step_blocks = {
-            timing: self._block([self._react(timing)], None, f"{timing} step")
+            timing: P.internal((ir.React(None, timing),), None, f"{timing} step")
             for timing in ("before", "after")
         }
         self.card_types = set(rs.card_types)
@@ -292,18 +299,15 @@ class Referee(Listing):
         """The actions named that this game's cards may ever bind, in order."""
         return tuple(a for a in names if a not in self.unbindable)
 
-    def _block(self, stmts: list, cite, where: str) -> Block:
-        b = Block(len(self.programs.blocks), stmts, cite, where)
-        self.programs.blocks.append(b)
-        return b
-
     def _action(self, a: ast.Action) -> CompiledAction:
         P = self.programs
+        env = {"you": PLAYER, **{p.name: param_kind(p.type, P.card_types)
+                                 for p in a.params}}
         costs = []
         for s in a.body:
             if not isinstance(s, ast.Pay):
                 break
-            costs.append((s.kind, P.expr(s.amount)))
+            costs.append((s.kind, P.expr(s.amount, env)))
         names = {p.name for p in a.params}
         resolves = next(
             (
@@ -323,13 +327,13 @@ class Referee(Listing):
             a.name,
             a.label,
             a.params,
-            [P.expr(p.source) if p.source is not None else None for p in a.params],
-            P.expr(a.requires) if a.requires is not None else None,
-            P.block(a.body, a.cite, f"action {a.name}"),
+            [P.expr(p.source, env) if p.source is not None else None for p in a.params],
+            P.expr(a.requires, env) if a.requires is not None else None,
+            P.block(a.body, a.cite, f"action {a.name}", env),
             costs,
             resolves,
             a.cite,
-            [P.expr(check) if check is not None else None for check in stages],
+            [P.expr(check, env) if check is not None else None for check in stages],
             a.requires,
             Action("act", (a.name, ()), a.name),
             binder=binder,
@@ -756,12 +760,12 @@ class Referee(Listing):
             cost_env = {**link_env, "__cost": True, "__activating": True}
             g.frames.append(Frame(ab.cost, cost_env))
 
-    def _make_link(self, g, f: Frame) -> int:
+    def make_link(self, g, f: Frame) -> None:
+        """The link an activation makes (the `link_block`'s statement)."""
         env = {k: v for k, v in f.env.items() if not k.startswith("__")}
         self.add_link(
             g, f.env["__block"], env, f.env["__source"], f.env["you"], f.env.get("__then")
         )
-        return NEXT
 
     def add_link(
         self, g, block_id: int, env: dict, source: Any, actor: int, then=None,
@@ -886,22 +890,26 @@ class Referee(Listing):
     # keywords and events
 
     def _call_block(self, name: str, body: Block) -> Block:
-        params = [p.name for p in self.rs.keywords[name].params]
-
-        def run_body(g, f: Frame) -> int:
-            f.pc += 1
-            if f.event.get("__prevented"):
-                return PUSHED
-            for p in params:
-                f.env[p] = f.event[p]
-            g.frames.append(Frame(body, f.env))
-            return PUSHED
-
-        return self._block(
-            [self._react("would"), run_body, self._react(None)],
+        """A watched keyword call: reactions before it, its body unless prevented,
+        reactions after it."""
+        params = tuple(p.name for p in self.rs.keywords[name].params)
+        return self.programs.internal(
+            (ir.React(None, "would"), ir.CallBody(None, name, params),
+             ir.React(None, None)),
             body.cite,
             f"keyword {name}",
         )
+
+    def call_body(self, g, f: Frame, name: str, params: tuple) -> int:
+        """A watched keyword call's own body, with the event's fields (which a
+        reaction may have changed), unless a reaction prevented it."""
+        f.pc += 1
+        if f.event.get("__prevented"):
+            return PUSHED
+        for p in params:
+            f.env[p] = f.event[p]
+        g.frames.append(Frame(self.programs.keyword_blocks[name], f.env))
+        return PUSHED
 
     def watching_call(self, g, name: str) -> bool:
         """Whether a counter in play may react to a call of the keyword, before it
@@ -914,56 +922,52 @@ class Referee(Listing):
         event = _event(name, fields, env, bool(kenv.get("__cost")))
         g.frames.append(Frame(self.call_blocks[name], kenv, event=event))
 
-    def _react(self, timing: str | None):
-        """A statement: offer each reactive counter that watches this event to the
-        player who placed it, and run its effect if they pop it."""
-
-        def react(g, f: Frame) -> int:
-            event = f.event
-            first = f.scratch is None
-            if first and timing is None and event["__name"] in self.listened:
-                g.recent.append([event["__name"], _visible(event)])
-            st = f.scratch
-            if st is None:
-                cands = self.reactive_candidates(g, timing, event)
-                if not cands:
-                    return NEXT
-                st = f.scratch = [cands, 0]
-            cands, i = st
-            answer = g.take_answer()
-            if answer is not None:
-                card, kind, placer = cands[i]
-                st[1] = i = i + 1
-                entry = [kind, placer]
-                if answer.kind == "yes" and entry in g.cards[card].counters:
-                    g.take_counter(card, entry)
-                    spec = self.counters[kind]
-                    g.usage[f"counter {kind}"] = g.usage.get(f"counter {kind}", 0) + 1
-                    g.events.append(Popped(card, kind, placer, _text(spec.cite)))
-                    g.frames.append(
-                        Frame(
-                            spec.body,
-                            {"you": seat_of(placer), "host": card, "event": event},
-                            event=event,
-                        )
-                    )
-                    return PUSHED
-            if i >= len(cands):
-                f.scratch = None
+    def react(self, g, f: Frame, timing: str | None) -> int:
+        """Offer each reactive counter that watches the frame's event to the player
+        who placed it, and run its effect if they pop it (a `React` statement)."""
+        event = f.event
+        first = f.scratch is None
+        if first and timing is None and event["__name"] in self.listened:
+            g.recent.append([event["__name"], _visible(event)])
+        st = f.scratch
+        if st is None:
+            cands = self.reactive_candidates(g, timing, event)
+            if not cands:
                 return NEXT
+            st = f.scratch = [cands, 0]
+        cands, i = st
+        answer = g.take_answer()
+        if answer is not None:
             card, kind, placer = cands[i]
-            if [kind, placer] not in g.cards[card].counters:
-                st[1] += 1
+            st[1] = i = i + 1
+            entry = [kind, placer]
+            if answer.kind == "yes" and entry in g.cards[card].counters:
+                g.take_counter(card, entry)
+                spec = self.counters[kind]
+                g.usage[f"counter {kind}"] = g.usage.get(f"counter {kind}", 0) + 1
+                g.events.append(Popped(card, kind, placer, _text(spec.cite)))
+                g.frames.append(
+                    Frame(
+                        spec.body,
+                        {"you": seat_of(placer), "host": card, "event": event},
+                        event=event,
+                    )
+                )
                 return PUSHED
-            spec = self.counters[kind]
-            return g.ask(
-                placer,
-                f"pop {spec.name} on {card_label(g.cards[card].name, card)}?",
-                [_POP, _KEEP],
-                cite=spec.cite,
-            )
-
-        return react
+        if i >= len(cands):
+            f.scratch = None
+            return NEXT
+        card, kind, placer = cands[i]
+        if [kind, placer] not in g.cards[card].counters:
+            st[1] += 1
+            return PUSHED
+        spec = self.counters[kind]
+        return g.ask(
+            placer,
+            f"pop {spec.name} on {card_label(g.cards[card].name, card)}?",
+            [_POP, _KEEP],
+            cite=spec.cite,
+        )
 
     def _hosts(self, g):
         """The cards that can carry counters: those in the counters' zone."""
@@ -1594,6 +1598,11 @@ def _conjuncts(e) -> list:
 
 
 _COUNTER_KINDS = ("proactive", "reactive", "inert")
+
+# the names a counter's program and its trigger's condition read, and those of the
+# endgame's conditions and criteria
+_COUNTER_NAMES = {"you": PLAYER, "host": CARD, "event": EVENT}
+_PLAYER_NAMES = {"you": PLAYER, "player": PLAYER}
 
 
 def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:
