@@ -8,6 +8,7 @@ its `origin` (file, line, column) so later layers can point back at the source.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 
 
 @dataclass(frozen=True)
@@ -25,11 +26,11 @@ class Origin:
 NOWHERE = Origin("<builtin>", 0, 0)
 
 
-def paths(tree) -> list:
+def paths(tree: Node | tuple[object, ...]) -> list[Path]:
     """Every `Path` inside a syntax tree (a node or a tuple of nodes), in order."""
-    found = []
+    found: list[Path] = []
 
-    def walk(node):
+    def walk(node: object) -> None:
         if isinstance(node, Path):
             found.append(node)
         elif isinstance(node, tuple):
@@ -58,8 +59,10 @@ class Citation(Node):
     section: str
     interpretation: str | None = None
     edition: str = ""
-    # `str(self)`, made once (see `__post_init__`)
-    text: str = field(default="", init=False, repr=False, compare=False)
+    # `str(self)`, set by `__post_init__`: declared for the type checker only, so
+    # that `dataclasses.fields` (which `diff` and `serialize` walk) stays as it was
+    if TYPE_CHECKING:
+        text: str = field(init=False, compare=False, repr=False)
 
     def __str__(self) -> str:
         text = f"{self.edition} §{self.section}"
@@ -69,7 +72,7 @@ class Citation(Node):
 
     def __post_init__(self) -> None:
         # `str(self)`, made once: a game's events cite rules at every step (a plain
-        # field, which reads faster than a cached property)
+        # attribute, which reads faster than a cached property)
         object.__setattr__(self, "text", str(self))
 
 
@@ -169,7 +172,7 @@ class Stmt(Node):
     pass
 
 
-Block = tuple  # a tuple of Stmt
+Block: TypeAlias = tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)
@@ -554,6 +557,7 @@ class UltraPointsRule(Setting):
 @dataclass(frozen=True)
 class IndicatorRule(Setting):
     need: str
+    verdict: str | None = None  # a required one: the status of a card showing none
     setting = "edition_indicator"
 
 
@@ -963,7 +967,28 @@ class VariableLimit(TextRule):
     max: int = 0
 
 
+@dataclass(frozen=True)
+class TextsMatch(Setting):
+    """How listed texts are found in a card: `ignoring_case`, `inside_words`."""
+
+    options: tuple[str, ...] = ()
+    setting = "texts_match"
+
+
 # phrases
+
+
+@dataclass(frozen=True)
+class SameText(Rule):
+    """Printed texts (`others`) that stand for `text` wherever texts are matched."""
+
+    text: str = ""
+    others: tuple[str, ...] = ()
+    kind = "reads"
+
+    @property
+    def name(self) -> str:
+        return f"{', '.join(self.others)} as {self.text}"
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from . import ast
@@ -181,7 +181,8 @@ class _Walker:
         elif isinstance(n, ast.Binary) and n.op == "is" and isinstance(n.right, ast.Path):
             self.reach(self.counters, n.right.parts[0], self.rs.counters)
 
-    def reach(self, seen: set[str], name: str | None, table: dict) -> None:
+    def reach(self, seen: set[str], name: str | None,
+              table: Mapping[str, ast.Node]) -> None:
         if name is None or name not in table or name in seen:
             return
         seen.add(name)

@@ -28,5 +28,5 @@ class RulesetError(Exception):
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
 
-def _sort_key(d: Diagnostic) -> tuple:
+def _sort_key(d: Diagnostic) -> tuple[str, int, int, str]:
     return (d.origin.file, d.origin.line, d.origin.col, d.message)

@@ -10,13 +10,20 @@ the whole-edition checks that kotc's loader runs itself.
 from __future__ import annotations
 
 import functools
+from typing import Any, TypeAlias
 
 from textx import metamodel_from_file
 from textx.metamodel import TextXMetaModel
 
 from .shipped import EDITIONS_DIR, RULES_DIR
 
-__all__ = ["EDITIONS_DIR", "RULES_DIR", "metamodel", "parse", "parse_other"]
+__all__ = ["EDITIONS_DIR", "RULES_DIR", "TextXModel", "metamodel", "parse", "parse_other"]
+
+# textX ships no type information, so to the type checker its metamodels
+# (`TextXMetaModel`) and the models they parse are `Any`: this module is where they
+# enter kotc. A parsed model is named `TextXModel`; the loaders (`convert` for rule
+# files, `cards`, `scenarios`) turn it into kotc's own typed data.
+TextXModel: TypeAlias = Any
 
 # the root grammar of each language, in `rules/`
 GRAMMARS = {"kotc": "kotc.tx", "card": "card.tx", "deck": "deck.tx",
@@ -34,12 +41,12 @@ def _shared(kind: str) -> TextXMetaModel:
     return metamodel(kind)
 
 
-def parse(text: str, path: str):
+def parse(text: str, path: str) -> TextXModel:
     """Parse one rule file's text with the kotc metamodel (no validation)."""
     return _shared("kotc").model_from_str(text, file_name=path)
 
 
-def parse_other(kind: str, text: str, path: str):
+def parse_other(kind: str, text: str, path: str) -> TextXModel:
     """Parse a card file (`kind="card"`), a deck file (`"deck"`) or a scenario
     file (`"scenario"`)."""
     return _shared(kind).model_from_str(text, file_name=path)

@@ -150,6 +150,7 @@ def merge(chain: list[ast.EditionFile]) -> tuple[Ruleset, list[Diagnostic]]:
     sections: dict[str, OrderedDict[str, ast.Rule]] = {
         s: OrderedDict() for s in ast.SECTIONS
     }
+    removed: dict[str, ast.Removal] = {}
     for depth, part in enumerate(reversed(chain)):
         base_name = chain[len(chain) - depth].name if depth else None
         by_section: dict[str, list[ast.Rule]] = {}
@@ -157,6 +158,8 @@ def merge(chain: list[ast.EditionFile]) -> tuple[Ruleset, list[Diagnostic]]:
             by_section.setdefault(section, []).extend(rules)
         for section, rules in by_section.items():
             _merge_section(sections[section], tuple(rules), section, base_name, problems)
+            removed.update((f"{section} {r.target_key}", r) for r in rules
+                           if isinstance(r, ast.Removal) and r.removed_name != "*")
     top = chain[0]
     ruleset = Ruleset(
         name=top.name,
@@ -168,6 +171,8 @@ def merge(chain: list[ast.EditionFile]) -> tuple[Ruleset, list[Diagnostic]]:
         contents={f.name: f.contents for f in chain},
         sections={s: dict(v) for s, v in sections.items()},
         origin=top.origin,
+        removals={k: r for k, r in removed.items()
+                  if r.target_key not in sections[k.split(" ", 1)[0]]},
     )
     return ruleset, problems
 

@@ -2,10 +2,12 @@
 
 Rule files write texts with placeholders: `[x]`, `[y]`, `[z]` (or a bare `x`,
 `y`, `z` word, as the later rulebooks print them) for numbers, and `[counter]`
-for a counter's printed name. The rulebooks allow "it" where a text says "the
-targets" (or "each target") of a single target; matching treats them alike. A
-card prints "1 card" where the template says "[x] cards", so the noun after a
-number may drop its plural "s".
+for a counter's printed name. Which printed texts stand for one another ("it"
+for "the targets", as the 12th's "It" allows) and how listed texts are found
+(in any case, inside longer words) is each edition's data, handed here as a
+`Wording`. A card prints "1 card" where the template says "[x] cards", so the
+noun after a number may drop its plural "s"; a phrase is read in any case, as a
+sentence's first word is capitalised and the same word inside one is not.
 """
 
 from __future__ import annotations
@@ -18,9 +20,23 @@ _NUMBER_HOLE = re.compile(r"\[(x|y|z)\]|\b(x|y|z)\b")
 _COUNTER_HOLE = "[counter]"
 # Pass as `counters` to accept any capitalised "... Counter" name.
 ANY_COUNTER = ("<any counter>",)
-_IT = re.compile(r"\bit\b|\bthe targets\b|\beach target\b(?!')", re.IGNORECASE)
 # The first plural-looking word after a number: "cards", "minions", "resources".
 _PLURAL = re.compile(r"\b(?!(?:this|its|is|was|has|his|as|us)\b)([A-Za-z][A-Za-z-]+?)s\b")
+
+
+@dataclass(frozen=True)
+class Wording:
+    """How an edition matches texts: groups of texts that stand for one another
+    (each group's first is the one the rules write), and, for the texts its
+    legality lists name, whether case is ignored and whether a text may be found
+    inside a longer word ("in-play card" in "in-play cards")."""
+
+    same: tuple[tuple[str, ...], ...] = ()
+    ignoring_case: bool = False
+    inside_words: bool = False
+
+
+PLAIN = Wording()
 
 
 @dataclass(frozen=True)
@@ -38,7 +54,8 @@ def normalize(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _pattern(template: str, counters: tuple[str, ...], whole: bool) -> re.Pattern:
+def _pattern(template: str, counters: tuple[str, ...], whole: bool,
+             wording: Wording = PLAIN, ignoring_case: bool = True) -> re.Pattern[str]:
     parts: list[str] = []
     pos = 0
     template = normalize(template)
@@ -49,7 +66,7 @@ def _pattern(template: str, counters: tuple[str, ...], whole: bool) -> re.Patter
         cuts.append((counter_at, counter_at + len(_COUNTER_HOLE), "counter"))
     after_number = False
     for start, end, name in sorted(cuts):
-        parts.append(_literal(template[pos:start], after_number))
+        parts.append(_literal(template[pos:start], after_number, wording.same))
         after_number = name != "counter"
         if name == "counter" and counters == ANY_COUNTER:
             parts.append(r"(?P<counter>(?:[A-Z][\w-]* )+Counter)s?")
@@ -60,25 +77,44 @@ def _pattern(template: str, counters: tuple[str, ...], whole: bool) -> re.Patter
         else:
             parts.append(rf"(?P<{name}>\d+)")
         pos = end
-    parts.append(_literal(template[pos:], after_number))
+    parts.append(_literal(template[pos:], after_number, wording.same))
     body = "".join(parts)
-    return re.compile(rf"^{body}$" if whole else body, re.IGNORECASE)
+    if whole:
+        body = rf"^{body}$"
+    elif not wording.inside_words:
+        # a listed text found only as whole words: no letter just before or after
+        body = rf"(?<![A-Za-z]){body}(?![A-Za-z])"
+    return re.compile(body, re.IGNORECASE if ignoring_case else 0)
 
 
-def _literal(text: str, after_number: bool = False) -> str:
-    """Escape literal text; let "it", "the targets" and "each target" stand for one
-    another, and
-    (after a number) the first plural noun stand for its singular too.
+def _same_text(same: tuple[tuple[str, ...], ...]) -> re.Pattern[str] | None:
+    """A pattern finding any text of the groups that stand for one another."""
+    texts = sorted({t for group in same for t in group}, key=len, reverse=True)
+    if not texts:
+        return None
+    return re.compile("|".join(rf"\b{re.escape(t)}\b(?!')" for t in texts),
+                      re.IGNORECASE)
+
+
+def _literal(text: str, after_number: bool = False,
+             same: tuple[tuple[str, ...], ...] = ()) -> str:
+    """Escape literal text; let the texts of a group of `same` stand for one
+    another, and (after a number) the first plural noun stand for its singular too.
 
     >>> bool(re.fullmatch(_literal(" cards.", True), " card."))
+    True
+    >>> bool(re.fullmatch(_literal("Bounce the targets.", False,
+    ...                            (("the targets", "it"),)), "Bounce it."))
     True
     """
     plural = _PLURAL.search(text) if after_number else None
     cut = plural.end(1) if plural else -1
     out, pos = [], 0
-    for m in _IT.finditer(text):
+    finder = _same_text(same)
+    for m in finder.finditer(text) if finder else ():
+        group = next(g for g in same if m.group(0).lower() in (t.lower() for t in g))
         out.append(_escape(text[pos:m.start()], cut - pos))
-        out.append(r"(?:it|the targets|each target)")
+        out.append("(?:" + "|".join(re.escape(t) for t in group) + ")")
         pos = m.end()
     out.append(_escape(text[pos:], cut - pos))
     return "".join(out)
@@ -92,54 +128,94 @@ def _escape(text: str, optional_s_at: int) -> str:
     return f"{re.escape(head)}s?{re.escape(tail)}"
 
 
-def match(template: str, text: str, counters: tuple[str, ...] = ()) -> Match | None:
-    """Match a whole printed text against a template."""
-    m = _pattern(template, counters, True).match(normalize(text))
+def match(template: str, text: str, counters: tuple[str, ...] = (),
+          wording: Wording = PLAIN) -> Match | None:
+    """Match a whole printed text against a phrase's template, in any case."""
+    m = _pattern(template, counters, True, wording).match(normalize(text))
     return _found(m)
 
 
-def search(template: str, text: str) -> Match | None:
-    """Find a template anywhere inside a printed text (legality lists)."""
-    m = _pattern(template, (), False).search(normalize(text))
+def search(template: str, text: str, wording: Wording = PLAIN) -> Match | None:
+    """Find a listed text inside a printed text (legality lists), as the edition's
+    wording says texts are found."""
+    m = _pattern(template, (), False, wording, wording.ignoring_case).search(
+        normalize(text))
     return _found(m)
 
 
-def substitute(old: str, new: str, text: str) -> str:
+def substitute(old: str, new: str, text: str, wording: Wording = PLAIN) -> str:
     """Replace every occurrence of the `old` template in `text` with `new`, carrying
-    the numbers across; a noun after a 1 stays singular.
+    the numbers across. A noun the old text has too keeps the number the card
+    printed it in; another noun after a 1 is made singular.
 
     >>> substitute("x of your resources", "x cards in your granary",
     ...            "Target up to 1 of your resources.")
     'Target up to 1 card in your granary.'
+    >>> anycase = Wording(ignoring_case=True)
+    >>> substitute("summon x level y pawns", "craft x level y pawns",
+    ...            "Summon 2 level 1 pawns.", anycase)
+    'Craft 2 level 1 pawns.'
+    >>> substitute("summon x level y pawns", "craft x level y pawns",
+    ...            "Summon 1 level 3 pawn.", anycase)
+    'Craft 1 level 3 pawn.'
     """
-    pattern = _pattern(old, (), False)
+    pattern = _pattern(old, (), False, wording, wording.ignoring_case)
+    old_words = set(re.findall(r"[A-Za-z][A-Za-z-]*", normalize(old).lower()))
 
-    def repl(m: re.Match) -> str:
+    def repl(m: re.Match[str]) -> str:
         found = {k: v for k, v in m.groupdict().items() if v is not None}
-        out, pos = [], 0
+        printed = m.group(0).lower()
+        out: list[str] = []
+        pos = 0
         template = normalize(new)
+
+        def after_one(part: str) -> str:
+            return _singular(part, old_words) if out and out[-1] == "1" else part
+
         for h in _NUMBER_HOLE.finditer(template):
             value = found.get(h.group(1) or h.group(2), h.group(0))
-            out.append(_singular(template[pos:h.start()]) if pos and out[-1] == "1"
-                       else template[pos:h.start()])
+            out.append(after_one(template[pos:h.start()]))
             out.append(value)
             pos = h.end()
-        tail = template[pos:]
-        out.append(_singular(tail) if out and out[-1] == "1" else tail)
-        return "".join(out)
+        out.append(after_one(template[pos:]))
+        done = _as_printed("".join(out), old_words, printed)
+        # a text matched with its first letter capitalised (a sentence's start)
+        # keeps it so
+        if m.group(0)[:1].isupper() and done[:1].islower():
+            done = done[0].upper() + done[1:]
+        return done
 
     return pattern.sub(repl, normalize(text))
 
 
-def _singular(text: str) -> str:
+def _singular(text: str, old_words: set[str]) -> str:
     """The text after a 1 with its first plural noun made singular; "1 of your
-    cards" keeps its plural."""
+    cards" keeps its plural, and so does a noun the old text has too (it keeps the
+    number the card printed it in: `_as_printed`)."""
     if text.lstrip().startswith("of "):
         return text
-    return _PLURAL.sub(lambda m: m.group(1), text, count=1)
+
+    def one(m: re.Match[str]) -> str:
+        return m.group(0) if m.group(0).lower() in old_words else m.group(1)
+
+    return _PLURAL.sub(one, text, count=1)
 
 
-def _found(m: re.Match | None) -> Match | None:
+def _as_printed(text: str, old_words: set[str], printed: str) -> str:
+    """`text` with each plural noun that the old text has too made singular where
+    the card printed it singular ("summon 1 level 3 pawn")."""
+
+    def one(m: re.Match[str]) -> str:
+        plural = m.group(0)
+        singular = re.search(rf"\b{re.escape(m.group(1).lower())}\b", printed)
+        if plural.lower() in old_words and singular and plural.lower() not in printed:
+            return m.group(1)
+        return plural
+
+    return _PLURAL.sub(one, text)
+
+
+def _found(m: re.Match[str] | None) -> Match | None:
     if m is None:
         return None
     groups = {k: v for k, v in m.groupdict().items() if v is not None}

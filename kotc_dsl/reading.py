@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import ast
 from .cards import AbilityText, CardDesign, Text
 from .errors import Diagnostic
-from .phrasing import ANY_COUNTER, Match, match
+from .phrasing import ANY_COUNTER, Match, Wording, match
 from .ruleset import Ruleset
 
 
@@ -27,16 +27,18 @@ class Reading:
     """A printed piece read as a phrase, with its numbers and its counter."""
 
     phrase: ast.Phrase
-    numbers: dict
+    numbers: dict[str, int]
     counter: str | None
     text: Text
 
 
 @dataclass(frozen=True, order=True)
 class Unread(Diagnostic):
-    """A printed piece no phrase reads: where, why, and the text itself."""
+    """A printed part no rule of the edition reads: where, why, the text itself,
+    and the edition's closest phrase (with its citation), if any is close."""
 
     text: str = ""
+    closest: ast.Phrase | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,19 @@ class AbilityReading:
     condition: Reading | None
     cost: Reading | None
     subs: tuple[SubAbility, ...]
+
+
+def wording(rs: Ruleset) -> Wording:
+    """How the edition matches texts: its `reads ... as` rules (phrases) and how
+    its legality lists find their texts (`texts_match`)."""
+    groups: dict[str, list[str]] = {}
+    for r in rs.rules("phrases"):
+        if isinstance(r, ast.SameText):  # all that stand for one text stand together
+            groups.setdefault(r.text, [r.text]).extend(r.others)
+    same = tuple(tuple(dict.fromkeys(g)) for g in groups.values())
+    found = rs.setting("legality", "texts_match")
+    options = found.options if found else ()
+    return Wording(same, "ignoring_case" in options, "inside_words" in options)
 
 
 def read_card(card: CardDesign, ruleset: Ruleset) -> tuple[list[AbilityReading],
@@ -70,11 +85,7 @@ class _Reader:
             self.by_kind.setdefault(p.phrase_kind, []).append(p)
         self.counter_names = {c.label.lower(): c.name for c in ruleset.counters.values()}
         self.counter_labels = tuple(c.label for c in ruleset.counters.values())
-        # The words a printed piece may start with: its phrases' and its keywords'.
-        labels = [k.label for k in ruleset.keywords.values()]
-        labels += [t.label for t in ruleset.terms.values()]
-        self.verbs = {v.lower() for v in map(_verb, labels + [p.text for p in
-                                                             ruleset.phrases]) if v}
+        self.wording = wording(ruleset)
 
     def ability(self, a: AbilityText) -> AbilityReading:
         condition = self.read(a.condition, ("condition",), "activation condition")
@@ -102,7 +113,7 @@ class _Reader:
     def attempt(self, text: Text, kind: str) -> Reading | None:
         """A sentence read as a condition or cost phrase, or None (nothing reported)."""
         for p in self.by_kind.get(kind, ()):
-            found = match(p.text, text.text, self.counter_labels)
+            found = match(p.text, text.text, self.counter_labels, self.wording)
             if found is not None:
                 return self.reading(p, found, text)
         return None
@@ -113,42 +124,41 @@ class _Reader:
             return None
         phrases = [p for k in kinds for p in self.by_kind.get(k, ())]
         for p in phrases:
-            found = match(p.text, text.text, self.counter_labels)
+            found = match(p.text, text.text, self.counter_labels, self.wording)
             if found is not None:
                 return self.reading(p, found, text)
-        self.problems.append(Unread(text.origin, self.why_not(text, phrases, what),
-                                    text.text))
+        self.problems.append(self.why_not(text, phrases, what))
         return None
 
     def reading(self, p: ast.Phrase, found: Match, text: Text) -> Reading:
         counter = self.counter_names.get(found.counter.lower()) if found.counter else None
         return Reading(p, found.numbers, counter, text)
 
-    def why_not(self, text: Text, phrases: list[ast.Phrase], what: str) -> str:
+    def why_not(self, text: Text, phrases: list[ast.Phrase], what: str) -> Unread:
+        """The unread piece: why no phrase reads it, and the closest phrase."""
+        close = difflib.get_close_matches(_as_template(text.text),
+                                          [p.text for p in phrases], n=1, cutoff=0.6)
+        closest = next((p for p in phrases if close and p.text == close[0]), None)
+        why = f"no {what} phrase of the {self.rs.name} edition reads it"
         for p in phrases:
-            found = match(p.text, text.text, ANY_COUNTER)
+            found = match(p.text, text.text, ANY_COUNTER, self.wording)
             if found is not None and found.counter:
                 known = ", ".join(sorted(self.counter_labels)) or "none"
-                return (f"the {self.rs.name} edition has no {found.counter} "
-                        f"(its counters: {known})")
-        message = f"no {what} phrase of the {self.rs.name} edition reads \"{text.text}\""
-        verb = _verb(text.text)
-        if verb and verb.lower() not in self.verbs:
-            message = (f"the {self.rs.name} edition has no keyword \"{verb}\": "
-                       f"{message}")
-        as_template = re.sub(r"\b\d+\b", "[x]", text.text)
-        close = difflib.get_close_matches(as_template, [p.text for p in phrases], n=1,
-                                          cutoff=0.6)
-        return f"{message} (closest: \"{close[0]}\")" if close else message
+                why = (f"the {self.rs.name} edition has no {found.counter} (its "
+                       f"counters: {known})")
+                closest = p
+                break
+        message = f"\"{text.text}\": {why}"
+        if closest is not None:
+            cite = f" [{closest.cite}]" if closest.cite else ""
+            message += f"; closest: \"{closest.text}\"{cite}"
+        return Unread(text.origin, message, text.text, closest)
 
 
-def _verb(text: str) -> str | None:
-    """The word a printed piece starts with, past a number: "3-dice-heal" -> "dice-heal".
+def _as_template(text: str) -> str:
+    """A printed text with its numbers as placeholders, to compare with phrases.
 
-    >>> _verb("Petrify the targets.")
-    'Petrify'
-    >>> _verb("[x]-dice-burn the battlefield.")
-    'dice-burn'
+    >>> _as_template("Draw 2 cards.")
+    'Draw [x] cards.'
     """
-    found = re.match(r"(?:\[?\w\]?-)?([A-Za-z][A-Za-z-]*)", text)
-    return found.group(1) if found else None
+    return re.sub(r"\b\d+\b", "[x]", text)

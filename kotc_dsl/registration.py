@@ -7,13 +7,34 @@ what `kotc check` reports, its first problem located and the others listed.
 
 from __future__ import annotations
 
-from textx import TextXSemanticError, language
+from collections.abc import Callable
+from typing import Protocol
 
-from .language import metamodel
+import textx
+from textx import TextXSemanticError
+from textx.metamodel import TextXMetaModel
+
+from .language import TextXModel, metamodel
 from .load import RulesetError, load_path
 
+Factory = Callable[[], TextXMetaModel]
 
-def _check_model(model, _metamodel) -> None:
+
+class Language(Protocol):
+    """What textX's `language` decorator makes of a metamodel factory (its
+    `LanguageDesc`): the entry points in pyproject.toml name these."""
+
+    name: str
+    pattern: str | None
+    description: str
+    metamodel: Factory
+
+
+# textX's `language`, with the types it has (textX ships none: see `language.py`).
+language: Callable[[str, str], Callable[[Factory], Language]] = textx.language
+
+
+def _check_model(model: TextXModel, _metamodel: TextXMetaModel) -> None:
     """Validate a file checked through textX: raise its first problem, located,
     with every other problem listed in the message."""
     path = model._tx_filename
@@ -29,7 +50,7 @@ def _check_model(model, _metamodel) -> None:
 
 
 @language("kotc", "*.kotc")
-def kotc_language():
+def kotc_language() -> TextXMetaModel:
     """Keeper of the Cards rulesets: one rulebook edition per file."""
     mm = metamodel("kotc")
     mm.register_model_processor(_check_model)
@@ -37,18 +58,18 @@ def kotc_language():
 
 
 @language("kotc-card", "*.kcard")
-def kotc_card_language():
+def kotc_card_language() -> TextXMetaModel:
     """Keeper of the Cards card designs, written as printed."""
     return metamodel("card")
 
 
 @language("kotc-deck", "*.kdeck")
-def kotc_deck_language():
+def kotc_deck_language() -> TextXMetaModel:
     """Keeper of the Cards decks: card counts for one edition."""
     return metamodel("deck")
 
 
 @language("kotc-scenario", "*.kscn")
-def kotc_scenario_language():
+def kotc_scenario_language() -> TextXMetaModel:
     """Keeper of the Cards rulings: a position, the actions, what must follow."""
     return metamodel("scenario")

@@ -8,9 +8,12 @@ interpreter and the CLI read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, TypeVar, overload
 
 from . import ast
 from .types import PLAYER_ATTRS
+
+R = TypeVar("R", bound=ast.Rule)
 
 
 @dataclass
@@ -26,6 +29,9 @@ class Ruleset:
     contents: dict[str, tuple[str, ...]]
     sections: dict[str, dict[str, ast.Rule]] = field(default_factory=dict)
     origin: ast.Origin = ast.NOWHERE
+    # the rules a later edition removed and none put back, by `section key`: what
+    # an edition does not have is cited where it was dropped
+    removals: dict[str, ast.Removal] = field(default_factory=dict)
 
     # --- generic access ----------------------------------------------------------
 
@@ -38,10 +44,123 @@ class Ruleset:
     def get(self, section: str, key: str) -> ast.Rule | None:
         return self.sections.get(section, {}).get(key)
 
-    def _of(self, section: str, cls: type) -> dict:
+    def _of(self, section: str, cls: type[R]) -> dict[str, R]:
         return {r.name: r for r in self.rules(section) if isinstance(r, cls)}
 
-    def setting(self, section: str, name: str):
+    # A setting's name picks its rule's class (the `setting` each class of `ast`
+    # names): one overload per setting, so a caller gets that class back and a
+    # misspelt name is a type error (tests/dsl/test_ruleset_types.py keeps the two
+    # in step).
+    @overload
+    def setting(self, section: str, name: Literal["players"]
+                ) -> ast.PlayersRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["deck_size"]
+                ) -> ast.DeckSizeRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["reserves"]
+                ) -> ast.ReservesRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["ultra_points"]
+                ) -> ast.UltraPointsRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["edition_indicator"]
+                ) -> ast.IndicatorRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["starting_hp"]
+                ) -> ast.StartingHpRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["cost"]
+                ) -> ast.CostRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["ultra_points_stat"]
+                ) -> ast.UltraPointsStat | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["pawns"]
+                ) -> ast.PawnRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["next_turn"]
+                ) -> ast.TurnPassing | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["anytime"]
+                ) -> ast.Anytime | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["standard_activation"]
+                ) -> ast.StandardActivation | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["victims_once_per_phase"]
+                ) -> ast.VictimRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["victim_kinds"]
+                ) -> ast.VictimKinds | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["defender"]
+                ) -> ast.DefenderRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["dice_per"]
+                ) -> ast.DicePer | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["damage_by"]
+                ) -> ast.DamageBy | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["leftover_attack"]
+                ) -> ast.LeftoverAttack | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["leftover_defense"]
+                ) -> ast.LeftoverDefense | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["team"]
+                ) -> ast.TeamRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["step_windows"]
+                ) -> ast.StepWindows | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["simultaneous_steps"]
+                ) -> ast.SimultaneousSteps | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["withdraw_on_leave"]
+                ) -> ast.WithdrawRule | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["chaining"]
+                ) -> ast.ChainingActions | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["targets_on_activation"]
+                ) -> ast.TargetsOnActivation | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["new_chain_after_resolving"]
+                ) -> ast.NewChainAfterResolving | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["respond"]
+                ) -> ast.ResponseOrder | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["resolve_last_in_first_out"]
+                ) -> ast.ResolutionOrder | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["no_chaining_while_resolving"]
+                ) -> ast.NoChainWhileResolving | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["deployed_spells_inline"]
+                ) -> ast.DeployedInline | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["popped_by_placer"]
+                ) -> ast.PoppedBy | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["counters_on"]
+                ) -> ast.CounterHosts | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["hp_floor"]
+                ) -> ast.HpFloor | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["zombies_play_on"]
+                ) -> ast.Zombies | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["clean_slate"]
+                ) -> ast.CleanSlate | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["texts_match"]
+                ) -> ast.TextsMatch | None: ...
+
+    def setting(self, section: str, name: str) -> ast.Rule | None:
         """A setting rule (`deck_size`, `starting_hp`...) or None where absent."""
         return self.get(section, f"setting {name}")
 
@@ -141,7 +260,12 @@ class Ruleset:
         """Whether the edition has a chain at all (the 11th does not)."""
         return bool(self.sections.get("chain"))
 
-    def legality(self, cls: type) -> list:
+    def removal(self, section: str, key: str) -> ast.Removal | None:
+        """The rule that removed an inherited rule (`setup`, `setting reserves`), if
+        the edition lacks it for that reason."""
+        return self.removals.get(f"{section} {key}")
+
+    def legality(self, cls: type[R]) -> list[R]:
         return [r for r in self.rules("legality") if isinstance(r, cls)]
 
     def __repr__(self) -> str:

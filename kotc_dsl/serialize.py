@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 from . import ast
 from .ruleset import Ruleset
 from .unparse import unparse_expr, unparse_program
 
-__all__ = ["citation_to_dict", "rule_to_dict", "ruleset_to_dict"]
+__all__ = ["CitationDict", "RulesetDict", "citation_to_dict", "rule_to_dict",
+           "ruleset_to_dict"]
 
 # Fields written under another key (`name`, `citation`) or not at all (`origin`).
 _SKIPPED = {"origin", "cite", "ident"}
@@ -24,8 +25,28 @@ _SKIPPED = {"origin", "cite", "ident"}
 OriginFormat = Callable[[ast.Origin], str]
 
 
+class CitationDict(TypedDict):
+    """A rule's citation: `interpretation` is None where the book is followed."""
+
+    edition: str
+    section: str
+    interpretation: str | None
+
+
+class RulesetDict(TypedDict):
+    """An edition: each section a list of rules, each rule as `rule_to_dict` writes
+    it (its keys depend on the rule's class)."""
+
+    edition: str
+    number: int
+    source: str | None
+    summary: str | None
+    lineage: list[str]
+    sections: dict[str, list[dict[str, Any]]]
+
+
 def ruleset_to_dict(ruleset: Ruleset, sections: tuple[str, ...] = ast.SECTIONS,
-                    origin: OriginFormat = str) -> dict:
+                    origin: OriginFormat = str) -> RulesetDict:
     """An edition and its rules, every section in rulebook order.
 
     Args:
@@ -49,7 +70,7 @@ def ruleset_to_dict(ruleset: Ruleset, sections: tuple[str, ...] = ast.SECTIONS,
     }
 
 
-def rule_to_dict(rule: ast.Rule, origin: OriginFormat = str) -> dict:
+def rule_to_dict(rule: ast.Rule, origin: OriginFormat = str) -> dict[str, Any]:
     """One rule: `kind`, `name`, `key`, `type`, its own fields, `citation`, `origin`.
 
     `type` is the rule's class, which tells apart rules of one kind (a `ban` from
@@ -62,7 +83,7 @@ def rule_to_dict(rule: ast.Rule, origin: OriginFormat = str) -> dict:
     return data
 
 
-def citation_to_dict(cite: ast.Citation | None) -> dict | None:
+def citation_to_dict(cite: ast.Citation | None) -> CitationDict | None:
     """`{"edition", "section", "interpretation"}`; None for a rule without one."""
     if cite is None:
         return None

@@ -112,6 +112,11 @@ GLOBAL_NAMES = {
     "battle": "battle",
 }
 
+# The counter name that stands for counters of every kind (`strip x any from c`,
+# `counters_on(c, any)`): the 11th to 13th rulebooks put "no restriction on how any
+# counter ... can be removed for an activation cost or by a card effect".
+ANY_COUNTER = "any"
+
 # Built-in functions: name -> (parameter types, result type).
 FUNCTIONS = {
     "count": (("any_collection",), "int"),

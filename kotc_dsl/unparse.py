@@ -21,8 +21,8 @@ import functools
 import itertools
 import re
 import textwrap
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeAlias
 
 from . import ast
 
@@ -45,7 +45,7 @@ _IDENT = re.compile(r"[^\W\d]\w*")
 # --- public API ------------------------------------------------------------------
 
 
-def unparse(node: Any) -> str:
+def unparse(node: ast.Node | ast.Block) -> str:
     """kotc text for a rule, statement, expression, or program (a tuple of statements).
 
     >>> unparse(ast.Binary("+", ast.IntLit(1), ast.Path(("you", "hp"))))
@@ -72,7 +72,7 @@ def unparse_expr(expr: ast.Expr) -> str:
     return _expr(expr)[0]
 
 
-def unparse_program(stmts: tuple[ast.Stmt, ...]) -> str:
+def unparse_program(stmts: ast.Block) -> str:
     """Statements one per line, nested blocks indented; no enclosing braces."""
     return "\n".join(_node(s) for s in stmts)
 
@@ -140,7 +140,7 @@ def _atom(text: Callable[[Any], str]) -> Callable[[Any], tuple[str, int, bool]]:
     return lambda e: (text(e), ATOM, False)
 
 
-_EXPRESSIONS: dict[type, Callable[[Any], tuple[str, int, bool]]] = {
+_EXPRESSIONS: dict[type[ast.Expr], Callable[[Any], tuple[str, int, bool]]] = {
     ast.Binary: _binary,
     ast.Unary: _unary,
     ast.Filtered: _filtered,
@@ -173,7 +173,7 @@ def _sum(e: ast.Expr) -> str:
 # --- statements and rules whose shape differs from their grammar ------------------
 
 
-def _block(stmts: tuple[ast.Stmt, ...]) -> str:
+def _block(stmts: ast.Block) -> str:
     return _braces([_node(s) for s in stmts])
 
 
@@ -205,6 +205,8 @@ def _count(c: ast.Count) -> str:
         return "any"
     if c.n is not None:
         return f"exactly {_sum(c.n)}"
+    if c.lo is None or c.hi is None:  # the grammar gives `any`, `exactly` or both
+        raise TypeError(f"cannot unparse count {c!r}")
     return f"{_sum(c.lo)}..{_sum(c.hi)}"
 
 
@@ -244,9 +246,11 @@ def _opt(node: ast.Node | None) -> str:
 
 # --- the syntax table --------------------------------------------------------------
 
+# A template, or a function that writes the class the table files it under (a
+# dict's type cannot tie each value's parameter to its key, hence `Any`).
 Syntax = str | Callable[[Any], str]
 
-_SYNTAX: dict[type, Syntax] = {
+_SYNTAX: dict[type[ast.Node], Syntax] = {
     # common
     ast.Citation: "@ {section:q} [interpretation {interpretation:q}]",
     ast.Range: str,
@@ -309,7 +313,7 @@ _SYNTAX: dict[type, Syntax] = {
     ast.DeckSizeRule: "deck size {size}",
     ast.ReservesRule: "reserves size {size} {source}",
     ast.UltraPointsRule: "ultra_points at_most {cap}",
-    ast.IndicatorRule: "edition_indicator {need}",
+    ast.IndicatorRule: "edition_indicator {need} [{verdict}]",
     ast.StartingHpRule: "starting_hp {hp}",
     ast.SetupStep: _setup_step,
     ast.CardType: "card_type {ident} {label:q} [stats {stats:,}]",
@@ -363,13 +367,15 @@ _SYNTAX: dict[type, Syntax] = {
     ast.Ban: "ban {text:q}",
     ast.RevisedCost: "revised_cost {text:q} since {edition}",
     ast.VariableLimit: "limit {text:q} {variable} at_most {max}",
+    ast.TextsMatch: "texts_match {options}",
+    ast.SameText: "reads {others:q,} as {text:q}",
     ast.Phrase: "{phrase_kind} {ident} {text:q} {trigger} [if {cond}] "
                 "[with {modifiers:,}] {cite} [{body:block}]",
     ast.Invariant: "invariant {ident} {label:q} [for each {element} in {domain}:] {cond}",
 }
 
 
-def _syntax_of(node: Any) -> Syntax:
+def _syntax_of(node: ast.Node) -> Syntax:
     for cls in type(node).__mro__:
         syntax = _SYNTAX.get(cls)
         if syntax is not None:
@@ -385,7 +391,7 @@ def _writes_citation(rule: ast.Rule) -> bool:
     return syntax in (_setup_step, _phase)
 
 
-def _node(node: Any) -> str:
+def _node(node: ast.Node) -> str:
     if isinstance(node, ast.Expr):
         return unparse_expr(node)
     syntax = _syntax_of(node)
@@ -399,12 +405,14 @@ _PIECE = re.compile(r"\{([^}]*)\}|([^{]+)")
 
 # A parsed template: a word is a tuple of pieces, a piece `(field_spec, None)` or
 # `(None, literal)`; an optional group is a list of words and groups.
-Word = tuple[tuple[str | None, str | None], ...]
+Piece: TypeAlias = tuple[str, None] | tuple[None, str]
+Word: TypeAlias = tuple[Piece, ...]
+Group: TypeAlias = list["Word | Group"]
 
 
 @functools.cache
-def _parse_template(template: str) -> tuple:
-    stack: list[list] = [[]]
+def _parse_template(template: str) -> tuple[Word | Group, ...]:
+    stack: list[Group] = [[]]
     for token in _TOKEN.findall(template):
         if token == "[":
             stack.append([])
@@ -412,11 +420,16 @@ def _parse_template(template: str) -> tuple:
             group = stack.pop()
             stack[-1].append(group)
         else:
-            stack[-1].append(tuple((m[1] or None, m[2] or None)
-                                   for m in _PIECE.finditer(token)))
+            stack[-1].append(_word(token))
     if len(stack) != 1:
         raise ValueError(f"unbalanced [ ] in template {template!r}")
     return tuple(stack[0])
+
+
+def _word(token: str) -> Word:
+    """The pieces of one word of a template: its `{field}` specs and literal text."""
+    return tuple((m[1], None) if m[2] is None else (None, m[2])
+                 for m in _PIECE.finditer(token))
 
 
 def template_fields(template: str) -> set[str]:
@@ -424,7 +437,7 @@ def template_fields(template: str) -> set[str]:
     return {_field_name(spec) for spec in _specs(_parse_template(template))}
 
 
-def _specs(items: Any):
+def _specs(items: Iterable[Word | Group]) -> Iterator[str]:
     for item in items:
         if isinstance(item, list):
             yield from _specs(item)
@@ -436,28 +449,28 @@ def _field_name(spec: str) -> str:
     return re.split(r"[?:]", spec, maxsplit=1)[0]
 
 
-def _fill(template: str, node: Any) -> str:
+def _fill(template: str, node: ast.Node) -> str:
     return _join(_parse_template(template), node)
 
 
-def _join(items: Any, node: Any) -> str:
-    words = []
+def _join(items: Iterable[Word | Group], node: ast.Node) -> str:
+    words: list[str] = []
     for item in items:
         if isinstance(item, list):
             needed = [_field_name(s) for s in _specs(item) if "?" not in s]
             if all(_is_set(getattr(node, name)) for name in needed):
                 words.append(_join(item, node))
         else:
-            words.append("".join(literal if spec is None else _field(spec, node)
-                                 for spec, literal in item))
+            words.append("".join(piece[1] if piece[0] is None else _field(piece[0], node)
+                                 for piece in item))
     return " ".join(w for w in words if w)
 
 
-def _is_set(value: Any) -> bool:
+def _is_set(value: object) -> bool:
     return value is not None and value is not False and value not in ((), "")
 
 
-def _field(spec: str, node: Any) -> str:
+def _field(spec: str, node: ast.Node) -> str:
     name, flag, choices = spec.partition("?")
     if flag:
         yes, _, no = choices.partition("|")
@@ -466,7 +479,7 @@ def _field(spec: str, node: Any) -> str:
     return _FORMS[form](getattr(node, name))
 
 
-def _plain(value: Any) -> str:
+def _plain(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, tuple):
@@ -485,6 +498,7 @@ _FORMS: dict[str, Callable[[Any], str]] = {
     "q": quote,
     "name": _name,
     ",": lambda items: ", ".join(_plain(v) for v in items),
+    "q,": lambda items: ", ".join(quote(v) for v in items),
     "sum": _sum,
     "block": _block,
     "args": _args,

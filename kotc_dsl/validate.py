@@ -16,6 +16,7 @@ from . import ast
 from .errors import Diagnostic
 from .ruleset import Ruleset
 from .types import (
+    ANY_COUNTER,
     BASE_TYPES,
     BUILTIN_CONSTRUCTS,
     BUILTIN_EVENTS,
@@ -140,6 +141,13 @@ class Checker:
     def rule_SetupStep(self, r: ast.SetupStep) -> None:
         self.block(r.body, self.scope())
 
+    def rule_IndicatorRule(self, r: ast.IndicatorRule) -> None:
+        if r.need == "required" and r.verdict is None:
+            self.error(r, "a required Edition Indicator names the status of a card "
+                          "showing none: `edition_indicator required invalid`")
+        if r.need == "optional" and r.verdict is not None:
+            self.error(r, f"an optional Edition Indicator makes no card {r.verdict}")
+
     def rule_CardType(self, r: ast.CardType) -> None:
         for s in r.stats:
             self.ref(r, s, self.stats, "stat")
@@ -230,6 +238,9 @@ class Checker:
         self.ref(r, r.zone, self.zones, "zone")
 
     def rule_Counter(self, r: ast.Counter) -> None:
+        if r.name == ANY_COUNTER:
+            self.error(r, f"'{ANY_COUNTER}' stands for counters of every kind; name "
+                          f"the counter otherwise")
         scope = self.scope(host="card")
         if r.counter_kind == "reactive" and r.trigger is None:
             self.error(r, f"reactive counter '{r.name}' needs a trigger (`when ...`)")
@@ -523,6 +534,8 @@ class Checker:
     def counter_ref(self, node: ast.Node, name: str, sc: Scope) -> None:
         if sc.names.get(name) == "counter":
             return
+        if name == ANY_COUNTER and not isinstance(node, ast.Place):
+            return  # counters of any kind: taken off, counted, never placed
         self.ref(node, name, self.counters, "counter")
 
     def stmt_Place(self, s: ast.Place, sc: Scope) -> None:

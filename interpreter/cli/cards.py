@@ -1,16 +1,18 @@
 """`kotc card` and `kotc deck`: card designs and decks judged under an edition.
 
-`kotc card check FILE --edition E` gives each card of a card file its verdict:
-legal, refurbished (with the text the edition reads it as), pruned or banned
-(why, citing the rule), or invalid (each located reason). `kotc deck check FILE`
-does the same for a deck's cards and the edition's deck rules, and `kotc deck
-coverage` lists the keywords and counters no starter deck uses.
+`kotc card check FILE --edition E` gives each card of a card file the verdict
+the edition's rules give it (legal; refurbished or revised, with the text the
+edition reads it as; pruned, banned or invalid, each citing the rule), and,
+apart from the verdict, what kotc could not read of it (each located, with the
+edition's closest phrase). `kotc deck check FILE` does the same for a deck's
+cards and the edition's deck rules, and says how many cards it could not read;
+`kotc deck coverage` lists the keywords and counters no starter deck uses.
 
-Exit status: 0 when everything is legal or refurbished (or, for coverage, every
-keyword and counter is used); 1 when a verdict is pruned, banned or invalid (or
-something is unused); 2 when the input itself is malformed: a syntax error, an
-unknown card name or edition, a missing file. Malformed input is reported as
-`file:line:col: message`, never as a traceback.
+Exit status: 0 when every verdict lets the cards be played and every card was
+read (or, for coverage, every keyword and counter is used); 1 otherwise; 2 when
+the input itself is malformed: a syntax error, an unknown card name or edition,
+a missing file. Malformed input is reported as `file:line:col: message`, never
+as a traceback.
 """
 
 from __future__ import annotations
@@ -29,21 +31,24 @@ from kotc.dsl.coverage import (
     coverage,
 )
 from kotc.dsl.legality import (
+    PLAYABLE,
     STATUSES,
     CardVerdict,
     DeckVerdict,
     Finding,
+    Note,
     judge_card,
     judge_deck,
 )
+from kotc.dsl.reading import Unread
 from kotc.dsl.shipped import all_starter_deck_files
 
 from .common import Console, display_origin, display_path, format_option
 
-PLAYABLE, NOT_PLAYABLE, MALFORMED = 0, 1, 2
+PLAYABLE_EXIT, NOT_PLAYABLE, MALFORMED = 0, 1, 2
 
-_STATUS_STYLE = {"legal": "green", "refurbished": "cyan", "pruned": "yellow",
-                 "banned": "red", "invalid": "red"}
+_STATUS_STYLE = {"legal": "green", "refurbished": "cyan", "revised": "cyan",
+                 "pruned": "yellow", "banned": "red", "invalid": "red", "illegal": "red"}
 
 
 class Malformed(Exception):
@@ -61,11 +66,14 @@ class Malformed(Exception):
 def card_command(args: argparse.Namespace, con: Console) -> int:
     """Check card designs under an edition.
 
-    Each card in FILE (a .kcard file) gets a verdict: legal; refurbished, with the
-    text the edition reads it as; pruned or banned, with the rule that says so;
-    or invalid, with every reason located in the file. Exit status: 0 when every
-    card is legal or refurbished, 1 when any is pruned, banned or invalid, 2 when
-    the file or the edition cannot be read.
+    Each card in FILE (a .kcard file) gets the verdict the edition's rules give
+    it, citing the rule: legal; refurbished or revised, with the text the edition
+    reads it as; pruned, banned or invalid. Apart from the verdict, each part
+    kotc cannot read (a sentence no phrase of the edition reads, a card type the
+    edition lacks) is listed as unread, located in the file, with the closest
+    phrase; notes say what the edition ignores on a card. Exit status: 0 when
+    every card may be played and was read, 1 otherwise, 2 when the file or the
+    edition cannot be read.
     """
     return _guarded(con, lambda: _card_check(args, con))
 
@@ -75,16 +83,18 @@ def _card_check(args: argparse.Namespace, con: Console) -> int:
     cards = _read(lambda: load_cards(args.file))
     verdicts = [judge_card(c, rs) for c in cards]
     worst = _worst(v.status for v in verdicts)
+    unread = [v for v in verdicts if not v.read]
     if args.format == "json":
         con.json({"file": _path(args.file), "edition": rs.name,
-                  "status": worst, "cards": [_card_json(v) for v in verdicts]})
+                  "status": worst, "unread_cards": len(unread),
+                  "cards": [_card_json(v) for v in verdicts]})
     else:
         for v in verdicts:
             _print_card(v, con)
+        tally = _tally(v.status for v in verdicts) + _not_read(len(unread))
         con.print(con.style(f"{plural(len(verdicts), 'card')} under the {rs.name} "
-                            f"edition: {_tally(v.status for v in verdicts)}",
-                            _STATUS_STYLE[worst]))
-    return _exit(worst)
+                            f"edition: {tally}", _STATUS_STYLE[worst]))
+    return _exit(worst, not unread)
 
 
 def card_arguments(parser: argparse.ArgumentParser) -> None:
@@ -107,11 +117,14 @@ def deck_command(args: argparse.Namespace, con: Console) -> int:
     """Check decks, and which keywords and counters the starter decks use.
 
     `deck check FILE` judges a .kdeck file: every card it names, then the
-    edition's deck rules (size, reserves, Ultra Points). The edition is the
-    deck's own unless --edition names another. `deck coverage [EDITION]` lists
-    the keywords and counters (and, for information, terms and modifiers) that
-    no starter deck of the edition uses. Exit status: 0 when legal (or nothing
-    is unused), 1 when not, 2 when a file or an edition cannot be read.
+    edition's deck rules (size, reserves, Ultra Points); the deck is legal when
+    every card may be played and every rule is met. It also says how many cards
+    kotc could not read (a game cannot play them), and what of each. The
+    edition is the deck's own unless --edition names another. `deck coverage
+    [EDITION]` lists the keywords and counters (and, for information, terms and
+    modifiers) that no starter deck of the edition uses. Exit status: 0 when
+    legal and every card was read (or nothing is unused), 1 when not, 2 when a
+    file or an edition cannot be read.
     """
     run = _deck_check if args.deck_action == "check" else _deck_coverage
     return _guarded(con, lambda: run(args, con))
@@ -121,9 +134,10 @@ def _deck_check(args: argparse.Namespace, con: Console) -> int:
     deck, cards = _read(lambda: load_deck(args.file))
     rs = _edition(args.edition) if args.edition else _deck_edition(deck)
     verdict = judge_deck(deck, cards, rs)
+    read = not verdict.unread_cards
     if args.format == "json":
         con.json(_deck_json(verdict, cards))
-        return _exit(verdict.status)
+        return _exit(verdict.status, read)
     size, reserves, points = _deck_sums(deck, cards)
     extra = f", {reserves} in reserves" if reserves else ""
     extra += f", {points} Ultra Points" if points else ""
@@ -132,13 +146,14 @@ def _deck_check(args: argparse.Namespace, con: Console) -> int:
               + con.style(verdict.status, "bold", _STATUS_STYLE[verdict.status])
               + f" ({size} cards{extra})")
     for f in verdict.findings:
-        con.print("  " + _finding_text(f))
+        con.print("  " + _finding_text(f, verdict.edition))
     for v in verdict.cards:
-        if v.status != "legal":
+        if v.status != "legal" or v.unread or v.notes:
             _print_card(v, con, indent="  ")
     con.print(f"{plural(len(verdict.cards), 'different card')}: "
-              f"{_tally(v.status for v in verdict.cards)}")
-    return _exit(verdict.status)
+              f"{_tally(v.status for v in verdict.cards)}"
+              f"{_not_read(len(verdict.unread_cards))}")
+    return _exit(verdict.status, read)
 
 
 def _deck_coverage(args: argparse.Namespace, con: Console) -> int:
@@ -158,7 +173,7 @@ def _deck_coverage(args: argparse.Namespace, con: Console) -> int:
     else:
         for cov, own in reports:
             _print_coverage(cov, own, con)
-    return PLAYABLE if complete else NOT_PLAYABLE
+    return PLAYABLE_EXIT if complete else NOT_PLAYABLE
 
 
 def deck_arguments(parser: argparse.ArgumentParser) -> None:
@@ -259,23 +274,50 @@ def _tally(statuses: Iterable[str]) -> str:
     return ", ".join(parts) or "none"
 
 
-def _exit(status: str) -> int:
-    return PLAYABLE if status in ("legal", "refurbished") else NOT_PLAYABLE
+def _exit(status: str, read: bool) -> int:
+    """0 for a verdict that lets the cards be played, every card read; else 1."""
+    return PLAYABLE_EXIT if status in PLAYABLE and read else NOT_PLAYABLE
 
 
-def _finding_text(f: Finding) -> str:
-    cite = f" [{f.cite}]" if f.cite else ""
-    return f"{_where(f.origin)}: {f.status}: {f.message}{cite}"
+def _not_read(n: int) -> str:
+    """The tally's tail for the cards kotc could not read: `; 2 cards not read`."""
+    return f"; {plural(n, 'card')} not read" if n else ""
+
+
+def _cite_text(cite: ast.Citation | None, edition: str) -> str:
+    """A rule's citation as a verdict shows it: ` [EDITION §Section]`, saying so where the
+    rule is inherited from an earlier edition's rulebook."""
+    if cite is None:
+        return ""
+    inherited = f", inherited by the {edition}" if cite.edition != edition else ""
+    return f" [{cite}{inherited}]"
+
+
+def _finding_text(f: Finding, edition: str) -> str:
+    return f"{_where(f.origin)}: {f.status}: {f.message}{_cite_text(f.cite, edition)}"
+
+
+def _unread_text(u: Unread) -> str:
+    return f"{_where(u.origin)}: unread: {u.message}"
+
+
+def _note_text(n: Note, edition: str) -> str:
+    return f"{_where(n.origin)}: note: {n.message}{_cite_text(n.cite, edition)}"
 
 
 def _print_card(v: CardVerdict, con: Console, indent: str = "") -> None:
     card = v.card
     status = con.style(v.status, "bold", _STATUS_STYLE[v.status])
-    con.print(f"{indent}{_where(card.origin)}: {card.name}: {status}")
+    read = "" if v.read else "; " + con.style("not read in full", "yellow")
+    con.print(f"{indent}{_where(card.origin)}: {card.name}: {status}{read}")
     if v.refurbished_text is not None:
         con.print(f"{indent}    reads as: \"{v.refurbished_text}\"")
     for f in v.findings:
-        con.print(f"{indent}    {_finding_text(f)}")
+        con.print(f"{indent}    {_finding_text(f, v.edition)}")
+    for u in v.unread:
+        con.print(f"{indent}    {_unread_text(u)}")
+    for n in v.notes:
+        con.print(f"{indent}    {_note_text(n, v.edition)}")
 
 
 def _origin_json(origin: ast.Origin) -> dict:
@@ -283,17 +325,32 @@ def _origin_json(origin: ast.Origin) -> dict:
             "col": origin.col}
 
 
-def _finding_json(f: Finding) -> dict:
+def _finding_json(f: Finding, edition: str) -> dict:
     return {"status": f.status, "message": f.message, **_origin_json(f.origin),
-            "cite": str(f.cite) if f.cite else None}
+            "cite": str(f.cite) if f.cite else None,
+            "inherited": f.cite is not None and f.cite.edition != edition}
+
+
+def _unread_json(u: Unread) -> dict:
+    closest = u.closest
+    return {"text": u.text, "message": u.message, **_origin_json(u.origin),
+            "closest": closest.text if closest else None,
+            "closest_cite": str(closest.cite) if closest and closest.cite else None}
+
+
+def _note_json(n: Note) -> dict:
+    return {"message": n.message, **_origin_json(n.origin),
+            "cite": str(n.cite) if n.cite else None}
 
 
 def _card_json(v: CardVerdict) -> dict:
     card = v.card
     return {"name": card.name, "type": card.type, "design_edition": card.design_edition,
-            "status": v.status, **_origin_json(card.origin),
+            "status": v.status, "read": v.read, **_origin_json(card.origin),
             "refurbished_text": v.refurbished_text,
-            "findings": [_finding_json(f) for f in v.findings]}
+            "findings": [_finding_json(f, v.edition) for f in v.findings],
+            "unread": [_unread_json(u) for u in v.unread],
+            "notes": [_note_json(n) for n in v.notes]}
 
 
 def _deck_sums(deck: DeckList, cards: dict[str, CardDesign]) -> tuple[int, int, int]:
@@ -309,7 +366,8 @@ def _deck_json(v: DeckVerdict, cards: dict[str, CardDesign]) -> dict:
     return {"file": _path(v.deck.path), "deck": v.deck.name,
             "edition": v.edition, "status": v.status, "size": size,
             "reserves": reserves, "ultra_points": points,
-            "findings": [_finding_json(f) for f in v.findings],
+            "unread_cards": len(v.unread_cards),
+            "findings": [_finding_json(f, v.edition) for f in v.findings],
             "cards": [_card_json(c) for c in v.cards]}
 
 

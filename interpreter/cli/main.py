@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kotc.dsl import Diagnostic, Ruleset, RulesetError, ast, edition_files, load_path
+from kotc.dsl.interpretations import Interpretation, interpretations
 from kotc.dsl.load import SUFFIX, parse_file
 from kotc.dsl.serialize import ruleset_to_dict
 from kotc.dsl.shipped import DECKS_DIR
@@ -191,7 +192,9 @@ def show(args: argparse.Namespace, con: Console) -> int:
     the rulebook is silent and the rule decides, and by the edition it is
     inherited from when that is not the edition shown. EDITION is a shipped
     edition's name or the path of a .kotc file; SECTION limits the output to
-    one section.
+    one section. With --interpretations, only the interpretations: every choice
+    the edition's rules make where the rulebook is silent, each with its rule
+    and the section it is made under.
     """
     if args.section is not None and args.section not in ast.SECTIONS:
         con.error(f"kotc show: unknown section '{args.section}'; "
@@ -214,6 +217,10 @@ def show(args: argparse.Namespace, con: Console) -> int:
                   f"({plural(len(problems), 'error')})")
         return PROBLEMS
     sections = (args.section,) if args.section else ast.SECTIONS
+    if args.interpretations:
+        chosen = [i for i in interpretations(ruleset) if i.section in sections]
+        _show_interpretations(ruleset, chosen, args.format, con)
+        return OK
     if args.format == "json":
         con.json(ruleset_to_dict(ruleset, sections, origin=display_origin))
         return OK
@@ -251,6 +258,36 @@ def _show_section(ruleset: Ruleset, section: str, con: Console) -> None:
     con.print()
 
 
+def _show_interpretations(ruleset: Ruleset, chosen: list[Interpretation], form: str,
+                          con: Console) -> None:
+    """The interpretations, section by section: the rule, where the rulebook
+    section is, the edition that wrote it, and the choice it makes."""
+    homes = dict(zip(ruleset.files, ruleset.lineage, strict=False))
+    if form == "json":
+        con.json([{"section": i.section, "rule": i.rule.key,
+                   "cite": f"{i.cite.edition} §{i.cite.section}",
+                   "interpretation": i.text,
+                   "written_in": homes.get(i.rule.origin.file, ruleset.name),
+                   "origin": display_origin(i.cite.origin)} for i in chosen])
+        return
+    con.print(con.style(f"Edition {ruleset.name}: "
+                        f"{plural(len(chosen), 'interpretation')}", "bold"))
+    for section in ast.SECTIONS:
+        here = [i for i in chosen if i.section == section]
+        if not here:
+            continue
+        con.print()
+        con.print(con.style(section, "bold"))
+        for i in here:
+            home = homes.get(i.rule.origin.file, ruleset.name)
+            inherited = con.style(f"  (inherited from {home})", "dim") \
+                if home != ruleset.name else ""
+            con.print(f"  {i.rule.key}  "
+                      + con.style(f"{i.cite.edition} §{i.cite.section}", "cyan")
+                      + inherited)
+            con.print(textwrap.indent(textwrap.fill(i.text, 84), "      "))
+
+
 def _citation_line(rule: ast.Rule, ruleset: Ruleset, editions_by_file: dict[str, str],
                    con: Console) -> str:
     """The edition and rulebook section, any interpretation, and the edition an
@@ -283,6 +320,9 @@ def _show_args(parser: argparse.ArgumentParser) -> None:
     edition_argument(parser)
     parser.add_argument("section", nargs="?", metavar="SECTION",
                         help=f"one of: {', '.join(ast.SECTIONS)} (default: all)")
+    parser.add_argument("--interpretations", action="store_true",
+                        help="list only the interpretations: the choices the rules "
+                             "make where the rulebook is silent, with their sections")
     format_option(parser)
 
 
@@ -306,6 +346,7 @@ COMMANDS: tuple[Command, ...] = (
             "kotc check editions --format json"),
     Command("show", show, _show_args,
             "kotc show {new}\nkotc show {new} turn\nkotc show {old} keywords\n"
+            "kotc show {new} --interpretations\n"
             "kotc show my_house_rules.kotc legality --format json"),
     Command("graph", graph_command, graph_arguments,
             "kotc graph {third} --flow turn -o turn.svg\n"

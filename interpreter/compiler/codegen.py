@@ -470,6 +470,8 @@ class Writer:
             return f"services.reorder(g, f, {s}, {fn(st.what)})"
         if isinstance(st, ir.Stop):
             return f"services.stop(g, f, {s}, {fn(st.cond)})"
+        if isinstance(st, ir.StripAny):
+            return f"services.strip_any(g, f, {s}, {fn(st.count)}, {fn(st.target)})"
         if isinstance(st, ir.React):
             return f"g.referee.react(g, f, {st.timing!r})"
         assert isinstance(st, ir.CallBody), st

@@ -523,6 +523,9 @@ class Interpreter:
     def s_Reorder(self, st: ir.Reorder, g: Game, f: Frame) -> int:
         return services.reorder(g, f, st, self.fn(st.what))
 
+    def s_StripAny(self, st: ir.StripAny, g: Game, f: Frame) -> int:
+        return services.strip_any(g, f, st, self.fn(st.count), self.fn(st.target))
+
     def s_Stop(self, st: ir.Stop, g: Game, f: Frame) -> int:
         return services.stop(g, f, st, self.fn(st.cond))
 

@@ -691,6 +691,17 @@ class Reorder(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class StripAny(Stmt):
+    """`strip n any from cards`: from each card, up to `n` counters of any kinds,
+    the player choosing which kind each time more than one is there and not all
+    of them go."""
+
+    count: Expr
+    target: Expr
+    waits = True
+
+
+@dataclass(frozen=True, slots=True)
 class Stop(Stmt):
     """The rest of the phrase's program does nothing if `cond` holds; in an
     activation, the activation fails."""

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kotc.dsl import Ruleset, ast
+from kotc.dsl.types import ANY_COUNTER
 from kotc.dsl.unparse import unparse
 from kotc.runtime.state import CardState
 
@@ -65,14 +66,21 @@ def param_kind(type_name: str, card_types: Iterable[str]) -> str | None:
     return None
 
 
+# what is known of a name's value: its kind (or None) and whether that is sure
+Known = tuple[str | None, bool]
+UNKNOWN: Known = (None, False)
+# names the engine binds to a card or a player, always one
+SURE_NAMES = frozenset({"you", "this", "host"})
+
+
 @dataclass(frozen=True)
 class Scope:
-    """Where an expression is read: the names its environment may bind (and the
-    kind of each, where one kind is known), and the names bound by the expression
-    itself (`locals`: name -> (slot, kind, sure)). In a term written in place
-    (`term`), the environment is the term's own: its names are all locals."""
+    """Where an expression is read: the names its environment may bind (and what
+    is known of each), and the names bound by the expression itself (`locals`:
+    name -> (slot, kind, sure)). In a term written in place (`term`), the
+    environment is the term's own: its names are all locals."""
 
-    names: Mapping[str, str | None]
+    names: Mapping[str, Known]
     locals: Mapping[str, tuple[str, str | None, bool]]
     term: bool = False
     depth: int = 0
@@ -109,25 +117,45 @@ class Lowering:
     def scope(self, names: Mapping[str, str | None],
               stmts: tuple[ast.Stmt, ...] = ()) -> Scope:
         """The scope of a program that starts with `names` bound and runs `stmts`:
-        the names they bind too, each with its kind where all its bindings agree."""
-        found: dict[str, set[str | None]] = {n: {k} for n, k in names.items()}
-        for name, kind in self._bindings(stmts):
-            found.setdefault(name, set()).add(kind)
-        return Scope({n: (next(iter(k)) if len(k) == 1 else None)
-                      for n, k in found.items()}, {})
+        the names they bind too. What is known of a name is known of every value
+        bound to it (a `let` of a zone's cards, the items of a `for each` over
+        them); else nothing."""
+        start: dict[str, Known] = {
+            n: (k, n in SURE_NAMES and k is not None) for n, k in names.items()
+        }
+        known = dict(start)
+        for _ in range(3):  # a binding may read a name bound before it
+            found: dict[str, set[Known]] = {n: {k} for n, k in start.items()}
+            scope = Scope(known, {})
+            for name, value in self._bindings(stmts, scope):
+                found.setdefault(name, set()).add(value)
+            agreed = {n: (next(iter(k)) if len(k) == 1 else UNKNOWN)
+                      for n, k in found.items()}
+            if agreed == known:
+                break
+            known = agreed
+        return Scope(known, {})
 
-    def _bindings(self, stmts: tuple[ast.Stmt, ...]) -> Iterable[tuple[str, str | None]]:
-        """The names the statements bind (at any depth), with no kind known."""
+    def _bindings(self, stmts: tuple[ast.Stmt, ...],
+                  scope: Scope) -> Iterable[tuple[str, Known]]:
+        """The names the statements bind (at any depth), each with what is known
+        of the value bound."""
         for s in stmts:
-            if isinstance(s, (ast.Let, ast.Choose, ast.Roll, ast.Pick, ast.CreatePawn,
-                              ast.ForEach)):
-                yield s.name, None
+            if isinstance(s, ast.Let):
+                _, kind, sure = self.lower(s.value, scope)
+                yield s.name, (kind, sure)
+            elif isinstance(s, ast.ForEach):
+                _, kind, sure = self.lower(s.what, scope)
+                element = {CARDS: CARD, PLAYERS: PLAYER}.get(kind or "")
+                yield s.name, (element, sure) if element else UNKNOWN
+            elif isinstance(s, (ast.Choose, ast.Roll, ast.Pick, ast.CreatePawn)):
+                yield s.name, UNKNOWN
             for value in vars(s).values():
                 if isinstance(value, tuple) and value and isinstance(value[0], ast.Stmt):
-                    yield from self._bindings(value)
+                    yield from self._bindings(value, scope)
                 elif isinstance(value, tuple) and value and isinstance(value[0], tuple):
                     for block in value:  # `either`'s options
-                        yield from self._bindings(block)
+                        yield from self._bindings(block, scope)
 
     def block(self, stmts: tuple[ast.Stmt, ...], cite: ast.Citation | None,
               where: str, sc: Scope) -> ir.Block:
@@ -208,8 +236,8 @@ class Lowering:
         elif sc.term:
             value, kind, sure = ir.Builtin("unbound", (ir.Const(head),)), None, False
         else:
-            value, kind = ir.Name(head), sc.names.get(head)
-            sure = head in ("you", "this", "host") and kind is not None
+            value = ir.Name(head)
+            kind, sure = sc.names.get(head, UNKNOWN)
         for name in rest:
             value, kind, sure = self.attribute(value, kind, sure, name, sc)
         return value, kind, sure
@@ -299,7 +327,7 @@ class Lowering:
             # known only when read: the first element names them all, in the env
             hidden = {k: v for k, v in sc.locals.items() if k not in ELEMENT_NAMES}
             inner = replace(sc, locals=hidden,
-                            names={**sc.names, **dict.fromkeys(ELEMENT_NAMES)})
+                            names={**sc.names, **dict.fromkeys(ELEMENT_NAMES, UNKNOWN)})
             return ir.Where(base, self.expr(e.cond, inner), None, ""), kind, False
         slot = self.slot()
         inner = replace(sc, locals={**sc.locals, element: (slot, element, sure)})
@@ -359,8 +387,10 @@ class Lowering:
         return owner, dest.parts[-1]
 
     def counter(self, name: str) -> ir.Expr:
-        """A counter's kind: a kind's name, or a name bound to one."""
-        return ir.Const(name) if name in self.counter_kinds else ir.Name(name)
+        """A counter's kind: a kind's name (or `any`), or a name bound to one."""
+        if name in self.counter_kinds or name == ANY_COUNTER:
+            return ir.Const(name)
+        return ir.Name(name)
 
     def stmt_Move(self, s: ast.Move, cite: Cite, where: str,
                  sc: Scope) -> ir.Stmt:
@@ -410,7 +440,9 @@ class Lowering:
                         self.expr(s.target, sc))
 
     def stmt_Strip(self, s: ast.Strip, cite: Cite, where: str,
-                  sc: Scope) -> ir.Stmt:
+                   sc: Scope) -> ir.Stmt:
+        if s.counter == ANY_COUNTER:
+            return ir.StripAny(cite, self.expr(s.count, sc), self.expr(s.target, sc))
         return ir.Strip(cite, self.expr(s.count, sc), self.counter(s.counter),
                         self.expr(s.target, sc))
 

@@ -50,6 +50,7 @@ class Programs:
         # on the cards in play (`Game.put` keeps to these)
         self.card_keys = frozenset(self.stats | printed)
         self.counter_kinds = {c.name: c.counter_kind for c in ruleset.counters.values()}
+        self.counter_labels = {c.name: c.label for c in ruleset.counters.values()}
         cost = ruleset.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None
         self.lowering = Lowering(ruleset, self.card_keys)

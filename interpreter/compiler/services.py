@@ -408,6 +408,37 @@ def reorder(g: Game, f: Frame, st: ir.Reorder, what: Fn) -> int:
     return NEXT
 
 
+def strip_any(g: Game, f: Frame, st: ir.StripAny, count: Fn, target: Fn) -> int:
+    """`strip n any from cards`: from each card, up to n counters of any kinds, the
+    player (`you`) choosing which kind each time more than one is there and not
+    all of them go."""
+    scratch = f.scratch
+    if scratch is None:  # the cards, the one at hand, how many are left to take
+        scratch = f.scratch = [list(as_items_of(target(g, f.env))), 0, None]
+    cards = scratch[0]
+    answer = g.take_answer()
+    if answer is not None:
+        g.strip_counters(cards[scratch[1]], scratch[3][answer.value], 1, st.cite)
+        scratch[2] -= 1
+    while scratch[1] < len(cards):
+        card = cards[scratch[1]]
+        if scratch[2] is None:
+            scratch[2] = count(g, f.env)
+        kinds = list(dict.fromkeys(k for k, _ in g.cards[card].counters))
+        held = len(g.cards[card].counters)
+        if scratch[2] > 0 and len(kinds) > 1 and held > scratch[2]:
+            scratch[3:] = [kinds]
+            labels = g.engine.programs.counter_labels
+            options = [Action("option", i, labels.get(k, k)) for i, k in enumerate(kinds)]
+            return int(g.ask(f.env["you"], "remove which counter", options,
+                             cite=st.cite))
+        for k in kinds:  # one kind, or every counter goes: no choice
+            g.strip_counters(card, k, min(scratch[2], held), st.cite)
+        scratch[1], scratch[2] = scratch[1] + 1, None
+    f.scratch = None
+    return NEXT
+
+
 def stop(g: Game, f: Frame, st: ir.Stop, cond: Fn) -> int:
     """`stop if`: the rest of the phrase's program (its frame) does nothing; in an
     activation (its cost, or its targets chosen on activation), the activation
@@ -457,5 +488,5 @@ __all__ = [
     "Context", "attr", "battle_field", "card_attr", "card_stat", "chain_field",
     "choose", "contains", "either", "element_name", "for_each", "game_field",
     "has_modifier", "is_type", "may", "minus", "order", "perform", "pick", "plus",
-    "prevent", "reorder", "stop", "text", "unbound",
+    "prevent", "reorder", "stop", "strip_any", "text", "unbound",
 ]

@@ -19,7 +19,6 @@ from kotc.dsl.shipped import starter_deck_files
 from .game import Deck
 
 _NOWHERE = Origin("<vanilla>", 0, 0)
-_PASSING = ("legal", "refurbished")  # the statuses a deck check passes
 
 
 def starter_decks(edition: str) -> list[Deck]:
@@ -51,7 +50,8 @@ def deck_from_file(path: str | Path) -> tuple[str, Deck]:
 
 def check_deck_file(path: str | Path, rs: Ruleset, edition: str | None = None) -> None:
     """Refuse a deck that `kotc deck check` would not pass under `rs`: a game played
-    with it (61 cards, a banned card) shows nothing about the edition's rules.
+    with it (61 cards, a banned card) shows nothing about the edition's rules, and
+    one with a card kotc could not read cannot be played.
 
     `edition` is the edition as the user named it (a name or a .kotc path), for the
     command the message suggests.
@@ -62,7 +62,7 @@ def check_deck_file(path: str | Path, rs: Ruleset, edition: str | None = None) -
     """
     deck, cards = load_deck(path)
     verdict = judge_deck(deck, cards, rs)
-    if verdict.legal:
+    if verdict.legal and not verdict.unread_cards:
         return
     hint = f"kotc deck check {path} --edition {edition or rs.name}"
     raise RulesetError([Diagnostic(deck.origin, (
@@ -71,13 +71,17 @@ def check_deck_file(path: str | Path, rs: Ruleset, edition: str | None = None) -
 
 
 def _reasons(verdict: DeckVerdict, shown: int = 3) -> list[str]:
-    """What makes a deck illegal: the deck rules it breaks, then the first few cards
-    that may not be played, each with its first reason (the deck check has them all)."""
-    reasons = [f.message for f in verdict.findings if f.status not in _PASSING]
-    cards = [c for c in verdict.cards if not c.playable]
+    """What keeps a deck from a game: the deck rules it breaks, then the first few
+    cards that may not be played or were not read, each with its first reason (the
+    deck check has them all)."""
+    reasons = [f.message for f in verdict.findings]
+    cards = [c for c in verdict.cards if not c.playable or not c.read]
     for card in cards[:shown]:
-        why = next(f.message for f in card.findings if f.status == card.status)
-        reasons.append(f"'{card.card.name}' is {card.status} ({why})")
+        if not card.playable:
+            why = next(f.message for f in card.findings if f.status == card.status)
+            reasons.append(f"'{card.card.name}' is {card.status} ({why})")
+        else:
+            reasons.append(f"'{card.card.name}' was not read ({card.unread[0].message})")
     if len(cards) > shown:
         reasons.append(f"{len(cards) - shown} more cards may not be played")
     return reasons

@@ -25,6 +25,7 @@ from kotc.compiler.abilities import CompiledAbility, compile_card
 from kotc.compiler.programs import Programs, as_list
 from kotc.dsl import Ruleset, ast, load_edition
 from kotc.dsl.cards import CardDesign
+from kotc.dsl.types import ANY_COUNTER
 from kotc.runtime.actions import Action, Decision, IllegalAction, picks
 from kotc.runtime.dice import Dice
 from kotc.runtime.events import (
@@ -922,9 +923,12 @@ class Game:
         return self.cards[card].stats.get(stat, 0) if stat else 0
 
     def counters_placed(self, card: int, kind: str, placer: Any) -> int:
+        """How many counters of `kind` (`any`: of every kind) `placer` (None: anyone)
+        placed on the card."""
         n = 0  # a loop: no generator made for a card's few counters
+        every = kind == ANY_COUNTER
         for k, p in self.cards[card].counters:
-            if k == kind and (placer is None or p == placer):
+            if (every or k == kind) and (placer is None or p == placer):
                 n += 1
         return n
 

@@ -98,13 +98,36 @@ def test_card_check_says_why_a_card_is_pruned_and_exits_1(kotc):
     assert out.rstrip().endswith("4 cards under the 17th edition: 1 legal, 3 pruned")
 
 
-def test_card_check_locates_each_reason_a_card_is_invalid(kotc):
+def test_card_check_reports_unread_text_apart_from_the_verdict(kotc):
     code, out, _ = kotc("card", "check",
                        str(FIXTURES / "unknown_counter_12th.kcard"), "-e", "12th")
+    assert code == 1  # a card kotc cannot read cannot be played
+    assert "Early Shield: legal; not read in full" in out
+    assert re.search(r"unknown_counter_12th\.kcard:5:23: unread: \"Place 1 Shield "
+                     r"Counter on each target\.\": the 12th edition has no Shield "
+                     r"Counter", out)
+    assert 'closest: "Place [x] [counter] on each target." [12th §Counters]' in out
+    assert out.rstrip().endswith(
+        "1 card under the 12th edition: 1 legal; 1 card not read")
+
+
+def test_card_check_puts_the_rules_verdict_before_what_is_unread(kotc):
+    code, out, _ = kotc("card", "check", str(FIXTURES / "banned_11th.kcard"),
+                        "-e", "11th")
     assert code == 1
-    assert "Early Shield: invalid" in out
-    assert re.search(r"unknown_counter_12th\.kcard:5:23: invalid: the 12th edition has "
-                     r"no Shield Counter", out)
+    assert "Blood Scholar: banned; not read in full" in out
+    lines = out.splitlines()
+    verdict = next(i for i, line in enumerate(lines) if ": banned: its text" in line)
+    unread = next(i for i, line in enumerate(lines) if '"Pay 3 hitpoints."' in line)
+    assert verdict < unread
+    assert "invalid" not in out
+
+
+def test_card_check_says_a_rule_is_inherited(kotc):
+    code, out, _ = kotc("card", "check", str(FIXTURES / "design_12th.kcard"),
+                        "-e", "17th")
+    assert code == 1
+    assert "[13th §Clean Slate Edition, inherited by the 17th]" in out
 
 
 def test_card_check_as_json(kotc):
@@ -119,6 +142,9 @@ def test_card_check_as_json(kotc):
     assert finding["status"] == "banned"
     assert finding["cite"] == "11th §Redacted Ability Text (Banned Cards)"
     assert {"file", "line", "col", "message"} <= set(finding)
+    [unread] = by_name["Blood Scholar"]["unread"]
+    assert unread["text"] == "Pay 3 hitpoints." and not by_name["Blood Scholar"]["read"]
+    assert report["unread_cards"] == 2
 
 
 # --- kotc deck check ------------------------------------------------------------------
@@ -133,16 +159,18 @@ def test_deck_check_uses_the_decks_own_edition(kotc):
 def test_deck_check_reports_the_deck_rules_it_breaks(kotc):
     code, out, _ = kotc("deck", "check", str(FIXTURES / "ultra_points_11.kdeck"))
     assert code == 1
-    assert "invalid: the deck holds 11 Ultra Points; at most 10 are allowed" in out
+    assert "illegal: the deck holds 11 Ultra Points; at most 10 are allowed" in out
 
 
 def test_deck_check_under_another_edition(kotc):
     code, out, _ = kotc("deck", "check", str(FIXTURES / "reserves_12th_5.kdeck"),
                        "--edition", "13th")
     assert code == 1
-    assert "under the 13th edition: pruned" not in out  # reserves make it invalid
-    assert "the 13th edition has no reserves" in out
-    assert "Militia: pruned" in out
+    assert "under the 13th edition: illegal" in out
+    assert "illegal: the 13th edition has no reserves [13th §Setup and Deck Building]" \
+        in out
+    assert "Militia: pruned; not read in full" in out
+    assert out.rstrip().endswith("2 different cards: 2 pruned; 1 card not read")
 
 
 def test_deck_check_as_json(kotc):
@@ -152,7 +180,7 @@ def test_deck_check_as_json(kotc):
     report = json.loads(out)
     assert (report["deck"], report["edition"]) == ("Forty-one", "11th")
     assert report["size"] == 41
-    assert report["status"] == "invalid"
+    assert report["status"] == "illegal" and report["unread_cards"] == 0
     assert report["findings"][0]["cite"] == "11th §Setup and Deck Building"
 
 

@@ -38,7 +38,7 @@ def sections(v) -> set[str]:
 
 def test_a_deck_of_11_ultra_points_is_illegal_in_the_17th():
     v = deck_verdict("ultra_points_11.kdeck")
-    assert v.status == "invalid" and not v.legal
+    assert v.status == "illegal" and not v.legal
     [finding] = v.findings
     assert "11 Ultra Points" in finding.message and "at most 10" in finding.message
     assert finding.cite.section == "Setup and Deck Building"
@@ -48,16 +48,22 @@ def test_a_deck_of_10_ultra_points_is_legal_in_the_17th():
     assert deck_verdict("ultra_points_10.kdeck").status == "legal"
 
 
-def test_a_card_worth_11_ultra_points_fits_no_17th_deck():
+def test_a_card_worth_11_ultra_points_is_noted_but_judged_only_in_a_deck():
+    # the 17th caps a deck's Ultra Points (Setup and Deck Building), not a card's
     v = verdict("ultra_points.kcard", "Ultra Titan", "17th")
-    assert v.status == "invalid"
-    assert any("11 Ultra Points" in f.message for f in v.findings)
+    assert v.status == "legal" and v.read
+    [note] = v.notes
+    assert "worth 11 Ultra Points, more than a deck may hold (10)" in note.message
+    assert note.cite.section == "Setup and Deck Building"
 
 
-def test_ultra_points_are_no_stat_of_the_13th():
-    v = verdict("ultra_points_13th.kcard", "Early Ultra", "13th")
-    assert v.status == "invalid"
-    assert any("no stat 'ultra_points'" in f.message for f in v.findings)
+@pytest.mark.parametrize("edition", ["12th", "13th"])
+def test_a_printed_stat_the_edition_lacks_is_ignored_not_illegal(edition):
+    # nothing in the 12th or 13th rulebook forbids printing Ultra Points
+    v = verdict("ultra_points_13th.kcard", "Early Ultra", edition)
+    assert "invalid" not in {f.status for f in v.findings}
+    assert any("ultra_points 1 is not read" in n.message for n in v.notes)
+    assert v.status == "legal"
 
 
 # --- the Edition Indicator and clean slates -----------------------------------------
@@ -68,6 +74,7 @@ def test_a_card_without_edition_indicator_is_invalid_from_the_13th(edition):
     v = verdict("no_edition_indicator.kcard", "Nameless Draw", edition)
     assert v.status == "invalid"
     assert [f.message for f in v.findings] == ["the card has no Edition Indicator"]
+    assert v.findings[0].cite.section == "Refurbished and Pruned Cards"
 
 
 def test_a_card_without_edition_indicator_is_banned_by_the_12ths_clean_slate():
@@ -185,8 +192,9 @@ def test_the_11ths_revised_cost_needs_an_edition_indicator_of_the_revision(card,
     ("Old Drill", "Exhaust 1 of your unexhausted creatures in play."),
 ])
 def test_the_11ths_revised_texts_are_read_with_the_new_text(card, new):
+    # the 11th's own word: "Revised Ability Text", not the 17th's "refurbished"
     v = verdict("revised_texts_11th.kcard", card, "11th")
-    assert v.status == "refurbished"
+    assert v.status == "revised" and v.playable
     assert new in v.refurbished_text
     assert sections(v) == {"Revised Ability Text"}
 
@@ -214,7 +222,7 @@ def test_the_12ths_commented_out_ban_is_not_applied():
 
 def test_an_11th_deck_of_41_cards_is_illegal():
     v = deck_verdict("deck_11th_41.kdeck")
-    assert v.status == "invalid"
+    assert v.status == "illegal"
     [finding] = v.findings
     assert "41 cards" in finding.message
     assert finding.cite.section == "Setup and Deck Building"
@@ -226,7 +234,7 @@ def test_an_11th_deck_of_40_cards_is_legal():
 
 def test_12th_reserves_of_6_are_illegal():
     v = deck_verdict("reserves_12th_6.kdeck")
-    assert v.status == "invalid"
+    assert v.status == "illegal"
     [finding] = v.findings
     assert "reserves have 6 cards" in finding.message
 
@@ -237,13 +245,16 @@ def test_12th_reserves_of_5_are_legal():
 
 def test_a_12th_deck_of_39_cards_is_illegal():
     v = deck_verdict("deck_12th_39.kdeck")
-    assert v.status == "invalid" and "39 cards" in v.findings[0].message
+    assert v.status == "illegal" and "39 cards" in v.findings[0].message
 
 
 def test_the_13th_has_no_reserves():
     v = deck_verdict("reserves_13th.kdeck")
-    assert v.status == "invalid"
-    assert any("has no reserves" in f.message for f in v.findings)
+    assert v.status == "illegal"
+    [finding] = [f for f in v.findings if "has no reserves" in f.message]
+    # cited where the 13th drops the 12th's reserves
+    assert (finding.cite.edition, finding.cite.section) == ("13th",
+                                                            "Setup and Deck Building")
 
 
 def test_a_deck_judged_under_a_later_edition_shows_each_cards_verdict():
@@ -252,41 +263,56 @@ def test_a_deck_judged_under_a_later_edition_shows_each_cards_verdict():
     assert any("has no reserves" in f.message for f in v.findings)
 
 
-# --- anatomy, and texts the edition cannot read --------------------------------------
+# --- anatomy, and texts the edition cannot read: unread, never a verdict -----------
 
 
 @pytest.mark.parametrize("card, message", [
-    ("Two-Faced Spell", "a spell has exactly one ability, not 2"),
+    ("Two-Faced Spell", "a spell has a single ability, not 2"),
     ("Old Creature", "the 17th edition has no card type 'creature'"),
-    ("Hollow Minion", "a minion must print its hp"),
-    ("Offensive Minion", "a minion of the 17th edition has no stat 'offense'"),
+    ("Hollow Minion", "a minion of the 17th edition prints its HP; this card prints"),
 ])
-def test_card_shapes_the_17th_rejects(card, message):
+def test_card_shapes_the_17th_cannot_read(card, message):
     v = verdict("anatomy_17th.kcard", card, "17th")
-    assert v.status == "invalid"
-    assert any(message in f.message for f in v.findings), [f.message for f in v.findings]
+    assert v.status == "legal" and not v.read
+    assert any(message in u.message for u in v.unread), [u.message for u in v.unread]
 
 
-def test_a_level_below_the_12ths_floor_is_invalid():
+def test_a_stat_the_17th_lacks_is_noted_and_ignored():
+    v = verdict("anatomy_17th.kcard", "Offensive Minion", "17th")
+    assert v.status == "legal" and v.read
+    assert any("offense 3 is not read" in n.message for n in v.notes)
+
+
+def test_a_level_below_the_12ths_floor_counts_as_the_floor():
     v = verdict("level_zero_12th.kcard", "Free Lunch", "12th")
-    assert v.status == "invalid"
-    assert any("below its floor of 1" in f.message for f in v.findings)
+    assert v.status == "legal"
+    [note] = v.notes
+    assert "level 0 is below its floor: it counts as 1" in note.message
 
 
-def test_a_counter_the_edition_does_not_define_is_a_located_error():
+def test_a_counter_the_edition_does_not_define_is_unread_where_it_is_printed():
     v = verdict("unknown_counter_12th.kcard", "Early Shield", "12th")
-    assert v.status == "invalid"
-    [finding] = v.findings
-    assert "the 12th edition has no Shield Counter" in finding.message
-    assert (finding.origin.line, finding.origin.col) == (5, 23)
+    assert v.status == "legal" and v.findings == []
+    [unread] = v.unread
+    assert "the 12th edition has no Shield Counter" in unread.message
+    assert unread.closest.text == "Place [x] [counter] on each target."
+    assert (unread.origin.line, unread.origin.col) == (5, 23)
 
 
-def test_a_keyword_the_edition_does_not_define_is_a_located_error():
+def test_a_keyword_the_edition_does_not_define_is_unread_with_the_closest_phrase():
     v = verdict("unknown_keyword_13th.kcard", "Early Gorgon", "13th")
-    assert v.status == "invalid"
-    [finding] = v.findings
-    assert finding.message.startswith('the 13th edition has no keyword "Petrify": ')
-    assert '"Petrify the targets."' in finding.message
-    assert (finding.origin.line, finding.origin.col) == (5, 40)
+    assert v.status == "legal" and v.findings == []
+    [unread] = v.unread
+    assert unread.text == "Petrify the targets."
+    assert unread.message.startswith('"Petrify the targets.": no sentence phrase of the '
+                                     '13th edition reads it; closest: ')
+    assert unread.closest is not None
+    assert (unread.origin.line, unread.origin.col) == (5, 40)
     assert verdict("unknown_keyword_13th.kcard", "Early Gorgon", "17th").status \
         == "refurbished"
+
+
+def test_a_banned_and_unread_card_is_banned_first():
+    v = verdict("banned_11th.kcard", "Blood Scholar", "11th")
+    assert v.status == "banned" and not v.playable
+    assert [u.text for u in v.unread] == ["Pay 3 hitpoints."]

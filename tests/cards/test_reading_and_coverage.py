@@ -58,19 +58,22 @@ def test_the_11ths_leading_sentences_are_its_condition_and_cost():
     [contract, necromancy] = read_card(
         load_cards(DECKS / "11th" / "phoenix.kcard")[1], load_edition("11th"))[0]
     assert contract.cost is None
-    assert (necromancy.cost.phrase.name, necromancy.cost.counter) == ("remove_counters",
-                                                                      "plain")
+    # "Remove 2 counters from this card." names no kind: any counter pays it
+    assert (necromancy.cost.phrase.name, necromancy.cost.counter) == (
+        "remove_any_counters", None)
 
 
 def test_an_unreadable_sentence_names_the_closest_phrase():
     _, [target, petrify] = read_card(card("unknown_keyword_13th.kcard", "Early Gorgon"),
                                      load_edition("12th"))
     assert target.message.startswith(
-        'no sentence phrase of the 12th edition reads "Target up to 1 enemy in-play '
-        'card." (closest: "Target up to [x] in-play ')
+        '"Target up to 1 enemy in-play card.": no sentence phrase of the 12th edition '
+        'reads it; closest: "Target up to [x] in-play ')
+    assert target.closest.cite.edition == "12th"
+    # no guess at a keyword: the closest phrase, with the section it encodes
     assert petrify.message.startswith(
-        'the 12th edition has no keyword "Petrify": no sentence phrase of the 12th '
-        'edition reads "Petrify the targets."')
+        '"Petrify the targets.": no sentence phrase of the 12th edition reads it')
+    assert "keyword" not in petrify.message
 
 
 def test_coverage_of_nothing_leaves_everything_unused():

@@ -115,7 +115,7 @@ def test_every_expression_has_a_writer(cls):
     "cls", [c for c in _SYNTAX if isinstance(_SYNTAX[c], str)], ids=lambda c: c.__name__)
 def test_templates_write_every_field(cls):
     """A field the template forgets would vanish silently from `show` and `diff`."""
-    fields = {f.name for f in dataclasses.fields(cls) if f.init} - {"origin", "override"}
+    fields = {f.name for f in dataclasses.fields(cls)} - {"origin", "override"}
     fields -= IMPLICIT.get(cls, set())
     if issubclass(cls, ast.Rule):
         fields.discard("cite")  # appended by unparse_rule when the template lacks it
