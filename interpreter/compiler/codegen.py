@@ -23,8 +23,9 @@ from contextlib import contextmanager
 from types import CodeType, FunctionType
 from typing import Any
 
+from kotc.runtime.actions import Action, Made
 from kotc.runtime.events import Revealed, Seen
-from kotc.runtime.values import Seat, seat_of
+from kotc.runtime.values import AbilityRef, Seat, seat_of
 from kotc.runtime.vm import Frame
 
 from . import ir, services
@@ -32,6 +33,9 @@ from .builtins import BUILTINS, as_items_of, element_name
 
 # what every generated function may call
 HELPERS: dict[str, Any] = {
+    "Action": Action,
+    "Made": Made,
+    "AbilityRef": AbilityRef,
     "Frame": Frame,
     "Seat": Seat,
     "seat_of": seat_of,
@@ -130,6 +134,9 @@ class Writer:
         self.terms, self.term_params = terms, term_params
         self.counter_kinds = counter_kinds
         self.src = Source()
+        # names of the environment whose values the function holds in locals: read
+        # from those (a window binds `you` and each parameter so)
+        self.known: dict[str, str] = {}
         self.consts: dict[str, Any] = {}
         self._names: dict[int, str] = {}  # id of a constant -> its name
         self.count = 0
@@ -174,6 +181,9 @@ class Writer:
         return self.const(e.value)
 
     def e_Name(self, e: ir.Name) -> str:
+        known = self.known.get(e.name)
+        if known is not None:
+            return known
         t = self.tmp()
         with self.src.block("try:"):
             self.src.line(f"{t} = env[{e.name!r}]")
@@ -740,8 +750,332 @@ class Writer:
         self.src.line("return 1")
 
 
+class WindowWriter(Writer):
+    """Writes the function listing a window's actions (`listing.options`): per
+    action, its counter gate, then its options; an action with no parameter, or
+    one drawn from a collection, written in place as its plan says; any other
+    shape through the listing's general binder (`Listing.bindings`)."""
+
+    def window(self, listing: Any, acts: list[Any]) -> None:
+        src = self.src
+        src.line("you = seat_of(seat)")
+        src.line("out = []")
+        # the options listed before with this namer, kept (see `Made`)
+        kept = self.const([Made()])
+        src.line(f"made = {kept}[0]")
+        with src.block("if made.namer is not g.namer:"):
+            src.line(f"made = {kept}[0] = Made(g.namer)")
+        self.card_kinds = {"card", "ability", "counter", *listing.card_types}
+        self.known = {"you": "you"}
+        self.resources = self.tmp()  # the resources to pay with, counted when first read
+        self.resource_zones = listing.resource_zones
+        src.line(f"{self.resources} = None")
+        memo = "{}" if listing.standard_per_player else "None"
+        src.line(f"g.standard_memo, g.resources_memo = {memo}, {{}}")
+        with src.block("try:"):
+            self.tables(listing, acts)
+            for act in acts:
+                self.action(act)
+        with src.block("finally:"):
+            src.line("g.standard_memo = g.resources_memo = None")
+        src.line("return out")
+
+    def tables(self, listing: Any, acts: list[Any]) -> None:
+        """What the window's actions read of the listing's tables (the designs
+        whose first ability may resolve, where the cards with abilities an action
+        may take lie), kept by the window for whether the standard condition
+        fails and for the names of the recent events: read once per listing."""
+        self.table: dict[str, str] = {}
+        self.fails = "False"  # whether the standard condition fails for the seat
+        specs = []
+        for act in acts:
+            plan = act.plan
+            if _shape(plan) == "drawn" and plan.resolves is not None:
+                specs.append(("own", act, False))
+            elif _shape(plan) == "card_ability":
+                narrowed = plan.resolves == plan.params[1].name
+                drawn = plan.params[0].source is not None
+                specs.append(("narrowed" if narrowed else "any", act, drawn))
+            else:
+                continue
+            self.table[act.name] = self.tmp()
+        if not specs:
+            return
+        src = self.src
+        fails = "False"
+        if any(kind != "any" for kind, _, _ in specs):
+            fails = self.into("listing.standard_in_listing(g, you) is False")
+        self.fails = fails
+        recent = self.into("frozenset([e[0] for e in g.recent]) if g.recent else "
+                           "frozenset()")
+        names = ", ".join(self.table[act.name] for _, act, _ in specs)
+        kept = self.const({})
+        with src.block("try:"):
+            src.line(f"{names}, = {kept}[({fails}, {recent})]")
+        with src.block("except KeyError:"):
+            specs_ = self.const(tuple(specs))
+            src.line(f"{names}, = {kept}[({fails}, {recent})] = listing.window_tables("
+                     f"g, {specs_}, {fails}, {recent})")
+
+    def action(self, act: Any) -> None:
+        plan, a, src = act.plan, self.const(act), self.src
+        self.known = {"you": "you"}  # each action binds its parameters anew
+        if plan.counter_kinds is not None:  # it takes a counter off a card
+            kinds = self.const(plan.counter_kinds)
+            with src.block(f"if g.counters_in_play and not "
+                           f"{kinds}.isdisjoint(g.counters_in_play):"):
+                self.offers(act, a)
+            return
+        self.offers(act, a)
+
+    def offers(self, act: Any, a: str) -> None:
+        plan, src = act.plan, self.src
+        shape = _shape(plan)
+        if shape != "other":
+            src.line("env = {'you': you}")
+        if shape == "bare":
+            self.bare(act, a)
+        elif shape == "drawn":
+            self.drawn(act, a)
+        elif shape == "card_ability":
+            self.card_ability(act, a)
+        elif shape == "two_drawn":
+            self.two_drawn(act, a)
+        else:
+            args = self.tmp()
+            with src.block(f"for {args} in listing.bindings(g, {a}, seat, ()):"):
+                self.found(plan, args)
+
+    def bind(self, name: str, local: str) -> None:
+        """Parameter `name` is `local` now: in the env (what the listing's helpers
+        read), and read from the local by what is written after."""
+        self.src.line(f"env[{name!r}] = {local}")
+        self.known[name] = local
+
+    def costs(self, plan: ir.ActionPlan) -> None:
+        """On to the next candidate unless the costs can be paid (`affordable_now`):
+        each amount in turn, against the player's HP or the resources they may
+        pay with (counted once per listing)."""
+        if plan.costs:
+            with self.src.block(f"if not ({self.affordable(plan)}):"):
+                self.src.line("continue")
+
+    def affordable(self, plan: ir.ActionPlan) -> str:
+        """A test that each cost of the plan can be paid, its amounts read in turn
+        (each written before the test: none can fail or change what is read)."""
+        tests = []
+        for kind, amount in plan.costs:
+            need = self.value(amount)
+            if kind == "hp":
+                tests.append(f"{need} <= g.players[seat].hp")
+                continue
+            have = self.resources
+            with self.src.block(f"if {have} is None:"):
+                self.src.line(f"{have} = g.unexhausted_resources(seat)")
+            tests.append(f"{need} <= {have}")
+        return " and ".join(tests)
+
+    def found(self, plan: ir.ActionPlan, args: str) -> None:
+        """The option taking `args`, listed: kept from one listing to the next where
+        its arguments are cards, abilities and counters' kinds."""
+        if all(p.type in self.card_kinds for p in plan.params):
+            self.src.line(f"out.append(made[({plan.name!r}, {args})])")
+        else:
+            self.src.line(f"out.append(Action('act', ({plan.name!r}, {args}), None, "
+                          "g.namer))")
+
+    def bare(self, act: Any, a: str) -> None:
+        """`Listing.bare_holds`: its requirement, then its costs."""
+        plan, src = act.plan, self.src
+        requires = [] if plan.requires is None else [
+            f"True if {self.value(plan.requires)} else False"]
+        with self._when(requires):
+            paid = [self.affordable(plan)] if plan.costs else []
+            with self._when(paid):
+                src.line(f"out.append({self.const(act.bare)})")
+
+    def drawn(self, act: Any, a: str) -> None:
+        """One parameter drawn from a collection (`_bind` for it): each candidate
+        once, of its card type, its check, the costs, the activation condition."""
+        plan, src = act.plan, self.src
+        param = plan.params[0]
+        resolves = plan.resolves is not None
+        # the designs whose first ability may resolve now (None: any)
+        own = self.table.get(act.name, "None")
+        items = self.items(param.source)
+        c = self.tmp()
+        with src.block(f"for {c} in dict.fromkeys({items}):"):
+            if param.card_type is not None:
+                with src.block(f"if g.cards[{c}].type != {param.card_type!r}:"):
+                    src.line("continue")
+            if resolves:
+                with src.block(f"if {own} is not None and g.cards[{c}].design "
+                               f"not in {own}:"):
+                    src.line("continue")
+            self.bind(param.name, c)
+            if param.check is not None:
+                with src.block(f"if not {self.value(param.check)}:"):
+                    src.line("continue")
+            self.costs(plan)
+            if resolves:
+                with src.block(f"if not listing.condition_met(g, you, {c}, env):"):
+                    src.line("continue")
+            self.found(plan, f"({c},)")
+
+
+    def pool(self, param: ir.ParamPlan) -> str:
+        """A parameter's candidates drawn from its `in` (`Listing.candidates`):
+        each once, of its card type."""
+        assert param.source is not None
+        items = self.items(param.source)
+        pool = self.into(f"list(dict.fromkeys({items}))")
+        if param.card_type is None:
+            return pool
+        c = self.tmp()
+        return self.into(f"[{c} for {c} in {pool} if g.cards[{c}].type == "
+                         f"{param.card_type!r}]")
+
+    def two_drawn(self, act: Any, a: str) -> None:
+        """Two parameters each drawn from a collection, the second's not naming the
+        first (a card of the hand for one of the reserves): that collection is
+        drawn once, when the first has candidates."""
+        plan, src = act.plan, self.src
+        first, second = plan.params
+        pool = self.pool(first)
+        with src.block(f"if {pool}:"):
+            others = self.pool(second)
+            c, d = self.tmp(), self.tmp()
+            if second.check is None and not plan.costs and plan.resolves is None:
+                # nothing is checked of a pair: each first kept goes with every second
+                with src.block(f"for {c} in {pool}:"):
+                    if first.check is not None:
+                        self.bind(first.name, c)
+                        with src.block(f"if not {self.value(first.check)}:"):
+                            src.line("continue")
+                    with src.block(f"for {d} in {others}:"):
+                        self.found(plan, f"({c}, {d})")
+                return
+            with src.block(f"for {c} in {pool}:"):
+                self.bind(first.name, c)
+                if first.check is not None:
+                    with src.block(f"if not {self.value(first.check)}:"):
+                        src.line("continue")
+                with src.block(f"for {d} in {others}:"):
+                    self.bind(second.name, d)
+                    if second.check is not None:
+                        with src.block(f"if not {self.value(second.check)}:"):
+                            src.line("continue")
+                    self.costs(plan)
+                    if plan.resolves is not None:
+                        with src.block(f"if not listing.condition_met(g, you, "
+                                       f"env[{plan.resolves!r}], env):"):
+                            src.line("continue")
+                    self.found(plan, f"({c}, {d})")
+
+    def card_ability(self, act: Any, a: str) -> None:
+        """A card and one of its abilities (`_bind` for the two): the cards with
+        abilities the action may take, where they may lie (the player's own,
+        by its plan's tables, or drawn from its `in`), then each ability the
+        requirement does not rule out; narrowed, where the standard condition
+        fails, to those that say themselves when they may be activated."""
+        plan, src = act.plan, self.src
+        card, ability = plan.params
+        narrow = "'any'"
+        if plan.resolves == ability.name:
+            narrow = self.into(f"'own' if {self.fails} else 'resolving'")
+        table = self.table[act.name]  # where such cards lie: (zone, designs)...
+        with src.block(f"if {table}:"):
+            if card.source is None:  # the player's cards with abilities, in card order
+                zones, pool = self.into("g.players[seat].zones"), self.into("[]")
+                z, designs, c = self.tmp(), self.tmp(), self.tmp()
+                with src.block(f"for {z}, {designs} in {table}:"), src.block(
+                        f"for {c} in {zones}[{z}]:"), src.block(
+                        f"if g.cards[{c}].design in {designs}:"):
+                    src.line(f"{pool}.append({c})")
+                src.line(f"{pool}.sort()")
+            else:  # those drawn from its `in`, in its order: {zone: designs}
+                items, c = self.items(card.source), self.tmp()
+                pool = self.into(
+                    f"[{c} for {c} in dict.fromkeys({items}) if g.cards[{c}].design "
+                    f"in {table}.get(g.cards[{c}].zone, ())]")
+            self.abilities_of(act, a, pool, narrow)
+
+    def abilities_of(self, act: Any, a: str, pool: str, narrow: str) -> None:
+        plan, src = act.plan, self.src
+        card, ability = plan.params
+        c, state, indices, k, ref = (self.tmp() for _ in range(5))
+        with src.block(f"for {c} in {pool}:"):
+            src.line(f"{state} = g.cards[{c}]")
+            if card.card_type is not None:
+                with src.block(f"if {state}.type != {card.card_type!r}:"):
+                    src.line("continue")
+            self.bind(card.name, c)
+            if card.check is not None:
+                with src.block(f"if not {self.value(card.check)}:"):
+                    src.line("continue")
+            src.line(f"{indices} = {a}.possible.get(({state}.design, {state}.zone))")
+            with src.block(f"if {indices} is None:"):
+                src.line(f"{indices} = listing.possible_for(g, {a}, 1, {state}.design, "
+                         f"{state}.zone)")
+            if narrow != "'any'":
+                printed = self.into(f"g.engine.abilities[{state}.design]")
+                with src.block(f"if {narrow} == 'own':"):
+                    # those that say themselves when they may be activated
+                    src.line(f"{indices} = [{k} for {k} in {indices} "
+                             f"if {printed}[{k}].trigger is not None "
+                             f"or {printed}[{k}].cond is not None]")
+            with src.block(f"for {k} in {indices}:"):
+                src.line(f"{ref} = AbilityRef({c}, {k})")
+                self.bind(ability.name, ref)
+                if ability.check is not None:
+                    with src.block(f"if not {self.value(ability.check)}:"):
+                        src.line("continue")
+                self.costs(plan)
+                if plan.resolves is not None:
+                    what = ref if plan.resolves == ability.name else c
+                    with src.block(
+                            f"if not listing.condition_met(g, you, {what}, env):"):
+                        src.line("continue")
+                self.found(plan, f"({c}, {ref})")
+
+
+def _shape(plan: ir.ActionPlan) -> str:
+    """How a window lists an action: "bare" (no parameter), "drawn" (one, drawn
+    from a collection), "card_ability" (a card, then one of its abilities),
+    "two_drawn" (two drawn, the second's collection not naming the first), or
+    through the general binder ("other")."""
+    params = plan.params
+    if not params:
+        return "bare"
+    if len(params) == 1:
+        return "drawn" if params[0].source is not None else "other"
+    if len(params) != 2:
+        return "other"
+    first, second = params
+    if second.type == "ability" and first.type not in (
+            "ability", "counter", "player", "players"):
+        return "card_ability"
+    if (first.source is not None and second.source is not None
+            and not ir_reads(second.source, first.name)
+            and second.type not in ("ability", "counter")):
+        return "two_drawn"
+    return "other"
+
+
+def ir_reads(e: ir.Expr, name: str) -> bool:
+    """Whether an expression reads `name` from the environment."""
+    if isinstance(e, (ir.Name, ir.NameOr)):
+        return e.name == name
+    for f in e.__dataclass_fields__:
+        value = getattr(e, f)
+        values = value if isinstance(value, tuple) else (value,)
+        if any(isinstance(v, ir.Expr) and ir_reads(v, name) for v in values):
+            return True
+    return False
+
+
 def _literal(v: str) -> bool:
     return v in ("True", "False") or v.lstrip("-").isdigit() or v.startswith("'")
 
 
-__all__ = ["HELPERS", "Source", "Writer", "compiled"]
+__all__ = ["HELPERS", "Source", "WindowWriter", "Writer", "compiled"]

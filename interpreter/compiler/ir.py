@@ -722,7 +722,36 @@ class React(Stmt):
 
 
 # --- listing plans --------------------------------------------------------------------
-# (see `listing.py`: the plans of the actions players may take)
+
+
+@dataclass(frozen=True, slots=True)
+class ParamPlan:
+    """How a listing fills one parameter of an action: where its candidates come
+    from (`source`; None: by its type: the players, a card's abilities or
+    counters, the player's cards with abilities), the card type they must have,
+    and the part of the requirement decided once it is bound (`check`)."""
+
+    name: str
+    type: str
+    card_type: str | None
+    source: Expr | None
+    check: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionPlan:
+    """How a listing finds every way to take an action now: its parameters in
+    order; for one with none, its requirement; what it costs (paid first, so
+    checked before it is offered); the parameter whose ability (or card's first)
+    must be activatable now (`resolves`); and, where a parameter takes a counter
+    off a card, the kinds it may take (none in play: nothing to list)."""
+
+    name: str
+    params: tuple[ParamPlan, ...]
+    requires: Expr | None
+    costs: tuple[tuple[str, Expr], ...]
+    resolves: str | None
+    counter_kinds: frozenset[str] | None
 
 
 __all__ = [name for name in dir() if not name.startswith("_") and name[0].isupper()]

@@ -622,6 +622,94 @@ class Lowering:
         return ir.Call(cite, s.keyword, tuple(given.items()), required, kw.cost)
 
 
+    # --- listing plans --------------------------------------------------------------
+
+    def action_plan(self, a: ast.Action) -> ir.ActionPlan:
+        """How listings fill an action's parameters (see `ir.ActionPlan`)."""
+        names: dict[str, str | None] = {"you": PLAYER}
+        names.update({p.name: param_kind(p.type, self.card_types) for p in a.params})
+        scope = self.scope(names)
+        checks = staged_checks(a)
+        params = tuple(
+            ir.ParamPlan(p.name, p.type, p.type if p.type in self.card_types else None,
+                         None if p.source is None else self.expr(p.source, scope),
+                         None if check is None else self.expr(check, scope))
+            for p, check in zip(a.params, checks, strict=False)
+        )
+        costs = []
+        for s in a.body:  # the payments it starts with: its cost
+            if not isinstance(s, ast.Pay):
+                break
+            costs.append((s.kind, self.expr(s.amount, scope)))
+        own = {p.name for p in a.params}
+        resolves = next((s.what.parts[0] for s in a.body
+                         if isinstance(s, ast.Resolve) and isinstance(s.what, ast.Path)
+                         and len(s.what.parts) == 1 and s.what.parts[0] in own), None)
+        requires = None if a.requires is None else self.expr(a.requires, scope)
+        return ir.ActionPlan(a.name, params, requires, tuple(costs), resolves,
+                             self.counter_kinds_taken(a))
+
+    def counter_kinds_taken(self, a: ast.Action) -> frozenset[str] | None:
+        """The kinds of counters an action may take off a card (as `pop` does): all
+        those its requirement's tests of the kind let through (`kind is
+        proactive`). None: it takes no counter."""
+        param = next(
+            (p.name for p in a.params[1:] if p.type == "counter" and p.source is None),
+            None,
+        )
+        if param is None:
+            return None
+        kinds = set(self.counter_kinds)
+        for part in conjuncts(a.requires):
+            negated = isinstance(part, ast.Unary) and part.op == "not"
+            test = part.operand if isinstance(part, ast.Unary) and negated else part
+            if not (isinstance(test, ast.Binary) and test.op == "is"
+                    and isinstance(test.left, ast.Path) and test.left.parts == (param,)
+                    and isinstance(test.right, ast.Path)):
+                continue
+            name = test.right.parts[0]
+            if name in self.card_types or name in self.modifiers or name in (
+                    "pawn", "player"):
+                continue  # `is` reads those first: not a test of the kind
+            if name in COUNTER_KINDS:
+                passing = {k for k in kinds if self.counter_kinds[k] == name}
+            elif name in self.counter_kinds:
+                passing = {name}
+            else:
+                continue  # not a test this look can read
+            kinds = kinds - passing if negated else passing
+        return frozenset(kinds)
+
+
+def conjuncts(e: ast.Expr | None) -> list[ast.Expr]:
+    """The parts of an expression joined by `and` (none for no expression)."""
+    if e is None:
+        return []
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
+def staged_checks(a: ast.Action) -> list[ast.Expr | None]:
+    """The parts of `requires` joined by `and`, each to be checked as soon as the
+    last parameter it reads is bound (so a bad first choice is dropped early):
+    per parameter, the conjunction of its parts, or None."""
+    stages: list[list[ast.Expr]] = [[] for _ in range(max(len(a.params), 1))]
+    if a.requires is not None:
+        index = {p.name: i for i, p in enumerate(a.params)}
+        for part in conjuncts(a.requires):
+            read = [index[path.parts[0]] for path in ast.paths(part)
+                    if path.parts[0] in index]
+            stages[max(read, default=0)].append(part)
+    out: list[ast.Expr | None] = []
+    for checks in stages:
+        joined: ast.Expr | None = None
+        for check in checks:
+            joined = check if joined is None else ast.Binary("and", joined, check)
+        out.append(joined)
+    return out
+
+
 def _gist(stmts: tuple[ast.Stmt, ...], width: int = 60) -> str:
     """An option of an `either` as a player reads it: its statements on one line,
     cut short past `width` characters."""
@@ -638,4 +726,4 @@ def keyword_names(kw: ast.Keyword, card_types: Iterable[str]) -> dict[str, Any]:
 
 
 __all__ = ["CARD", "CARDS", "EVENT", "Lowering", "PLAYER", "PLAYERS", "Scope",
-           "keyword_names", "param_kind"]
+           "conjuncts", "keyword_names", "param_kind", "staged_checks"]

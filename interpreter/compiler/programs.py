@@ -18,7 +18,7 @@ from kotc.runtime.vm import Block, Frame
 
 from . import ir
 from .builtins import as_items_of
-from .codegen import Writer, compiled
+from .codegen import WindowWriter, Writer, compiled
 from .interp import Interpreter
 from .lower import PLAYER, Lowering, keyword_names, param_kind
 
@@ -165,6 +165,17 @@ class Programs:
     def closure(self, e: ast.Expr) -> Eval:
         """`expr`, for the listing's written code (which gives no names)."""
         return self.expr(e)
+
+    def window(self, listing: Any, acts: list[Any]) -> Callable[..., Any]:
+        """The function listing a window's actions, written for it (see
+        `codegen.WindowWriter`)."""
+        params = {name: form[0] for name, form in self.term_forms.items()}
+        writer = WindowWriter(self.blocks, self.fn, self._simple, self.terms, params,
+                              self.counter_kinds)
+        writer.window(listing, acts)
+        where = "window " + ", ".join(a.name for a in acts)
+        return compiled("window", "listing, g, seat", writer.src.text(), where,
+                        writer.namespace())
 
     def zones_read(self, e: ast.Node) -> set[str]:
         """The zone names an expression reads (so the game knows when to re-check it)."""

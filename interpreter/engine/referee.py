@@ -15,12 +15,15 @@ What a player may do at each decision is listed by its part in `listing.py`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import reduce
 from typing import Any
 
 from kotc.compiler import ir
-from kotc.compiler.listers import window_lister
-from kotc.compiler.listing import CompiledAction, Listing, action_names, trigger_table
+from kotc.compiler.listing import (
+    CompiledAction,
+    Listing,
+    reference_window,
+    trigger_table,
+)
 from kotc.compiler.lower import CARD, EVENT, PLAYER, param_kind
 from kotc.dsl import ast
 from kotc.runtime.actions import Action, Decision, picks
@@ -300,89 +303,41 @@ class Referee(Listing):
         return tuple(a for a in names if a not in self.unbindable)
 
     def _action(self, a: ast.Action) -> CompiledAction:
+        """An action: its listing plan, its expressions as functions, its effect."""
         P = self.programs
         env = {"you": PLAYER, **{p.name: param_kind(p.type, P.card_types)
                                  for p in a.params}}
-        costs = []
-        for s in a.body:
-            if not isinstance(s, ast.Pay):
-                break
-            costs.append((s.kind, P.expr(s.amount, env)))
-        names = {p.name for p in a.params}
-        resolves = next(
-            (
-                s.what.parts[0]
-                for s in a.body
-                if isinstance(s, ast.Resolve)
-                and isinstance(s.what, ast.Path)
-                and len(s.what.parts) == 1
-                and s.what.parts[0] in names
-            ),
-            None,
-        )
-        stages = _staged_checks(a)
-        binder = self._shape_binder(a.params)
-        drawn = a.params[0].source if binder == self.bind_own_ability else None
+        plan = P.lowering.action_plan(a)
+
+        def fn(form):
+            return None if form is None else P.fn(form, f"action {a.name}")
+
         return CompiledAction(
+            plan,
             a.name,
             a.label,
             a.params,
-            [P.expr(p.source, env) if p.source is not None else None for p in a.params],
-            P.expr(a.requires, env) if a.requires is not None else None,
+            [fn(p.source) for p in plan.params],
+            fn(plan.requires),
             P.block(a.body, a.cite, f"action {a.name}", env),
-            costs,
-            resolves,
+            [(kind, fn(amount)) for kind, amount in plan.costs],
+            plan.resolves,
             a.cite,
-            [P.expr(check, env) if check is not None else None for check in stages],
+            [fn(p.check) for p in plan.params] or [None],
             a.requires,
             Action("act", (a.name, ()), a.name),
-            binder=binder,
-            drawn_zones=zone_terms(drawn, P),
-            counter_kinds=self._counter_kinds(a),
-            pays=[(s.kind, s.amount) for s in a.body[: len(costs)]],
-            stages=stages,
+            counter_kinds=plan.counter_kinds,
         )
 
     def _window(self, names: tuple):
-        """The function listing these actions (see `Listing.options`), written once."""
-        window = self._windows[names] = window_lister(self, names)
+        """The function listing these actions (see `Listing.options`), made once:
+        the reference listing, or a function written for the window."""
+        if self.programs.backend == "reference":
+            window = reference_window(self, names)
+        else:
+            window = self.programs.window(self, [self.actions[n] for n in names])
+        self._windows[names] = window
         return window
-
-    def _counter_kinds(self, a: ast.Action) -> frozenset | None:
-        """The kinds of counters an action may take off a card (as `pop` does): all
-        those its requirement's tests of the kind let through (`kind is
-        proactive`). None: it takes no counter."""
-        param = next(
-            (p.name for p in a.params[1:] if p.type == "counter" and p.source is None),
-            None,
-        )
-        if param is None:
-            return None
-        kinds = set(self.counters)
-        for part in _conjuncts(a.requires):
-            negated = isinstance(part, ast.Unary) and part.op == "not"
-            test = part.operand if negated else part
-            if not (
-                isinstance(test, ast.Binary)
-                and test.op == "is"
-                and isinstance(test.left, ast.Path)
-                and test.left.parts == (param,)
-            ):
-                continue
-            name = test.right.parts[0]
-            if name in self.rs.card_types or name in self.rs.modifiers or name in (
-                "pawn",
-                "player",
-            ):
-                continue  # `is` reads those first (see `pyexpr`): not a kind test
-            if name in _COUNTER_KINDS:
-                passing = {k for k in kinds if self.counters[k].kind == name}
-            elif name in self.counters:
-                passing = {name}
-            else:
-                continue  # not a test this look can read
-            kinds = kinds - passing if negated else passing
-        return frozenset(kinds)
 
     def _counter_gate(self, names) -> frozenset | None:
         """When every action named takes a counter off a card: the kinds any of them
@@ -1561,44 +1516,6 @@ _DONE_ENLISTING = Action("done", None, "done enlisting")
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
 
 
-def _staged_checks(a: ast.Action) -> list:
-    """The parts of `requires` joined by `and`, each to be checked as soon as the
-    last parameter it reads is bound (so a bad first choice is dropped early):
-    per parameter, the conjunction of its parts, or None."""
-    stages: list[list] = [[] for _ in range(max(len(a.params), 1))]
-    if a.requires is not None:
-        index = {p.name: i for i, p in enumerate(a.params)}
-        for part in _conjuncts(a.requires):
-            read = [index[n] for n in action_names(part) if n in index]
-            stages[max(read, default=0)].append(part)
-    return [
-        reduce(lambda x, y: ast.Binary("and", x, y), checks) if checks else None
-        for checks in stages
-    ]
-
-
-def zone_terms(e, P) -> tuple | None:
-    """Of `whose.zone + ...`: (whose, compiled, and the zone) per term; None for
-    any other expression, or none."""
-    if isinstance(e, ast.Binary) and e.op == "+":
-        left, right = zone_terms(e.left, P), zone_terms(e.right, P)
-        return None if left is None or right is None else left + right
-    if isinstance(e, ast.Path) and len(e.parts) > 1 and e.parts[-1] in P.zones:
-        return ((P.expr(ast.Path(e.parts[:-1], origin=e.origin)), e.parts[-1]),)
-    return None
-
-
-def _conjuncts(e) -> list:
-    """The parts of an expression joined by `and` (none for no expression)."""
-    if e is None:
-        return []
-    if isinstance(e, ast.Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
-
-
-_COUNTER_KINDS = ("proactive", "reactive", "inert")
-
 # the names a counter's program and its trigger's condition read, and those of the
 # endgame's conditions and criteria
 _COUNTER_NAMES = {"you": PLAYER, "host": CARD, "event": EVENT}
@@ -1620,7 +1537,8 @@ def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:
 
 
 def _reads(e) -> set[str]:
-    """The names an expression reads from where it is evaluated: as `action_names`, but
+    """The names an expression reads from where it is evaluated (the heads of its
+    paths), but
     the right of `is` names a phase, type or modifier, not a value."""
     if isinstance(e, ast.Path):
         return {e.parts[0]}

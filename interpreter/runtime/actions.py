@@ -114,6 +114,24 @@ def picks(values: Sequence, namer: Any) -> list[Action]:
 DONE = Action("done", None, "done")
 
 
+class Made(dict):  # type: ignore[type-arg]
+    """The `act` options a window has listed while the game's cards are named by
+    one namer, by value: an option listed again is the same `Action`, not made
+    anew (its label, made from the namer, is the same). Only for options whose
+    arguments are cards, abilities or counters' kinds: a player is equal to the
+    card of its number."""
+
+    __slots__ = ("namer",)
+
+    def __init__(self, namer: Any = None):
+        super().__init__()
+        self.namer = namer
+
+    def __missing__(self, value: tuple[Any, ...]) -> Action:
+        action = self[value] = Action("act", value, None, self.namer)
+        return action
+
+
 @dataclass(slots=True)
 class Decision:
     """Who must choose now, what kind of choice it is, and the legal actions.
