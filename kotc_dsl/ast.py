@@ -279,6 +279,8 @@ class Choose(Stmt):
 class Either(Stmt):
     options: tuple[Block, ...]
     who: Expr | None = None
+    # what each option does, as the player reads it (none written: empty)
+    labels: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,10 @@ from textx import TextXError, get_location
 from .ast import Origin
 from .errors import Diagnostic, RulesetError
 from .language import parse_other
+from .load import SUFFIX, find_edition
 from .phrasing import normalize
 from .shipped import deck_file
+from .suggest import syntax_hint
 
 
 @dataclass(frozen=True)
@@ -105,11 +107,21 @@ class DeckList:
 # More copies of one card than any deck holds: a count past it is a mistake, refused
 # before anything is made of it (a game of 10^14 cards would exhaust memory).
 MAX_COPIES = 1000
+# The largest printed stat: far past any card, far below a roll of dice or a
+# count that exhausts memory (`sp 1000000000000` is refused where it is written;
+# the engine holds stats computed in play to the same bound).
+MAX_STAT_VALUE = 10**9
 
 
 def _origin(obj, path: str) -> Origin:
     loc = get_location(obj)
     return Origin(path, loc["line"], loc["col"])
+
+
+def _spans_lines(name: str) -> bool:
+    """Whether a name read from a file holds a line break (printed, it could pass
+    for a line of kotc's own)."""
+    return "\n" in name or "\r" in name
 
 
 def file_problem(path: Path, near: str) -> str | None:
@@ -145,6 +157,7 @@ def _parse(kind: str, path: Path):
     except TextXError as err:
         message = _plain(str(getattr(err, "message", err)).split(" => ")[0])
         origin = Origin(str(path), err.line or 1, err.col or 1)
+        message += syntax_hint(text, origin.line, origin.col, message)
         raise RulesetError([Diagnostic(origin, f"syntax error: {message}")]) from None
 
 
@@ -184,6 +197,9 @@ def load_cards(path: str | Path) -> list[CardDesign]:
     seen: set[str] = set()
     for c in model.cards:
         origin = _origin(c, str(path))
+        if _spans_lines(c.name):
+            problems.append(Diagnostic(origin, f"a card's name is one line, not "
+                                               f"{c.name.count(chr(10)) + 1}"))
         if c.name in seen:
             problems.append(Diagnostic(origin, f"card '{c.name}' is defined twice"))
         seen.add(c.name)
@@ -199,6 +215,10 @@ def load_cards(path: str | Path) -> list[CardDesign]:
                     problems.append(Diagnostic(_origin(part, str(path)),
                                                f"card '{c.name}' gives {part.stat} "
                                                f"twice"))
+                if abs(part.value) > MAX_STAT_VALUE:
+                    problems.append(Diagnostic(_origin(part, str(path)), (
+                        f"card '{c.name}': {part.stat} {part.value} is past the "
+                        f"largest stat a card may print ({MAX_STAT_VALUE:,})")))
                 stats.append(StatValue(part.stat, part.value, _origin(part, str(path))))
             else:
                 abilities.append(AbilityText(
@@ -216,6 +236,20 @@ def load_cards(path: str | Path) -> list[CardDesign]:
     return cards
 
 
+def deck_edition_file(deck: DeckList) -> Path | None:
+    """The rule file of the edition a deck names, found as its card files are:
+    beside the deck first (a `.kotc` path relative to it, or an edition named by a
+    file there), then among the shipped editions; None when there is none.
+
+    A name is never a path: `edition "../../etc/hostname"` names no edition.
+    """
+    here = Path(deck.path).parent
+    if deck.edition.endswith(SUFFIX):
+        candidate = here / deck.edition
+        return candidate if file_problem(candidate, "") is None else None
+    return find_edition(deck.edition, here)
+
+
 def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
     """Read a deck file (or a shipped starter deck named `EDITION/DECK`, see
     `shipped.deck_file`) and the card files it names (relative to it).
@@ -230,7 +264,11 @@ def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
     deck = DeckList(model.name, model.edition, tuple(model.files),
                     tuple(map(entry, model.entries)), tuple(map(entry, model.reserves)),
                     _origin(model, str(path)), str(path))
-    problems: list[Diagnostic] = []
+    problems: list[Diagnostic] = [
+        Diagnostic(where, "a name is one line: this one spans several")
+        for name, where in [(deck.name, deck.origin)]
+        + [(e.name, e.origin) for e in deck.entries + deck.reserves]
+        if _spans_lines(name)]
     cards: dict[str, CardDesign] = {}
     for name in deck.card_files:
         card_path = path.parent / name

@@ -141,9 +141,11 @@ def _bool(obj: Any, ctx: Context) -> ast.Expr:
 
 
 def _either(obj: Any, ctx: Context) -> ast.Stmt:
-    options = (_block(obj.first, ctx),) + tuple(_block(b, ctx) for b in obj.rest)
+    options = tuple(_block(o.body, ctx) for o in obj.options)
+    labels = tuple(o.label or None for o in obj.options)
     who = convert(obj.who, ctx) if obj.who else None
-    return ast.Either(options, who, origin=ctx.origin(obj))
+    return ast.Either(options, who, labels if any(labels) else (),
+                      origin=ctx.origin(obj))
 
 
 def _if(obj: Any, ctx: Context) -> ast.Stmt:

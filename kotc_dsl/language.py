@@ -10,9 +10,10 @@ the whole-edition checks that kotc's loader runs itself.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any, TypeAlias
 
-from textx import metamodel_from_file
+from textx import TextXSyntaxError, metamodel_from_file
 from textx.metamodel import TextXMetaModel
 
 from .shipped import EDITIONS_DIR, RULES_DIR
@@ -41,12 +42,42 @@ def _shared(kind: str) -> TextXMetaModel:
     return metamodel(kind)
 
 
+# The longest number kotc reads: far past any stat, count or limit, and far below
+# the length Python refuses to convert (4,300 digits).
+MAX_DIGITS = 100
+_TOO_LONG = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+# Control characters other than tab and the line ends: a name holding an escape
+# sequence could rewrite what a terminal shows.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def screen(text: str, path: str) -> None:
+    """Refuse, located, what no kotc file holds and the parser would not stop:
+    a number longer than `MAX_DIGITS` digits, a control character.
+
+    Raises:
+        TextXSyntaxError: at the first such thing.
+    """
+    for pattern, what in ((_TOO_LONG, "number"), (_CONTROL, "control")):
+        found = pattern.search(text)
+        if found is None:
+            continue
+        line = text.count("\n", 0, found.start()) + 1
+        col = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+        message = (f"a number of {len(found.group())} digits (kotc reads at most "
+                   f"{MAX_DIGITS})" if what == "number"
+                   else f"control character U+{ord(found.group()):04X} in the text")
+        raise TextXSyntaxError(message, line=line, col=col, filename=path)
+
+
 def parse(text: str, path: str) -> TextXModel:
     """Parse one rule file's text with the kotc metamodel (no validation)."""
+    screen(text, path)
     return _shared("kotc").model_from_str(text, file_name=path)
 
 
 def parse_other(kind: str, text: str, path: str) -> TextXModel:
     """Parse a card file (`kind="card"`), a deck file (`"deck"`) or a scenario
     file (`"scenario"`)."""
+    screen(text, path)
     return _shared(kind).model_from_str(text, file_name=path)

@@ -2,14 +2,18 @@
 
 `load_edition(name)` and `load_path(path)` return a validated
 `Ruleset` or raise `RulesetError` listing every problem found. Results are cached
-by the content of every file involved (see `cache.py`), so a repeated load costs
-a hash and an unpickle.
+by the content of every file involved (see `cache.py`), each file read once, so
+a repeated load costs reading and hashing the files and reading one entry.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import re
+import stat
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 
 from textx import TextXError
@@ -19,6 +23,8 @@ from .convert import convert_edition
 from .errors import Diagnostic, RulesetError
 from .language import EDITIONS_DIR, parse
 from .ruleset import Ruleset
+from .sources import kind_of, read_regular
+from .suggest import syntax_hint
 from .validate import validate
 
 SUFFIX = ".kotc"
@@ -36,21 +42,40 @@ __all__ = [
 
 # --- finding editions -----------------------------------------------------------
 
+# How much of a file is read to find its `edition "NAME"` header.
+_HEADER_BYTES = 16384
+
 
 def edition_files(directory: Path = EDITIONS_DIR) -> dict[str, Path]:
-    """The edition files of a directory, by edition name (from each file's header)."""
+    """The edition files of a directory, by edition name (from each file's header);
+    only regular files count, and only their first lines are read."""
     found: dict[str, Path] = {}
     for path in sorted(directory.glob(f"*{SUFFIX}")):
-        match = _HEADER.search(path.read_text(encoding="utf-8", errors="replace"))
-        found[match.group(1) if match else path.stem] = path
+        name = _header_name(path)
+        if name is not None:
+            found.setdefault(name, path)
     return found
 
 
+def _header_name(path: Path) -> str | None:
+    """The edition a file's header names (its stem when it names none); None for
+    what is not a readable regular file."""
+    try:
+        head = read_regular(path, _HEADER_BYTES)
+    except OSError:
+        return None
+    match = _HEADER.search(head.decode("utf-8", errors="replace"))
+    return match.group(1) if match else path.stem
+
+
 def find_edition(name: str, near: Path | None = None) -> Path | None:
-    """The file of edition `name`: beside `near` first, then among the shipped ones."""
+    """The file of edition `name`: beside `near` first, then among the shipped ones.
+
+    In each directory, `NAME.kotc` if it is a regular file, else a file whose
+    header names the edition (read only as far as the header)."""
     for directory in ([near] if near else []) + [EDITIONS_DIR]:
         candidate = directory / f"{name}{SUFFIX}"
-        if candidate.is_file():
+        if "/" not in name and "\\" not in name and _is_regular(candidate):
             return candidate
         by_header = edition_files(directory).get(name)
         if by_header:
@@ -58,13 +83,35 @@ def find_edition(name: str, near: Path | None = None) -> Path | None:
     return None
 
 
+def _is_regular(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long
+        return False
+
+
 # --- parsing one file -----------------------------------------------------------
 
 
-def parse_file(path: Path) -> ast.EditionFile:
-    """Parse and convert one file, with no inheritance; syntax errors are located."""
+@dataclass(frozen=True)
+class _Source:
+    """One rule file as read once: what is parsed and what keys the cache are the
+    same bytes."""
+
+    path: Path
+    text: str
+    digest: str
+
+
+def _read(path: Path) -> _Source:
+    """Read a rule file once, located problems for what cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = read_regular(path)
+    except OSError as err:
+        problem = f"cannot read: {err.strerror or err}"
+        raise RulesetError([Diagnostic(ast.Origin(str(path), 1, 1), problem)]) from None
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raw = err.object
         line = raw.count(b"\n", 0, err.start) + 1
@@ -77,26 +124,48 @@ def parse_file(path: Path) -> ast.EditionFile:
                 )
             ]
         ) from None
-    except OSError as err:
-        raise RulesetError(
-            [Diagnostic(ast.Origin(str(path), 1, 1), f"cannot read: {err.strerror}")]
-        ) from None
-    key = cache.key("file", str(path), text)
-    hit = cache.get(key)
+    return _Source(path, text, hashlib.sha256(data).hexdigest())
+
+
+def parse_file(path: Path) -> ast.EditionFile:
+    """Parse and convert one file, with no inheritance; syntax errors are located."""
+    return _parse(_read(path))
+
+
+def _parse(source: _Source) -> ast.EditionFile:
+    path = source.path
+    key = cache.key("file", str(path), source.digest)
+    hit = cache.get(key, ast.EditionFile)
     if hit is not None:
         return hit
     try:
-        model = parse(text, str(path))
+        model = parse(source.text, str(path))
     except RecursionError:
         raise RulesetError(
             [Diagnostic(ast.Origin(str(path), 1, 1), "nested too deeply to read")]
         ) from None
     except TextXError as err:
         origin = ast.Origin(err.filename or str(path), err.line or 1, err.col or 1)
-        raise RulesetError([Diagnostic(origin, _syntax_message(err))]) from None
+        message = _syntax_message(err)
+        message += syntax_hint(source.text, origin.line, origin.col, message)
+        raise RulesetError([Diagnostic(origin, message)]) from None
     parsed = convert_edition(model, str(path))
     cache.put(key, parsed)
+    cache.put(cache.key("head", str(path), source.digest), _head(parsed))
     return parsed
+
+
+def _head(parsed: ast.EditionFile) -> ast.EditionFile:
+    """A parsed file without its rules: what following `extends` needs."""
+    return dataclasses.replace(parsed, sections=())
+
+
+def _parse_head(source: _Source) -> tuple[ast.EditionFile, bool]:
+    """The file's header (name, base and where they are written) from the cache,
+    or the whole file parsed when the cache has no header for it; and whether it
+    is the whole file."""
+    hit = cache.get(cache.key("head", str(source.path), source.digest), ast.EditionFile)
+    return (hit, False) if hit is not None else (_parse(source), True)
 
 
 def _syntax_message(err: TextXError) -> str:
@@ -110,29 +179,44 @@ def _syntax_message(err: TextXError) -> str:
 
 def lineage(path: Path) -> list[ast.EditionFile]:
     """The file and the editions it extends, newest first; a cycle is an error."""
-    chain: list[ast.EditionFile] = []
-    seen: dict[Path, str] = {}
+    return [_whole(link) for link in _sources(path)]
+
+
+# A file of a lineage: as read, and parsed whole or only its header from the cache.
+_Link = tuple[_Source, ast.EditionFile, bool]
+
+
+def _whole(link: _Link) -> ast.EditionFile:
+    source, parsed, whole = link
+    return parsed if whole else _parse(source)
+
+
+def _sources(path: Path) -> list[_Link]:
+    """Each file of the lineage as read, with its header, newest first."""
+    chain: list[_Link] = []
+    seen: set[Path] = set()
     current: Path | None = path.resolve()
     while current is not None:
-        parsed = parse_file(current)
+        source = _read(current)
+        head, whole = _parse_head(source)
         if current in seen:
-            names = " -> ".join([f.name for f in chain] + [parsed.name])
-            last = chain[-1]
+            names = " -> ".join([h.name for _, h, _ in chain] + [head.name])
+            last = chain[-1][1]
             raise RulesetError(
                 [Diagnostic(last.base_origin or last.origin, f"extends cycle: {names}")]
             )
-        seen[current] = parsed.name
-        chain.append(parsed)
-        if parsed.base is None:
+        seen.add(current)
+        chain.append((source, head, whole))
+        if head.base is None:
             break
-        base = find_edition(parsed.base, current.parent)
+        base = find_edition(head.base, current.parent)
         if base is None:
             raise RulesetError(
                 [
                     Diagnostic(
-                        parsed.base_origin or parsed.origin,
-                        f"extends unknown edition '{parsed.base}' "
-                        f"(no {parsed.base}{SUFFIX} beside this file or among the "
+                        head.base_origin or head.origin,
+                        f"extends unknown edition '{head.base}' "
+                        f"(no {head.base}{SUFFIX} beside this file or among the "
                         f"shipped editions)",
                     )
                 ]
@@ -279,15 +363,15 @@ def load_path(path: str | Path, use_cache: bool = True) -> Ruleset:
         RulesetError: with every problem found, each located.
     """
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise RulesetError([Diagnostic(ast.Origin(str(path), 1, 1), "no such rule file")])
     with cache.enabled(use_cache):
-        chain = lineage(path)
-        key = cache.key("ruleset", *[f"{f.path}\0{cache.digest_of(f)}" for f in chain])
-        hit = cache.get(key)
+        sources = _sources(path)
+        key = cache.key("ruleset", *[f"{s.path}\0{s.digest}" for s, _, _ in sources])
+        hit = cache.get(key, Ruleset)
         if hit is not None:
             return hit
-        ruleset, problems = merge(chain)
+        ruleset, problems = merge([_whole(link) for link in sources])
         problems += validate(ruleset)
         if problems:
             raise RulesetError(problems)
@@ -319,14 +403,20 @@ def check_paths(paths: list[str | Path]) -> tuple[list[Ruleset], list[Diagnostic
     files: list[Path] = []
     problems: list[Diagnostic] = []
     for p in map(Path, paths):
-        if p.is_dir():
-            files.extend(sorted(p.glob(f"*{SUFFIX}")))
-        elif p.is_file():
+        try:
+            mode = p.stat().st_mode
+        except OSError as err:
+            problems.append(Diagnostic(ast.Origin(str(p), 1, 1), (
+                "no such file or directory" if isinstance(err, FileNotFoundError)
+                else f"cannot read: {err.strerror or err}")))
+            continue
+        if stat.S_ISDIR(mode):
+            files.extend(f for f in sorted(p.glob(f"*{SUFFIX}")) if _is_regular(f))
+        elif stat.S_ISREG(mode):
             files.append(p)
         else:
-            problems.append(
-                Diagnostic(ast.Origin(str(p), 1, 1), "no such file or directory")
-            )
+            problems.append(Diagnostic(ast.Origin(str(p), 1, 1),
+                                       f"{kind_of(mode)}, not a rule file"))
     rulesets = []
     for f in files:
         try:

@@ -40,6 +40,36 @@ def starter_deck_files(edition: str) -> list[Path]:
     return sorted(folder.glob("*.kdeck")) if folder else []
 
 
+def shipped_edition(rule_file: str | Path) -> str | None:
+    """The shipped edition whose rule file `rule_file` is (its name, as its starter
+    decks are filed), or None for any other file, whatever edition it names.
+
+    >>> shipped_edition(EDITIONS_DIR / "17th.kotc")
+    '17th'
+    >>> shipped_edition("house/17th.kotc") is None
+    True
+    """
+    path = Path(rule_file)
+    try:
+        shipped = path.resolve().parent == EDITIONS_DIR.resolve() and path.is_file()
+    except OSError:
+        return None
+    return path.stem if shipped else None
+
+
+def ruleset_starter_deck_files(files: tuple[str, ...] | list[str]) -> list[Path]:
+    """The starter decks a ruleset made of rule files `files` (newest first) plays
+    with when none are named: those of the newest shipped edition among them, so an
+    edition edited on top of a shipped one plays with that one's cards; none when
+    no file is a shipped edition's (a house file that calls itself "17th" is not).
+    """
+    for file in files:
+        name = shipped_edition(file)
+        if name is not None:
+            return starter_deck_files(name)
+    return []
+
+
 def all_starter_deck_files() -> list[Path]:
     """Every shipped starter deck file, edition by edition."""
     return sorted(DECKS_DIR.glob("*/*.kdeck"))

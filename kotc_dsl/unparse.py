@@ -192,7 +192,10 @@ def _if(s: ast.If) -> str:
 
 def _either(s: ast.Either) -> str:
     who = f" by {unparse_expr(s.who)}" if s.who is not None else ""
-    return f"either{who} " + " or ".join(_block(b) for b in s.options)
+    labels = s.labels or (None,) * len(s.options)
+    return f"either{who} " + " or ".join(
+        (f"{quote(label)} " if label else "") + _block(b)
+        for label, b in zip(labels, s.options, strict=True))
 
 
 def _add(s: ast.AddOp) -> str:

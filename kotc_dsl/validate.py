@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from . import ast
 from .errors import Diagnostic
 from .ruleset import Ruleset
+from .suggest import hint
 from .types import (
     ANY_COUNTER,
     BASE_TYPES,
@@ -44,6 +45,9 @@ def validate(ruleset: Ruleset) -> list[Diagnostic]:
 
 # The largest count a rule may write for dice rolled at once or a repeat.
 MAX_WRITTEN_COUNT = 1000
+# The deepest an expression may nest: far past any rule, within what Python
+# compiles (the engine writes each expression as nested Python).
+MAX_EXPR_DEPTH = 100
 
 
 @dataclass
@@ -90,10 +94,38 @@ class Checker:
     def error(self, node: ast.Node, message: str) -> None:
         self.problems.append(Diagnostic(node.origin, message))
 
+    def too_deep(self, rule: ast.Rule) -> bool:
+        """Whether an expression of `rule` nests deeper than `MAX_EXPR_DEPTH`
+        (reported where that expression starts): the engine writes each as nested
+        Python, which Python reads only so deep. Walked without recursion."""
+        stack: list[tuple[object, int, ast.Expr | None]] = [(rule, 0, None)]
+        while stack:
+            node, depth, top = stack.pop()
+            if isinstance(node, ast.Expr):
+                top = top or node
+                depth += 1
+                if depth > MAX_EXPR_DEPTH and top is not None:
+                    self.error(top, f"an expression nested more than {MAX_EXPR_DEPTH} "
+                                    f"deep (a chain of `and`/`or` terms counts one "
+                                    f"level a term); split it with `let`")
+                    return True
+            elif not isinstance(node, ast.Stmt | ast.Rule | ast.Node):
+                if isinstance(node, tuple):
+                    stack.extend((x, depth, top) for x in node)
+                continue
+            else:
+                top, depth = None, 0
+            for value in vars(node).values():
+                if isinstance(value, ast.Node | tuple):
+                    stack.append((value, depth, top))
+        return False
+
     # --- driver ------------------------------------------------------------------
 
     def run(self) -> None:
         for rule in self.rs.rules():
+            if self.too_deep(rule):
+                continue  # the checks below walk it by recursion
             self.citation(rule, rule.cite, rule.key)
             self.ranges(rule)
             check = getattr(self, f"rule_{type(rule).__name__}", None)
@@ -110,7 +142,7 @@ class Checker:
             self.error(
                 cite,
                 f"cites '{cite.section}', which is not a section of the "
-                f"{cite.edition} rulebook's contents",
+                f"{cite.edition} rulebook's contents" + hint(cite.section, contents),
             )
 
     def ranges(self, rule: ast.Rule) -> None:
@@ -130,7 +162,7 @@ class Checker:
         if name in table:
             return True
         known = ", ".join(sorted(table)) or "none"
-        self.error(node, f"unknown {what} '{name}' (known: {known})")
+        self.error(node, f"unknown {what} '{name}' (known: {known}){hint(name, table)}")
         return False
 
     def scope(self, **more: str) -> Scope:
@@ -789,14 +821,19 @@ class Checker:
         head, *rest = e.parts
         if head not in sc.names:
             known = ", ".join(sorted(sc.names))
-            self.error(e, f"unknown name '{head}' (known here: {known})")
+            self.error(e, f"unknown name '{head}' (known here: {known})"
+                          + hint(head, sc.names))
             return "any"
         t = sc.names[head]
         for i, part in enumerate(rest):
             nxt = self.attribute(t, part, sc)
             if nxt is None:
                 where = ".".join(e.parts[: i + 1])
-                self.error(e, f"'{where}' ({t}) has no attribute '{part}'")
+                names = {*PLAYER_ATTRS, *CARD_ATTRS, *self.zones, *self.stats, "printed",
+                         *(n for a in CONTEXT_ATTRS.values() for n in a),
+                         *(sc.event_fields or {})}
+                self.error(e, f"'{where}' ({t}) has no attribute '{part}'" + hint(
+                    part, [n for n in names if self.attribute(t, n, sc)]))
                 return "any"
             t = nxt
         return t
@@ -920,8 +957,10 @@ class Checker:
             self.arguments(e, term.params, e.args, sc, f"term '{e.func}'")
             return self.term_type(term)
         if e.func not in FUNCTIONS:
-            known = ", ".join(sorted(set(FUNCTIONS) | set(self.terms)))
-            self.error(e, f"unknown function '{e.func}' (known: {known})")
+            names = set(FUNCTIONS) | set(self.terms)
+            known = ", ".join(sorted(names))
+            self.error(e, f"unknown function '{e.func}' (known: {known})"
+                          + hint(e.func, names))
             return "any"
         params, result = FUNCTIONS[e.func]
         if len(e.args) != len(params):

@@ -26,8 +26,8 @@ from hypothesis.stateful import (
     rule,
 )
 from kotc.dsl import Ruleset
-from kotc.dsl.shipped import starter_deck_files as shipped_deck_files
-from kotc.engine.decks import deck_from_file, vanilla_deck
+from kotc.dsl.shipped import ruleset_starter_deck_files
+from kotc.engine.decks import checked_deck, deck_from_file, vanilla_deck
 from kotc.engine.game import Deck, Engine, Game, card_pool, check_players
 
 from .invariants import Monitor, Violation
@@ -51,13 +51,10 @@ class Table:
 
 
 def starter_deck_files(ruleset: Ruleset) -> list[Path]:
-    """The starter decks of the nearest edition of the ruleset's lineage that has
-    some, so an edited edition plays with the cards of the one it extends."""
-    for name in ruleset.lineage:
-        found = shipped_deck_files(name)
-        if found:
-            return found[:2]
-    return []
+    """The starter decks of the nearest shipped edition of the ruleset's lineage
+    (found by its file, never by a name a file gives itself), so an edited edition
+    plays with the cards of the one it extends."""
+    return ruleset_starter_deck_files(ruleset.files)[:2]
 
 
 def table_for(ruleset: Ruleset, deck_files: list[Path] | None = None, players: int = 2,
@@ -71,7 +68,9 @@ def table_for(ruleset: Ruleset, deck_files: list[Path] | None = None, players: i
     """
     check_players(ruleset, players)
     files = list(deck_files) if deck_files else starter_deck_files(ruleset)
-    decks = [deck_from_file(f)[1] for f in files] or [vanilla_deck(ruleset)]
+    # starter decks are judged under the edited rules, as named ones are by the CLI
+    decks = ([deck_from_file(f)[1] for f in files] if deck_files
+             else [checked_deck(f, ruleset) for f in files]) or [vanilla_deck(ruleset)]
     engine = Engine.shared(ruleset, card_pool(decks))
     return Table(ruleset, decks, files, engine, players, max_turns, seed_base)
 

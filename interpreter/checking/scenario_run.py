@@ -19,28 +19,29 @@ from __future__ import annotations
 
 import contextvars
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from kotc.compiler.programs import as_list
 from kotc.dsl import Ruleset, ast
-from kotc.dsl.scenarios import (
+from kotc.dsl.scenario_model import (
     AbilitySel,
     CardRef,
     Check,
     CounterKind,
     DieValue,
     Expect,
+    Never,
     NewGame,
     PlayerRef,
     Position,
     Scenario,
     Step,
-    Vocabulary,
-    edition_ruleset,
 )
-from kotc.dsl.shipped import starter_deck_files
+from kotc.dsl.scenario_words import Vocabulary, log_events
+from kotc.dsl.scenarios import edition_ruleset
+from kotc.dsl.shipped import EDITIONS_DIR, starter_deck_files
 from kotc.dsl.unparse import unparse_expr
 from kotc.engine import referee as referee_module
 from kotc.engine.decks import deck_from_file, vanilla_deck
@@ -67,6 +68,7 @@ class Failure:
     expected: str | None = None
     actual: str | None = None
     invariant: str | None = None  # the engine's invariant found broken, if that is all
+    at: int | None = None  # how many entries of the run's log came before it
 
     def __str__(self) -> str:
         text = f"{self.origin}: {self.what}"
@@ -75,10 +77,45 @@ class Failure:
         return text
 
 
+@dataclass(frozen=True)
+class WrittenEvent:
+    """One event of a run's log, as a ruling would check it: its kind, its fields
+    in the scenario language's words, and the rule it cites."""
+
+    kind: str
+    fields: tuple[tuple[str, str], ...]
+    cite: str | None
+
+    def __str__(self) -> str:
+        fields = "".join(f" {k}={v}" for k, v in self.fields)
+        return f"{self.kind}{fields}" + (f"  [{self.cite}]" if self.cite else "")
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """A stretch of a run's log: what play did as it began (`step` None), or after
+    one step of the script, with the decision the step answered."""
+
+    step: Step | None
+    decision: str | None  # the decision answered, as `asked` words it
+    taken: str | None  # the option taken, as the engine labels it
+    events: tuple[WrittenEvent, ...]
+
+    def to_json(self) -> dict:
+        s = self.step
+        return {"step": str(s) if s else None,
+                "line": s.origin.line if s else None, "col": s.origin.col if s else None,
+                "decision": self.decision, "taken": self.taken,
+                "events": [{"kind": e.kind, "fields": dict(e.fields), "cite": e.cite}
+                           for e in self.events]}
+
+
 @dataclass
 class Result:
     """One scenario under one edition. `status`: passed, failed, xfailed (a known
-    bug still there: counted as skipped) or xpassed (the bug is gone: a failure)."""
+    bug still there: counted as skipped), xpassed (the bug is gone: a failure) or,
+    under house rules compared with their base edition, changed (the house rules
+    change the ruling's outcome)."""
 
     scenario: Scenario
     edition: str
@@ -87,11 +124,18 @@ class Result:
     reason: str | None = None
     under: str | None = None  # the ruleset played when it is not the named edition
     trace: Any = None
+    log: list[LogEntry] = field(default_factory=list)
+    base: Result | None = None  # under house rules: the run under the edition named
 
     @property
     def label(self) -> str:
         under = f" as {self.edition}" if self.under else ""
         return f"{self.scenario.id} [{self.under or self.edition}{under}]"
+
+    def log_to_failure(self) -> list[LogEntry]:
+        """The log up to where the first failure arose (all of it, if none did)."""
+        marks = [f.at for f in self.failures if f.at is not None]
+        return self.log[:min(marks)] if marks else self.log
 
 
 class _Stop(Exception):
@@ -204,26 +248,46 @@ def run_scenario(scn: Scenario, edition: str, ruleset: Ruleset | None = None,
 
     Args:
         scn: a loaded scenario.
-        edition: which of its editions' expectations apply.
+        edition: which of its editions' parts apply (position, steps, expectations).
         ruleset: the rules to play (default: that edition's); house rules that
             extend the edition are played this way.
         under: a name for `ruleset` when it is not the named edition.
+
+    Returns:
+        The verdict, with every failure located, and the run's log.
     """
     if ruleset is None:
         ruleset, why = edition_ruleset(edition, Path(scn.path).parent)
         if ruleset is None:
-            return _verdict(scn, edition, [Failure(scn.origin, why)], under)
+            return _verdict(scn, edition, [Failure(scn.origin, why or "")], under)
     play = _Play(scn, edition, ruleset)
     try:
         play.run()
     except _Stop as stop:
-        play.failures.append(stop.failure)
+        play.fail(stop.failure)
     except Exception as err:  # an engine bug: reported as a failure, never a traceback
-        play.failures.append(Failure(play.where, f"the engine failed: "
-                                                 f"{type(err).__name__}: {err}"))
+        play.fail(Failure(play.where, f"the engine failed: {type(err).__name__}: {err}"))
     result = _verdict(scn, edition, play.failures, under)
     result.trace = play.coverage()
+    result.log = play.log
     return result
+
+
+def run_against_base(scn: Scenario, edition: str, ruleset: Ruleset,
+                     under: str) -> Result:
+    """Play `scn` under house rules (`ruleset`, named `under`) as `edition`, one of
+    the editions it extends, and under `edition` itself: where the two outcomes
+    differ, the result is `changed` (by these rules)."""
+    house = run_scenario(scn, edition, ruleset, under)
+    base = run_scenario(scn, edition)
+    house.base = base
+    if bool(house.failures) == bool(base.failures):
+        return house
+    house.status = "changed"
+    if not house.failures:
+        house.failures = [Failure(scn.origin, f"passes under these rules, where it "
+                                              f"fails under the {edition}")]
+    return house
 
 
 def _verdict(scn: Scenario, edition: str, failures: list[Failure],
@@ -239,6 +303,57 @@ def _verdict(scn: Scenario, edition: str, failures: list[Failure],
                     f"remove the mark")], reason=known, under=under)
 
 
+@dataclass(frozen=True)
+class Run:
+    """One run `kotc test` makes: a scenario, the edition it names whose parts
+    apply, the rules played (None: that edition's) and their name where they are
+    house rules."""
+
+    scenario: Scenario
+    edition: str
+    ruleset: Ruleset | None = None
+    under: str | None = None
+
+    def play(self) -> Result:
+        if self.ruleset is None or self.under is None:
+            return run_scenario(self.scenario, self.edition, self.ruleset)
+        return run_against_base(self.scenario, self.edition, self.ruleset, self.under)
+
+
+def shipped_edition(path: str) -> bool:
+    """Whether a rule file is one of the editions kotc ships."""
+    return Path(path).resolve().parent == EDITIONS_DIR.resolve()
+
+
+def runs_under(scenarios: list[Scenario], target: Ruleset) -> list[Run]:
+    """The runs under one edition: a scenario runs under `target` if it names it,
+    or if `target` is a house edition (one kotc does not ship) that extends an
+    edition the scenario names, directly or through house editions of its own;
+    then it runs as the nearest such edition, compared with a run under it."""
+    reach: list[str] = []
+    for name, path in zip(target.lineage, target.files, strict=False):
+        reach.append(name)
+        if shipped_edition(path):
+            break
+    runs = []
+    for s in scenarios:
+        name = next((n for n in reach if n in s.editions), None)
+        if name == target.name:
+            runs.append(Run(s, name, target))
+        elif name is not None:
+            runs.append(Run(s, name, target, target.name))
+    return runs
+
+
+@dataclass
+class _Watch:
+    """A `never` stretch under way: its step, and whether its player has decided."""
+
+    never: Never
+    decided: bool = False
+    offered: bool = False
+
+
 class _Play:
     def __init__(self, scn: Scenario, edition: str, rs: Ruleset):
         self.scn, self.edition, self.rs = scn, edition, rs
@@ -252,12 +367,20 @@ class _Play:
         self.chains: list[dict[int, tuple]] = []
         self.resolved: list[tuple[int, int]] = []
         self.seen_events = 0
+        self.made_from = 0  # the first id of a card made during play
+        self.log: list[LogEntry] = []
+        self.logged = 0  # events already in the log's entries
+        self.watches: list[_Watch] = []
+
+    def fail(self, failure: Failure) -> None:
+        """Keep a failure, with how much of the log came before it."""
+        self.failures.append(replace(failure, at=len(self.log)))
 
     # building
 
     def run(self) -> None:
         script = self.scn.dice_for(self.edition)
-        start = self.scn.start
+        start = self.scn.start_for(self.edition)
         seed = start.seed
         token = _strict.set(seed is None)
         try:
@@ -272,16 +395,56 @@ class _Play:
             raise _Stop(Failure(start.origin, why)) from None
         finally:
             _strict.reset(token)
+            if self.g is not None:
+                self.record(None, None, None)
+        self.made_from = len(self.g.cards)
         self.monitor = Monitor(self.g)
         self.broken(self.monitor.check(), start.origin, "where play begins")
         self.observe()
-        for item in self.scn.steps_for(self.edition):
-            if isinstance(item, Expect):
-                self.judge(item.checks)
-            else:
-                self.step(item)
+        self.play(self.scn.steps_for(self.edition))
         self.finish()
         self.judge(self.scn.expects_for(self.edition))
+
+    def play(self, items: list) -> None:
+        for item in items:
+            if isinstance(item, Expect):
+                self.judge(item.checks)
+            elif isinstance(item, Never):
+                self.never(item)
+            else:
+                self.step(item)
+
+    def never(self, item: Never) -> None:
+        """Play the stretch, the step looked for at each decision its steps answer."""
+        watch = _Watch(item)
+        self.watches.append(watch)
+        try:
+            self.play(list(item.items))
+        finally:
+            self.watches.remove(watch)
+        if not watch.decided:
+            seat = item.step.seat
+            self.fail(Failure(item.origin, f"player {seat} decides nothing over this "
+                                           f"stretch, so `never {item.step}` could not "
+                                           f"fail: give the steps where player {seat} "
+                                           f"is asked"))
+
+    def watch(self, d, step: Step) -> None:
+        """Before `step` answers decision `d`: a step that must never be offered in a
+        stretch under way is not."""
+        for w in self.watches:
+            never = w.never.step
+            if d is None or d.player != never.seat:
+                continue
+            w.decided = True
+            action, _why = self.match(never, d)
+            if action is not None and not w.offered:
+                w.offered = True
+                self.fail(Failure(w.never.origin, f"`{never}` is offered ({action.label})"
+                                                  f" at {self.asked(d)}, before step "
+                                                  f"`{step}` "
+                                                  f"({step.origin.line}:"
+                                                  f"{step.origin.col})"))
 
     def new_game(self, start: NewGame, script: list[int]) -> None:
         files = [Path(p) for p in start.decks] or starter_deck_files(self.rs.name)[:2]
@@ -296,7 +459,11 @@ class _Play:
                                 **kwargs)
 
     def position(self, p: Position, script: list[int]) -> None:
-        designs = [self.words.design(d) for d in self.scn.designs_for(self.edition)]
+        # the designs placed: a card of the file that this position does not place
+        # may be written for other editions, its text unreadable under this one
+        placed = {e.design for _seat, _zone, e in p.entries()}
+        designs = [self.words.design(d) for d in self.scn.designs_for(self.edition)
+                   if d.name in placed]
         self.where = p.origin
         try:
             g = self.g = TracedGame.position(self.rs, designs, players=p.players,
@@ -314,9 +481,23 @@ class _Play:
                         card = g.put(e.design, setup.seat, zone, **self.state(e, p.turn))
                         if e.label:
                             self.labels[e.label] = card
-        names = [ph.name for ph in self.rs.phases]
-        g.phase = p.phase
-        g.tasks = [_phase_task(names.index(p.phase), p.at_start)]
+        # the names were checked against the edition named; house rules played as
+        # that edition may have dropped one
+        if p.setup_step is not None:
+            steps = [s.name for s in self.rs.setup_steps]
+            if p.setup_step not in steps:
+                raise _Stop(Failure(p.origin, f"the {self.rs.name} rules have no setup "
+                                              f"step '{p.setup_step}' (steps: "
+                                              f"{', '.join(steps) or 'none'})"))
+            g.tasks = [_setup_task(steps.index(p.setup_step))]
+        else:
+            names = [ph.name for ph in self.rs.phases]
+            if p.phase not in names:
+                raise _Stop(Failure(p.origin, f"the {self.rs.name} rules have no phase "
+                                              f"'{p.phase}' (phases: "
+                                              f"{', '.join(names)})"))
+            g.phase = p.phase
+            g.tasks = [_phase_task(names.index(p.phase), p.at_start)]
         if p.battle is not None:
             self.battle(p)
         if p.chain:
@@ -337,8 +518,8 @@ class _Play:
         if e.stats:
             s["stats"] = {self.words.stat(k): v for k, v in e.stats}
         if e.counters:
-            s["counters"] = [[kind, placer] for kind, placer, n in e.counters
-                             for _ in range(n)]
+            s["counters"] = [[self.words.counter(kind), placer]
+                             for kind, placer, n in e.counters for _ in range(n)]
         if e.tags:
             s["tags"] = {t: "leave" for t in e.tags}
         if e.owner is not None:
@@ -385,7 +566,7 @@ class _Play:
         for link in p.chain:
             card = self.card(link.card)
             if link.counter is not None:
-                body = referee.counters[link.counter].body
+                body = referee.counters[self.words.counter(link.counter)].body
                 env = {"you": Seat(link.seat), "host": card}
             else:
                 abilities = g.engine.abilities.get(g.cards[card].design) or []
@@ -402,6 +583,8 @@ class _Play:
 
     def card(self, ref: CardRef) -> int:
         if ref.label is not None:
+            if ref.label in self.scn.made:
+                return self.made(ref)
             if ref.label not in self.labels:
                 raise _Stop(Failure(ref.origin, f"no card is labelled '{ref.label}'"))
             return self.labels[ref.label]
@@ -413,11 +596,25 @@ class _Play:
         if len(found) > 1:
             raise _Stop(Failure(ref.origin, f"{len(found)} cards are named '{ref.name}' "
                                             f"({', '.join(map(self.show, found))}): give "
-                                            f"the one meant a label with `as`"))
+                                            f"the one meant a label with `as` (or "
+                                            f"`made`, for cards made during play)"))
         return found[0]
+
+    def made(self, ref: CardRef) -> int:
+        """A card made during play, by its place in the order they were made."""
+        n = self.scn.made.index(ref.label or "")
+        made = len(self.g.cards) - self.made_from
+        if n >= made:
+            raise _Stop(Failure(ref.origin, f"'{ref.label}' names card {n + 1} made "
+                                            f"during play, but {made} "
+                                            f"{'was' if made == 1 else 'were'} made "
+                                            f"so far"))
+        return self.made_from + n
 
     def show(self, card: int) -> str:
         label = next((k for k, v in self.labels.items() if v == card), None)
+        if label is None and self.made_from <= card < self.made_from + len(self.scn.made):
+            label = self.scn.made[card - self.made_from]
         c = self.g.cards[card]
         return label or card_label(c.name, card)
 
@@ -428,8 +625,39 @@ class _Play:
         if isinstance(x, PlayerRef):
             return Seat(x.seat)
         if isinstance(x, CounterKind):
-            return x.name
+            return self.words.counter(x.name) or x.name
         return x
+
+    # the log, as a ruling would check it
+
+    def record(self, step: Step | None, decision: str | None, taken: str | None) -> None:
+        """The events since the last entry, as the log's next entry."""
+        g = self.g
+        fields = log_events(self.rs)
+        events = tuple(self.written_event(e, fields.get(e.kind, {}))
+                       for e in g.events[self.logged:] if e.kind != "decide")
+        self.logged = len(g.events)
+        self.log.append(LogEntry(step, decision, taken, events))
+
+    def written_event(self, e, kinds: dict[str, str]) -> WrittenEvent:
+        return WrittenEvent(e.kind, tuple((k, self.written(v, kinds.get(k, "value")))
+                                    for k, v in e.data.items()), e.cite)
+
+    def written(self, v: Any, kind: str) -> str:
+        """A logged value as a ruling writes it: players as `player N`, cards by
+        their labels (or `Name#id`), text quoted."""
+        if v is None or isinstance(v, bool):
+            return {None: "none", True: "true", False: "false"}[v]
+        if isinstance(v, (list, tuple)):
+            inner = kind[:-1] if kind in ("cards", "players") else kind
+            return "[" + ", ".join(self.written(x, inner) for x in v) + "]"
+        if kind == "player" or (kind == "victim" and isinstance(v, Seat)):
+            return f"player {int(v)}"
+        if kind in ("card", "victim") and type(v) is int and 0 <= v < len(self.g.cards):
+            return self.show(v)
+        if isinstance(v, str):
+            return f'"{v}"'
+        return str(v)
 
     # playing
 
@@ -440,29 +668,50 @@ class _Play:
             raise _Stop(Failure(step.origin, f"the game is over ({self.outcome()}) "
                                              f"before step `{step}`"))
         d = g.decision
+        self.watch(d, step)
         if step.refused:
             self.refuse(step, d)
             return
         if d.player != step.seat:
-            raise _Stop(Failure(step.origin, f"unscripted decision: {self.asked(d)}; the "
-                                             f"script's next step is `{step}`"))
+            raise _Stop(Failure(step.origin, self.unscripted(d, step)))
         action, why = self.match(step, d)
         if action is None:
-            raise _Stop(Failure(step.origin, f"`{step}` is not legal now: {why}"))
-        self.apply(action, step.origin)
+            raise _Stop(Failure(step.origin, f"`{step}` is not legal now: {why}"
+                                             f"{self.window_hint(d, step)}"))
+        self.apply(action, step, self.asked(d))
 
-    def apply(self, action: Action, origin: ast.Origin) -> None:
+    def unscripted(self, d, step: Step) -> str:
+        """What the script does not answer: the decision, and, where it is a window
+        the player may let go by, how to write that."""
+        return (f"unscripted decision: {self.asked(d)}; the script's next step is "
+                f"`{step}`{self.window_hint(d, step)}")
+
+    def window_hint(self, d, step: Step) -> str:
+        """Where the decision is a window the script did not foresee (one a player
+        may let pass), how to let it pass: windows open where nothing in a ruling
+        shows them."""
+        passing = step.kind == "pass" and step.seat == d.player
+        if passing or not any(o.kind == "pass" for o in d.options):
+            return ""
+        where = f" (play rests at {self.g.node})" if self.g.node else ""
+        return (f". Player {d.player} may act here{where}: if nothing is done here, "
+                f"write `{d.player}: pass` first")
+
+    def apply(self, action: Action, step: Step, asked: str) -> None:
         g = self.g
+        origin = step.origin
         g.acting(action)
         before = Snapshot(g)
         try:
             events = g.apply(action)
         except UnscriptedDie:
+            self.record(step, asked, action.label)
             raise _Stop(Failure(origin, f"a die was rolled past the script (after "
                                         f"{g.rng.rolled} scripted dice), and the "
                                         f"scenario has no seed")) from None
         except IllegalAction as err:
             raise _Stop(Failure(origin, f"refused: {err}")) from None
+        self.record(step, asked, action.label)
         self.broken(self.monitor.after(before, events), origin, "after this step")
         self.observe()
 
@@ -473,29 +722,37 @@ class _Play:
             text = f"an invariant is broken {when}: {v}"
             if str(v) not in self.violations:
                 self.violations.add(str(v))
-                self.failures.append(Failure(origin, text, invariant=v.invariant))
+                self.fail(Failure(origin, text, invariant=v.invariant))
 
     def refuse(self, step: Step, d) -> None:
-        """The step must be refused, for a reason containing the one given."""
+        """The rules must refuse the step at its player's decision, for a reason
+        containing the one given (any reason of the rules, if none is): a step of a
+        player who is not deciding is refused for that alone, which says nothing of
+        the rules."""
         g = self.g
-        if d is not None and d.player == step.seat:
-            action, _ = self.match(step, d)
-            if action is not None:
-                raise _Stop(Failure(step.origin, f"`{step}` was expected to be refused, "
-                                                 f"but it is legal ({action.label})"))
-        reason = self.why_not(step, d)
-        if d is not None and d.player == step.seat:
-            try:
-                g.apply(self.build(step))
-            except IllegalAction as err:
-                reason = f"{reason}; {err}"
-            else:  # pragma: no cover - the engine took what it did not offer
-                raise _Stop(Failure(step.origin, f"the engine took `{step}` although it "
-                                                 f"was not among its options"))
+        if d is None:
+            raise _Stop(Failure(step.origin, f"`{step}` is to be refused, but nobody "
+                                             f"is deciding anything"))
+        if d.player != step.seat:
+            raise _Stop(Failure(step.origin, f"`{step}` is about player {step.seat}, "
+                                             f"who is not deciding: {self.asked(d)}"))
+        action, _ = self.match(step, d)
+        if action is not None:
+            raise _Stop(Failure(step.origin, f"`{step}` was expected to be refused, "
+                                             f"but it is legal ({action.label})"))
+        reason = self.why_not(step, d)  # the rules' reason: what `reason` must match
+        try:
+            g.apply(self.build(step))
+        except IllegalAction as err:
+            engine = str(err)
+        else:  # pragma: no cover - the engine took what it did not offer
+            raise _Stop(Failure(step.origin, f"the engine took `{step}` although it "
+                                             f"was not among its options"))
+        self.record(step, self.asked(d), f"refused: {reason}")
         if step.reason and step.reason.lower() not in reason.lower():
-            self.failures.append(Failure(step.origin, "the reason for refusing",
-                                         f"a reason mentioning \"{step.reason}\"",
-                                         f"\"{reason}\""))
+            self.fail(Failure(step.origin, "the reason for refusing",
+                              f"a reason mentioning \"{step.reason}\"",
+                              f"\"{reason}\" (the engine: {engine})"))
 
     def build(self, step: Step) -> Action:
         """The action a step names, whether or not it is legal."""
@@ -582,7 +839,7 @@ class _Play:
             return "nobody is deciding anything"
         if d.player != step.seat:
             return f"it is not player {step.seat}'s decision: {self.asked(d)}"
-        if step.kind == "act" and d.resume not in FREE:
+        if step.kind == "act" and not _window(d):
             return f"player {d.player} must first answer {self.asked(d)}"
         if step.kind != "act":
             return f"no such option at {self.asked(d)}"
@@ -603,14 +860,13 @@ class _Play:
     def finish(self) -> None:
         g = self.g
         if not g.is_over and g.decision is not None and g.decision.resume not in FREE:
-            self.failures.append(Failure(
-                self.where, f"unscripted decision once the script ends: "
-                            f"{self.asked(g.decision)}"))
+            self.fail(Failure(self.where, f"unscripted decision once the script ends: "
+                                          f"{self.asked(g.decision)}"))
         rng = g.rng
         if rng.script:
-            self.failures.append(Failure(self.where, "scripted dice never rolled",
-                                         "every scripted die rolled",
-                                         f"{len(rng.script)} left over: {rng.script}"))
+            self.fail(Failure(self.where, "scripted dice never rolled",
+                              "every scripted die rolled",
+                              f"{len(rng.script)} left over: {rng.script}"))
 
     def outcome(self) -> str:
         r = self.g.result or {}
@@ -641,7 +897,7 @@ class _Play:
             except _Stop as stop:
                 failure = stop.failure
             if failure is not None:
-                self.failures.append(failure)
+                self.fail(failure)
 
     def coverage(self) -> dict | None:
         g = self.g
@@ -655,6 +911,17 @@ class _Play:
                 "conditions": [g.result.get("condition")] if g.result else [],
                 "eliminated": [e.data.get("reason") for e in g.events
                                if e.kind == "eliminated"]}
+
+
+def _window(d) -> bool:
+    """Whether a decision is a window where its player may act (or let it pass),
+    not a question that must be answered first."""
+    return d.resume in (*FREE, "renew") or any(o.kind == "pass" for o in d.options)
+
+
+def _setup_task(index: int) -> list:
+    """The referee's task for a setup step, from the first player."""
+    return ["setup", index, 0]
 
 
 def _phase_task(index: int, at_start: bool) -> list:
@@ -745,7 +1012,10 @@ class _Explainer:
         """Why an action with every parameter bound is not legal now."""
         g, referee, rs, name = self.g, self.referee, self.rs, act.name
         if act.requires is not None and not act.requires(g, env):
-            return f"'{name}' requires {unparse_expr(rule.requires)}{_cite(rule.cite)}"
+            whole = unparse_expr(rule.requires)
+            unmet = self.unmet(rule.requires, env)
+            # the parts unmet only: a reason to match names the part that decides
+            return f"'{name}' requires {' and '.join(unmet) or whole}{_cite(rule.cite)}"
         if not referee.affordable_now(g, act, env):
             need = ", ".join(f"{amount(g, env)} {kind}" for kind, amount in act.costs)
             return f"the cost cannot be paid ({need}){_cite(rule.cite)}"
@@ -764,14 +1034,40 @@ class _Explainer:
             return f"the activation condition is not met ({how}){_cite(cite)}"
         return f"the engine does not offer it at {self.play.asked(self.d)}"
 
+    def unmet(self, requires: ast.Expr, env: dict) -> list[str]:
+        """The parts of a requirement joined by `and` that do not hold, so a refusal
+        names the one that decides it (none, if a part cannot be read here)."""
+        parts, stack = [], [requires]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, ast.Binary) and e.op == "and":
+                stack += [e.right, e.left]
+            else:
+                parts.append(e)
+        try:
+            programs = self.g.engine.programs
+            return [unparse_expr(e) for e in parts if not programs.expr(e)(self.g, env)]
+        except Exception:  # the explanation is a courtesy; the refusal stands
+            return []
+
     def open_now(self) -> tuple[list[str], str, Any]:
-        g, referee = self.g, self.referee
-        if self.d.resume == "chain":
+        """What the decision's window opens, where it is, and the rule that opens
+        it."""
+        g, referee, d = self.g, self.referee, self.d
+        if d.resume == "chain":
             rule = self.rs.setting("chain", "chaining")
             return list(referee.chaining), "in response to a chain", rule.cite if rule \
                 else None
+        if d.resume == "renew":
+            return (list(referee.chain_offer), "to start a new chain",
+                    referee.new_chain.cite if referee.new_chain else None)
+        if d.resume == "battle":
+            return list(referee.step_offer), "between battle steps", referee.step_cite
         task = g.tasks[-1]
         ph = referee.phases[task[1]].phase
+        if task[2] == "others":
+            return (list(referee.others_offer), f"to the other players as the "
+                                                f"{ph.label} ends", referee.anytime_cite)
         if task[2] == "before":
             return (list(ph.opens_first), f"before the {ph.label}'s program",
                     ph.opens_cite or ph.cite)
@@ -816,6 +1112,18 @@ def _zone_count(p: _Play, c: Check):
     zone, cards = _zone_of(p, c)
     if len(cards) != c.value:
         return _fail(c, f"player {c.subject[0]} {c.subject[1]} count", c.value,
+                     f"{len(cards)} ({_cards(p, cards)})")
+    return None
+
+
+def _exhausted_count(p: _Play, c: Check):
+    seat, name = c.subject
+    player = p.g.players[seat]
+    zones = [p.words.zone(name)] if name is not None else list(player.zones)
+    cards = [card for z in zones for card in player.zones[z] if p.g.cards[card].exhausted]
+    if len(cards) != c.value:
+        where = f" {name}" if name is not None else ""
+        return _fail(c, f"player {seat}{where} exhausted count", c.value,
                      f"{len(cards)} ({_cards(p, cards)})")
     return None
 
@@ -886,7 +1194,8 @@ def _card_seat(attr: str):
 
 def _card_counters(p: _Play, c: Check):
     card = p.card(c.subject)
-    want = Counter((kind, placer) for kind, placer, n in c.value for _ in range(n))
+    want = Counter((p.words.counter(kind), placer) for kind, placer, n in c.value
+                   for _ in range(n))
     have = Counter((kind, int(placer)) for kind, placer in p.g.cards[card].counters)
     if want != have:
         return _fail(c, f"counters on {p.show(card)}", _counters(want), _counters(have))
@@ -962,11 +1271,16 @@ def _event(p: _Play, c: Check):
     hits = [e for e in events if all(k in e.data and _same(p, v, e.data[k])
                                      for k, v in fields)]
     wanted = f"{kind}" + "".join(f" {k}={_show_value(v)}" for k, v in fields)
-    seen = "; ".join(str(e).split("  [")[0] for e in events[-6:]) or f"no {kind} events"
+    known = log_events(p.rs).get(kind, {})
+
+    def shown(found: list) -> str:  # as the log writes them (`kotc test --log`)
+        return "; ".join(str(replace(p.written_event(e, known), cite=None))
+                         for e in found)
+
+    seen = shown(events[-6:]) or f"no {kind} events"
     if c.negated:
         if hits:
-            return _fail(c, "events in the log", f"no event {wanted}",
-                         "; ".join(str(e).split("  [")[0] for e in hits[:4]))
+            return _fail(c, "events in the log", f"no event {wanted}", shown(hits[:4]))
         return None
     if times is not None and len(hits) != times:
         return _fail(c, f"event {wanted}", f"{times} times",
@@ -994,13 +1308,15 @@ def _same(p: _Play, want: Any, have: Any) -> bool:
         return (isinstance(have, int) and not isinstance(have, bool)
                 and int(have) == want.seat)
     if isinstance(want, CardRef):
-        if want.label is not None and want.label not in p.labels:
+        if want.label is not None and want.label not in p.labels \
+                and want.label not in p.scn.made:
             text = want.label
-            return have in (text, p.words.zone(text), p.words.stat(text))
+            return have in (text, p.words.zone(text), p.words.stat(text),
+                            p.words.counter(text))
         return type(have) is int and have == p.card(want)
     if isinstance(want, int):
         return isinstance(have, int) and not isinstance(have, bool) and int(have) == want
-    return have == want or have == p.words.zone(want)
+    return have in (want, p.words.zone(want), p.words.counter(want))
 
 
 def _game(p: _Play, c: Check):
@@ -1057,25 +1373,33 @@ def _waiting(p: _Play, c: Check):
 
 
 def _legal(p: _Play, c: Check):
+    """Whether a step is legal now, asked of the player deciding: a step of another
+    player is refused for that alone, and `cannot` would pass whatever the rules
+    say."""
     step: Step = c.value
     d = p.g.decision
-    legal = False
-    why = "nobody is deciding anything"
-    if d is not None and not p.g.is_over:
-        if d.player == step.seat:
-            action, why = p.match(step, d)
-            legal = action is not None
-        else:
-            why = p.why_not(step, d)
+    verdict = "cannot" if c.negated else "can"
+    if d is None or p.g.is_over:
+        over = f" (the game is over: {p.outcome()})" if p.g.is_over else ""
+        return Failure(c.origin, f"`{verdict} {step}` asks about player {step.seat}, "
+                                 f"but nobody is deciding{over}")
+    if d.player != step.seat:
+        return Failure(c.origin, f"`{verdict} {step}` asks about player {step.seat}, who "
+                                 f"is not deciding: {p.asked(d)}")
+    action, why = p.match(step, d)
+    legal = action is not None
     if legal == c.negated:
-        return _fail(c, f"whether `{step.seat}: {str(step).split(': ', 1)[1]}` is legal",
-                     "refused" if c.negated else "legal",
+        return _fail(c, f"whether `{step}` is legal", "refused" if c.negated else "legal",
                      "legal" if legal else f"refused: {why}")
+    if c.negated and step.reason and step.reason.lower() not in why.lower():
+        return _fail(c, f"the reason `{step}` is refused",
+                     f"a reason mentioning \"{step.reason}\"", f"\"{why}\"")
     return None
 
 
 _JUDGES = {
-    "hp": _hp, "zone_count": _zone_count, "zone_is": _zone_is, "zone_has": _zone_has,
+    "hp": _hp, "zone_count": _zone_count, "exhausted_count": _exhausted_count,
+    "zone_is": _zone_is, "zone_has": _zone_has,
     "player_flag": _player_flag, "card_in": _card_in, "card_removed": _card_removed,
     "card_controller": _card_seat("controller"), "card_owner": _card_seat("owner"),
     "card_last_controller": _card_seat("last_controller"),

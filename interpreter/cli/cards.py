@@ -23,8 +23,16 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from kotc.dsl import Diagnostic, Ruleset, RulesetError, ast, edition_files, load_edition
-from kotc.dsl.cards import CardDesign, DeckList, load_cards, load_deck
+from kotc.dsl import (
+    Diagnostic,
+    Ruleset,
+    RulesetError,
+    ast,
+    edition_files,
+    load_edition,
+    load_path,
+)
+from kotc.dsl.cards import CardDesign, DeckList, deck_edition_file, load_cards, load_deck
 from kotc.dsl.coverage import (
     Coverage,
     card_readings,
@@ -232,17 +240,18 @@ def _edition(name: str) -> Ruleset:
 
 
 def _deck_edition(deck: DeckList) -> Ruleset:
-    """The deck's own edition; an unknown one is located at the deck."""
-    try:
-        return load_edition(deck.edition)
-    except RulesetError as err:
-        unknown = [d for d in err.diagnostics if d.origin.file == deck.edition]
-        if not unknown:
-            raise Malformed(err.diagnostics) from None
+    """The deck's own edition, looked for beside the deck, then among the shipped
+    ones; an unknown one is located at the deck."""
+    found = deck_edition_file(deck)
+    if found is None:
         known = ", ".join(edition_files()) or "none"
-        raise Malformed([Diagnostic(deck.origin, f"deck \"{deck.name}\": unknown edition "
-                                                 f"'{deck.edition}' (known: {known})")]
-                        ) from None
+        message = (f"deck \"{deck.name}\": unknown edition '{deck.edition}' (none "
+                   f"beside the deck; shipped: {known})")
+        raise Malformed([Diagnostic(deck.origin, message)])
+    try:
+        return load_path(found)
+    except RulesetError as err:
+        raise Malformed(err.diagnostics) from None
 
 
 # --- output -----------------------------------------------------------------------

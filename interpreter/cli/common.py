@@ -6,11 +6,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from kotc.dsl import Diagnostic, ast
+from kotc.dsl.errors import shortened
 from kotc.dsl.load import SUFFIX, find_edition
 from kotc.play.agents import agent_maker
 
@@ -34,10 +36,10 @@ class Console:
         self.colour = isatty(self.out) and not os.environ.get("NO_COLOR")
 
     def print(self, text: str = "") -> None:
-        print(text, file=self.out)
+        print(escaped(text), file=self.out)
 
     def error(self, text: str) -> None:
-        print(text, file=self.err)
+        print(escaped(shortened(text)), file=self.err)
 
     def style(self, text: str, *styles: str) -> str:
         if not self.colour or not styles:
@@ -47,6 +49,21 @@ class Console:
 
     def json(self, data: Any) -> None:
         self.print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+# A colour of kotc's own (kept), or a control character other than a line end or a
+# tab (shown escaped): a name or a string read from a file could otherwise move the
+# cursor, erase a line or retitle the terminal.
+_CONTROLS = re.compile(r"(\x1b\[[0-9;]*m)|([\x00-\x08\x0b-\x1f\x7f-\x9f])")
+
+
+def escaped(text: str) -> str:
+    """`text` with its control characters escaped (`\\x1b`), colours kept.
+
+    >>> escaped("a\\x1b[2Kb\\n")
+    'a\\\\x1b[2Kb\\n'
+    """
+    return _CONTROLS.sub(lambda m: m.group(1) or ascii(m.group(2))[1:-1], text)
 
 
 def isatty(stream: TextIO) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kotc.flowgraph.diff import diff_rulesets, to_json, to_markdown, to_text
 
 from .graph import load_or_report
+from .output import coloured, paged, pager_option
 
 
 def diff_arguments(parser) -> None:
@@ -13,6 +14,7 @@ def diff_arguments(parser) -> None:
     parser.add_argument("new", metavar="B", help="the edition compared to")
     parser.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                         help="text for a terminal (default), markdown, or json")
+    pager_option(parser)
 
 
 def diff_command(args, con) -> int:
@@ -31,6 +33,11 @@ def diff_command(args, con) -> int:
     elif args.format == "markdown":
         con.print(to_markdown(diff).rstrip("\n"))
     else:
-        con.print(to_text(diff, con.style).rstrip("\n"))
+        def write(con) -> int:
+            con.print(to_text(diff, con.style, lambda text: coloured(con, text))
+                      .rstrip("\n"))
+            return 0
+
+        return paged(con, write, pager=not args.no_pager)
     return 0
 

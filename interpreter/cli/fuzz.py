@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from kotc.checking.fuzz import exploration, shrink, table_for
@@ -12,6 +15,7 @@ from kotc.checking.fuzz_scenario import counterexample
 from kotc.dsl import RulesetError, load_path
 from kotc.dsl.load import SUFFIX
 from kotc.engine.decks import check_deck_file
+from kotc.runtime.limits import LimitExceeded
 
 from .common import (
     Console,
@@ -23,7 +27,7 @@ from .common import (
     edition_path,
     format_option,
 )
-from .files import output_problem, write_whole
+from .files import OUTPUT_HELP, output_problem, write_whole
 
 CLEAN, BROKEN, BAD_INPUT = 0, 1, 2
 
@@ -38,7 +42,7 @@ def fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="FILE",
                    help="where to write the counterexample scenario (default: beside "
                         "the .kotc file, or in the current directory for a shipped "
-                        "edition)")
+                        "edition); " + OUTPUT_HELP)
     p.add_argument("--decks", nargs="+", metavar="DECK",
                    help="deck files, one per seat (default: the starter decks of the "
                         "edition or of the nearest edition it extends)")
@@ -119,6 +123,9 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
     bar = _Bar(con.err)
     try:
         trail, runs = _explore(table, args, bar)
+    except LimitExceeded as err:  # the rules asked for more than can be played
+        con.error(f"kotc fuzz: {err}")
+        return BAD_INPUT
     except Exception as err:  # a bug of kotc's own: reported, never a traceback
         con.error(f"kotc fuzz: internal error ({type(err).__name__}: {err}); please "
                   f"report it")
@@ -190,6 +197,8 @@ def _explore(table, args, bar) -> tuple:
 
     def factory():
         nonlocal runs
+        if runs >= args.examples:  # hypothesis asks for more runs than it counts
+            raise _Enough
         runs += 1
         bar.tick()
         return machine()
@@ -200,12 +209,33 @@ def _explore(table, args, bar) -> tuple:
                       report_multiple_bugs=False, verbosity=Verbosity.quiet,
                       suppress_health_check=list(HealthCheck))
     try:
-        run_state_machine_as_test(factory, settings=config)
+        with _private_hypothesis_home():
+            run_state_machine_as_test(factory, settings=config)
+    except _Enough:  # with no shrinking phase, hypothesis stops at once
+        pass
     except AssertionError:
         if machine.failures:
             return machine.failures[-1], runs
         raise
     return None, runs
+
+
+class _Enough(Exception):
+    """The runs asked for are made: raised to end the exploration."""
+
+
+@contextlib.contextmanager
+def _private_hypothesis_home() -> Iterator[None]:
+    """Hypothesis keeps its files in `.hypothesis/` of the current directory; a
+    run of `kotc fuzz` keeps them in a temporary directory, removed after."""
+    from hypothesis import configuration
+
+    with tempfile.TemporaryDirectory(prefix="kotc-fuzz-") as home:
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(None)  # as it was: the default
 
 
 def _relative(path: Path, directory: Path) -> str:

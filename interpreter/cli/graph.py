@@ -19,7 +19,7 @@ from kotc.flowgraph.render import (
 )
 
 from .common import edition_argument
-from .files import output_problem, write_whole
+from .files import OUTPUT_HELP, output_problem, write_whole
 
 
 def graph_arguments(parser) -> None:
@@ -31,7 +31,7 @@ def graph_arguments(parser) -> None:
                         help="draw the changes from edition A to edition B in one graph")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="FILE.svg, FILE.png or FILE.dot (or .gv) (default: DOT on "
-                             "stdout)")
+                             "stdout; a FILE without a suffix gets DOT); " + OUTPUT_HELP)
 
 
 def graph_command(args, con) -> int:

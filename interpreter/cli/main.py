@@ -25,6 +25,7 @@ from kotc.dsl.interpretations import Interpretation, interpretations
 from kotc.dsl.load import SUFFIX, parse_file
 from kotc.dsl.serialize import ruleset_to_dict
 from kotc.dsl.shipped import DECKS_DIR
+from kotc.dsl.sources import kind_of
 from kotc.dsl.unparse import unparse_rule
 from kotc.flowgraph.checks import check_ruleset
 
@@ -43,9 +44,12 @@ from .common import (
     plural,
 )
 from .diff import diff_arguments, diff_command
+from .fmt import fmt_arguments, fmt_command
 from .fuzz import fuzz_arguments, fuzz_command
 from .graph import graph_arguments, graph_command
+from .output import coloured, paged, pager_option
 from .play import play_arguments, play_command
+from .report import report_arguments, report_command
 from .scenarios import scenarios_arguments, scenarios_command
 from .simulate import simulate_arguments, simulate_command
 
@@ -154,9 +158,19 @@ def _rule_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
         elif name in edition_files():  # a shipped edition, by name
             files.append(edition_files()[name])
         else:
-            problems.append(Diagnostic(ast.Origin(name, 1, 1),
-                                       "no such file or directory"))
+            problems.append(Diagnostic(ast.Origin(name, 1, 1), _not_a_file(path)))
     return list(dict.fromkeys(files)), problems
+
+
+def _not_a_file(path: Path) -> str:
+    """Why a path that is neither a file nor a directory gives no rule file."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "no such file or directory"
+    except OSError as err:
+        return f"cannot read: {err.strerror or err}"
+    return f"{kind_of(mode)}, not a rule file"
 
 
 def _load(path: Path) -> tuple[Ruleset | None, list[Diagnostic]]:
@@ -224,10 +238,14 @@ def show(args: argparse.Namespace, con: Console) -> int:
     if args.format == "json":
         con.json(ruleset_to_dict(ruleset, sections, origin=display_origin))
         return OK
-    _show_header(ruleset, con, full=args.section is None)
-    for section in sections:
-        _show_section(ruleset, section, con)
-    return OK
+
+    def write(con: Console) -> int:
+        _show_header(ruleset, con, full=args.section is None)
+        for section in sections:
+            _show_section(ruleset, section, con)
+        return OK
+
+    return paged(con, write, pager=not args.no_pager)
 
 
 def _show_header(ruleset: Ruleset, con: Console, full: bool) -> None:
@@ -253,7 +271,7 @@ def _show_section(ruleset: Ruleset, section: str, con: Console) -> None:
     for rule in rules:
         # The merged rule is the rule; whether it once overrode another is history.
         text = unparse_rule(dataclasses.replace(rule, override=False), citation=False)
-        con.print(textwrap.indent(text, "  "))
+        con.print(textwrap.indent(coloured(con, text), "  "))
         con.print("      " + _citation_line(rule, ruleset, editions_by_file, con))
     con.print()
 
@@ -324,6 +342,7 @@ def _show_args(parser: argparse.ArgumentParser) -> None:
                         help="list only the interpretations: the choices the rules "
                              "make where the rulebook is silent, with their sections")
     format_option(parser)
+    pager_option(parser)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -355,6 +374,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("diff", diff_command, diff_arguments,
             "kotc diff {second} {new}\nkotc diff {old} {second} --format markdown\n"
             "kotc diff {third} my_house_rules.kotc --format json"),
+    Command("fmt", fmt_command, fmt_arguments,
+            "kotc fmt my_house_rules.kotc\nkotc fmt --check editions decks\n"
+            "kotc fmt --diff my_cards.kcard"),
     Command("card", card_command, card_arguments,
             "kotc card check my_cards.kcard --edition {new}\n"
             "kotc card check {third_cards} -e {new} --format json"),
@@ -364,12 +386,20 @@ COMMANDS: tuple[Command, ...] = (
             "kotc deck coverage {new}"),
     Command("play", play_command, play_arguments,
             "kotc play {new} --seed 3\nkotc play {second} --decks my.kdeck their.kdeck\n"
-            "kotc play {third} --json --log game.jsonl\n"
+            "kotc play {third} --format json --log game.jsonl\n"
             "kotc play {new} --agent human random"),
     Command("simulate", simulate_command, simulate_arguments,
             "kotc simulate {new} --games 200 --workers 2\n"
+            "kotc simulate {new} --games 1000 --swap --out games.jsonl --html r.html\n"
+            "kotc simulate {new} --games 1000 --swap --out games.jsonl --resume\n"
             "kotc simulate {new} --agent mybot:Bot random\n"
+            "kotc simulate {new} --games 100000 --dask local --workers 4 --out a.jsonl\n"
             "kotc simulate {old} --games 50 --format json"),
+    Command("report", report_command, report_arguments,
+            "kotc report games.jsonl\nkotc report games.jsonl --charts charts/ "
+            "--html report.html\n"
+            "kotc report before.jsonl after.jsonl\n"
+            "kotc report games.jsonl --format json"),
     Command("test", scenarios_command, scenarios_arguments,
             "kotc test\nkotc test tests/scenarios/battle --edition {third}\n"
             "kotc test --edition my_house_rules.kotc\nkotc test --coverage -q"),

@@ -12,6 +12,7 @@ from kotc.engine.decks import game_decks
 from kotc.engine.game import Game
 from kotc.play.agents import AgentError, make_agents, play
 from kotc.play.table import Abandoned, HumanAgent, Narrator
+from kotc.runtime.limits import LimitExceeded
 
 from .common import (
     agent_option,
@@ -21,7 +22,7 @@ from .common import (
     edition_argument,
     isatty,
 )
-from .files import output_problem, write_whole
+from .files import OUTPUT_HELP, output_problem, write_whole
 
 
 def play_arguments(p) -> None:
@@ -38,33 +39,49 @@ def play_arguments(p) -> None:
     agent_option(p, human=True)
     p.add_argument("--max-turns", type=int, default=300,
                    help="safety limit on turns (default 300)")
-    p.add_argument("--log", metavar="FILE", help="also write the event log as JSON lines")
-    p.add_argument("--json", action="store_true", help="print the event log as JSON")
+    p.add_argument("--log", metavar="FILE",
+                   help="also write the event log as JSON lines; " + OUTPUT_HELP)
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: the game told for people (default); json: the event "
+                        "log, one JSON object per line")
+    p.add_argument("--json", action="store_true",
+                   help="the same as --format json (deprecated: kept for old scripts)")
+    p.add_argument("--pause", action="store_true",
+                   help="at the table, stop at questions with one answer too (by "
+                        "default they are answered by themselves)")
 
 
 def play_command(args, con) -> int:
     """Play one game between agents and tell it, each line citing its rule.
 
     The account gives the turns and phases, each action and choice, the cards'
-    moves, dice, damage and stat changes, chain links, and the result. `--json`
-    prints the event log instead, one JSON object per line; `--log` also writes
-    it to a file.
+    moves, dice, damage and stat changes, chain links, and the result.
+    `--format json` prints the event log instead, one JSON object per line (its
+    schema: `kotc.schemas`, `event`); `--log` also writes it to a file.
 
     With `--agent human` at a seat, you play it: before each of your decisions
     you read what happened since your last one (the cards you may not look at,
-    such as the other hands, left unnamed), the table as your seat sees it, and
-    the legal actions, numbered. Answer with a number or an action's label;
-    `table` shows the table again, `quit` (or the end of input) leaves the game,
-    exit status 1, and writes no log."""
+    such as the other hands, left unnamed), the board as your seat sees it, the
+    question in the rulebook's words with how many to choose, and the legal
+    actions, each with a key that stays with it all game (a card is picked by
+    its number, `y`/`n` answer, `e` ends a phase). Case does not matter.
+    Giving the game up (agreeing to end) asks you to confirm. `?` lists the
+    commands: `look CARD` shows a card's text, `why` the rules behind the
+    question, `board` the board again, `pause` stops at questions with one
+    answer (which otherwise go on by themselves). `quit` (confirmed) or the
+    end of input leaves the game, exit status 1, and writes no log."""
 
     if below_one(con, "play", (("--players", args.players),
                                ("--max-turns", args.max_turns))):
         return 2
     if not check_agents(con, "play", args.agent, args.players):
         return 2
-    if "human" in args.agent and args.json:
-        con.error("kotc play: --json prints the log once the game is over; with a "
-                  "human at the table, write it with --log FILE")
+    if args.json:  # the old spelling of --format json
+        con.error("kotc play: --json is deprecated; write --format json")
+        args.format = "json"
+    if "human" in args.agent and args.format == "json":
+        con.error("kotc play: --format json prints the log once the game is over; "
+                  "with a human at the table, write it with --log FILE")
         return 2
     if not check_decks(con, "play", args.decks, args.players):
         return 2
@@ -91,11 +108,14 @@ def play_command(args, con) -> int:
     except AgentError as err:
         con.error(f"kotc play: {err}")
         return 1
+    except LimitExceeded as err:  # the rules asked for more than can be played
+        con.error(f"kotc play: {err}")
+        return 2
     if args.log and not write_log(con, Path(args.log), game):
         return 2
-    if args.json:
+    if args.format == "json":
         for e in game.events:
-            con.print(json.dumps(e.to_json()))
+            con.print(json.dumps(e.plain_json()))
         return 0
     for line in account(game, cite=lambda c: con.style(f"  [{c}]", "dim")):
         con.print(line)
@@ -107,7 +127,7 @@ def _play_at_table(args, con, game: Game) -> int:
     turn; leaving the game writes no log."""
 
     seats = [s for s in range(args.players) if args.agent[s % len(args.agent)] == "human"]
-    narrator = Narrator(con, seats, cite=lambda c: con.style(f"  [{c}]", "dim"))
+    narrator = Narrator(con, seats)
 
     def read(prompt: str) -> str | None:
         con.out.write(prompt)
@@ -118,10 +138,14 @@ def _play_at_table(args, con, game: Game) -> int:
         return line if line else None
 
     agents = make_agents(
-        args.agent, args.seed, args.players, lambda: HumanAgent(narrator, read)
+        args.agent, args.seed, args.players,
+        lambda: HumanAgent(narrator, read, pause=args.pause),
     )
     try:
         play(game, agents)
+    except LimitExceeded as err:
+        con.error(f"kotc play: {err}")
+        return 2
     except (AgentError, KeyboardInterrupt) as err:  # Ctrl-C at the prompt: left too
         con.print()
         if isinstance(err, AgentError) and not isinstance(err.error, Abandoned):
@@ -140,7 +164,8 @@ def write_log(con, path: Path, game: Game) -> bool:
     """Write the event log whole or not at all; whether it was written, saying
     why not."""
     try:
-        write_whole(path, "".join(json.dumps(e.to_json()) + "\n" for e in game.events))
+        write_whole(path, "".join(json.dumps(e.plain_json()) + "\n"
+                                  for e in game.events))
     except OSError as err:
         con.error(f"kotc play: --log: cannot write {path}: {err.strerror or err}")
         return False

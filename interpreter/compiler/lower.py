@@ -478,7 +478,11 @@ class Lowering:
     def stmt_Either(self, s: ast.Either, cite: Cite, where: str,
                    sc: Scope) -> ir.Stmt:
         options = tuple(self.block(o, cite, where, sc) for o in s.options)
-        labels = tuple(f"option {i + 1}: {_gist(o)}" for i, o in enumerate(s.options))
+        # an option reads as its rule words it, else as its statements
+        written = s.labels or (None,) * len(s.options)
+        labels = tuple(
+            f"option {i + 1}: {label or _gist(o)}"
+            for i, (label, o) in enumerate(zip(written, s.options, strict=True)))
         return ir.Either(cite, options, labels, self.opt(s.who, sc))
 
     def stmt_ForEach(self, s: ast.ForEach, cite: Cite, where: str,

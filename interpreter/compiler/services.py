@@ -271,7 +271,8 @@ def choose(g: Game, f: Frame, st: ir.Choose, fns: Sequence[Fn | None]) -> int:
         options = picks(items, g.namer)
     if len(picked) >= least:
         options.append(DONE)
-    g.decision = Decision(int(who), f"choose for '{name}'", options, "vm", st.cite)
+    g.decision = Decision(int(who), f"choose for '{name}'", options, "vm", st.cite,
+                          (len(picked), least, most))
     return WAIT
 
 

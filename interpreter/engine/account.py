@@ -57,15 +57,28 @@ def account(
     each card they may not look at (`view.can_see`) where it lies now, or where
     a move put it, except in the line of a reveal; by default every card is
     named."""
-    lines = []
+    return [
+        text + (cite(why) if why else "") for text, why in entries(game, events, reader)
+    ]
+
+
+def entries(
+    game: Game,
+    events: Iterable[Event] | None = None,
+    reader: int | None | str = EVERYTHING,
+) -> list[tuple[str, str | None]]:
+    """The account's lines apart from their citations: `(line, citation or None)`,
+    for a reader who asks for the rule behind a line only when they want it (see
+    `account` for `reader`)."""
+    found = []
     for e in game.events if events is None else events:
         text = _line(game, e)
         if text is None:
             continue
         if reader != EVERYTHING and not isinstance(e, Revealed):
             text = _hide(game, text, reader, e)
-        lines.append(text + (cite(e.cite) if e.cite else ""))
-    return lines
+        found.append((text, e.cite))
+    return found
 
 
 def _hide(game: Game, text: str, reader: int | None, e: Event) -> str:

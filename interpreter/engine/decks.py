@@ -12,9 +12,9 @@ from pathlib import Path
 
 from kotc.dsl import Diagnostic, Ruleset, RulesetError
 from kotc.dsl.ast import Origin
-from kotc.dsl.cards import CardDesign, StatValue, load_deck
+from kotc.dsl.cards import CardDesign, DeckList, StatValue, load_deck
 from kotc.dsl.legality import DeckVerdict, judge_deck
-from kotc.dsl.shipped import starter_deck_files
+from kotc.dsl.shipped import ruleset_starter_deck_files, starter_deck_files
 
 from .game import Deck
 
@@ -29,16 +29,18 @@ def starter_decks(edition: str) -> list[Deck]:
 
 def default_decks(rs: Ruleset) -> tuple[list[Deck], list[str]]:
     """The decks a game of `rs` is played with when none are named, and their
-    names: the first two starter decks of its edition, or a generated vanilla deck
-    for an edition that ships none.
+    names: the first two starter decks of the shipped edition it is (or is edited
+    from), each judged legal under `rs`, or a generated vanilla deck for an
+    edition that ships none.
 
     Raises:
+        RulesetError: a starter deck is not legal under `rs`.
         ValueError: no deck can be made for the edition.
     """
-    files = starter_deck_files(rs.name)[:2]
+    files = ruleset_starter_deck_files(rs.files)[:2]
     if not files:
         return [vanilla_deck(rs)], ["vanilla"]
-    return [deck_from_file(f)[1] for f in files], [f.stem for f in files]
+    return [checked_deck(f, rs) for f in files], [f.stem for f in files]
 
 
 def deck_from_file(path: str | Path) -> tuple[str, Deck]:
@@ -46,6 +48,22 @@ def deck_from_file(path: str | Path) -> tuple[str, Deck]:
     deck, cards = load_deck(path)
     expand = lambda entries: [cards[e.name] for e in entries for _ in range(e.count)]  # noqa: E731
     return deck.edition, Deck(expand(deck.entries), expand(deck.reserves))
+
+
+def checked_deck(path: str | Path, rs: Ruleset, edition: str | None = None) -> Deck:
+    """A deck file's cards, once `check_deck_file` has passed it (read once).
+
+    Raises:
+        RulesetError: as `check_deck_file`.
+    """
+    deck, cards = load_deck(path)
+    _refuse_illegal(path, deck, cards, rs, edition)
+    return _expanded(deck, cards)
+
+
+def _expanded(deck: DeckList, cards: dict[str, CardDesign]) -> Deck:
+    expand = lambda entries: [cards[e.name] for e in entries for _ in range(e.count)]  # noqa: E731
+    return Deck(expand(deck.entries), expand(deck.reserves))
 
 
 def check_deck_file(path: str | Path, rs: Ruleset, edition: str | None = None) -> None:
@@ -61,6 +79,11 @@ def check_deck_file(path: str | Path, rs: Ruleset, edition: str | None = None) -
             at the deck, with every reason).
     """
     deck, cards = load_deck(path)
+    _refuse_illegal(path, deck, cards, rs, edition)
+
+
+def _refuse_illegal(path: str | Path, deck: DeckList, cards: dict[str, CardDesign],
+                    rs: Ruleset, edition: str | None) -> None:
     verdict = judge_deck(deck, cards, rs)
     if verdict.legal and not verdict.unread_cards:
         return
@@ -150,8 +173,6 @@ def game_decks(rs: Ruleset, paths: list[str] | None,
     files = [Path(p) for p in paths]
     decks = []
     for f in files:
-        check_deck_file(f, rs, edition)
-        _edition, deck = deck_from_file(f)
-        decks.append(deck)
+        decks.append(checked_deck(f, rs, edition))
     return decks, [f.stem for f in files]
 

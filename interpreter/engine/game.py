@@ -47,6 +47,7 @@ from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame, run
 
 from . import primitives
 from .referee import Referee
+from .restore_check import check_state
 from .view import view as seen_by
 
 DEFAULT_MAX_TURNS = 300
@@ -722,8 +723,8 @@ class Game:
         """
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"not a game state: {err}") from None
+        except (json.JSONDecodeError, RecursionError) as err:
+            raise ValueError(f"not a game state: {err or 'nested too deeply'}") from None
         written = data.get("format") if isinstance(data, dict) else None
         if written != STATE_FORMAT:
             raise ValueError(
@@ -738,8 +739,10 @@ class Game:
                 )
             if data["layout"] != engine.layout:
                 raise ValueError(_other_engine(data["designs"], list(engine.designs)))
+            check_state(data, set(engine.rs.zones))
             return cls._restored(data, engine)
-        except (KeyError, IndexError, TypeError, AttributeError) as err:
+        except (KeyError, IndexError, TypeError, AttributeError, OverflowError,
+                RecursionError) as err:
             raise ValueError(
                 f"not a whole game state ({type(err).__name__}: {err})"
             ) from None

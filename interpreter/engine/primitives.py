@@ -59,6 +59,7 @@ from kotc.runtime.events import (
     StepSkipped,
     Zombie,
 )
+from kotc.runtime.limits import check_dice, check_stat
 from kotc.runtime.state import CardState
 from kotc.runtime.values import DieRef, Seat
 
@@ -270,7 +271,12 @@ def assign(g: Game, obj: Any, name: str, value: Any, until: str | None,
            cite: ast.Citation | None, delta: int | None = None) -> None:
     """Set a card's stat (within its floor; until a time, if `until`), a player's
     HP (within the HP floor) or an event's field. A change that is undone later
-    (`until`) is kept apart, so that `expire` can undo it."""
+    (`until`) is kept apart, so that `expire` can undo it.
+
+    Raises:
+        LimitExceeded: a value past the bound on a stat (`runtime.limits`).
+    """
+    check_stat(value, cite)
     if type(obj) is not int:  # not a card (most often one)
         if isinstance(obj, dict):
             obj[name] = value
@@ -353,7 +359,12 @@ def mark(g: Game, card: int, tag: str, until: str | None) -> None:
 
 def roll(g: Game, n: int, seat: int, cite: ast.Citation | None) -> list[DieRef]:
     """Roll `n` dice for `seat`; returns them (none for `n` of 0 or less, and
-    nothing is logged)."""
+    nothing is logged).
+
+    Raises:
+        LimitExceeded: more dice than the bound on a roll (`runtime.limits`).
+    """
+    check_dice(n, cite)
     if n <= 0:
         return []
     record, roll_one, seat = g.dice, g.rng.roll, int(seat)

@@ -9,7 +9,9 @@ the ruleset says who may look at its cards (its knowledge):
 - `private`: only the zone's player;
 - `restricted`: nobody, not even the zone's player.
 
-Of a card one may not see, the others know that it is there (a zone's size)
+A card one may see carries its printed text too (`abilities`, `flavor`): a
+person reads it before choosing, a bot may match it. Of a card one may not see,
+the others know that it is there (a zone's size)
 and, in a zone whose cards exhaust, whether it is exhausted; not its name, nor
 its id (ids follow the deck lists, so an id would tell the card).
 """
@@ -59,9 +61,10 @@ def view(game, seat: int | None) -> dict[str, Any]:
     """The game as `seat` sees it, as plain JSON data (None: as a watcher sees it).
 
     `players` gives each player's HP and zones; a zone lists the cards the seat
-    may look at and stands in `{"hidden": true}` (with `exhausted` where cards of
-    the zone exhaust) for each other. `decision` says who decides and on what;
-    `options`, the labels of the legal actions, only to the player deciding.
+    may look at (with their printed text) and stands in `{"hidden": true}` (with
+    `exhausted` where cards of the zone exhaust) for each other. `decision`
+    says who decides and on what; `options`, the labels of the legal actions,
+    only to the player deciding.
 
     Raises:
         ValueError: no such seat in this game.
@@ -135,6 +138,14 @@ def _card(game, card: int) -> dict[str, Any]:
         shown["counters"] = [[kind, placer] for kind, placer in c.counters]
     if c.tags:
         shown["marks"] = sorted(c.tags)
+    design = game.engine.designs.get(c.design) if c.design else None
+    if design is not None:  # its printed text: the same for everyone who sees it
+        if design.abilities:
+            shown["abilities"] = [
+                {"name": a.name, "text": a.text} for a in design.abilities
+            ]
+        if design.flavor:
+            shown["flavor"] = design.flavor
     return shown
 
 

@@ -218,8 +218,10 @@ def _short(text: str) -> bool:
     return "\n" not in text and len(text) <= 70
 
 
-def to_text(diff: EditionDiff, style=lambda text, *styles: text) -> str:
-    """Plain or coloured text; `style(text, *names)` colours (a Console's `style`)."""
+def to_text(diff: EditionDiff, style=lambda text, *styles: text,
+            code=lambda text: text) -> str:
+    """Plain or coloured text; `style(text, *names)` colours (a Console's `style`),
+    `code(text)` colours a rule's text (as the language's lexer does)."""
     colour = {ADDED: "green", REMOVED: "red", CHANGED: "yellow", RENAMED: "cyan"}
     lines = [style(f"{diff.old} -> {diff.new}: {_counts(diff.changes()) or 'no changes'}",
                    "bold")]
@@ -230,17 +232,17 @@ def to_text(diff: EditionDiff, style=lambda text, *styles: text) -> str:
         for c in changes:
             mark = style(f"{_MARK[c.status]} {c.status:<7}", colour[c.status])
             lines.append(f"  {mark} {c.title}")
-            lines += _text_body(c, style)
+            lines += _text_body(c, style, code)
     return "\n".join(lines) + "\n"
 
 
-def _text_body(c: RuleChange, style) -> list[str]:
+def _text_body(c: RuleChange, style, code=lambda text: text) -> list[str]:
     pad = "      "
     cites = " -> ".join(x for x in (_side_cite(c.old), _side_cite(c.new)) if x)
     body = []
     if c.status in (ADDED, REMOVED):
         text = rule_text(c.rule)
-        body += [pad + line for line in text.splitlines()[:6]]
+        body += [pad + line for line in code(text).splitlines()[:6]]
         if len(text.splitlines()) > 6:
             body.append(pad + "...")
     else:

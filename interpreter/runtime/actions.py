@@ -137,7 +137,10 @@ class Decision:
     """Who must choose now, what kind of choice it is, and the legal actions.
 
     `resume` names who continues once the choice is made: the program machine
-    ("vm") or a flow task. `cite` is the rule that asks for the choice. (Its
+    ("vm") or a flow task. `cite` is the rule that asks for the choice. `count`,
+    for a choice of several cards made one pick at a time, is how many are picked
+    so far and the least and most the choice takes in all (a table says how many
+    are left to choose). (Its
     fields are slots: each decision's are read as it is taken, and a slot reads
     faster than a named tuple's field.)
     """
@@ -147,6 +150,7 @@ class Decision:
     options: list[Action]
     resume: str = "vm"
     cite: ast.Citation | None = None
+    count: tuple[int, int, int] | None = None
 
 
 class IllegalAction(Exception):

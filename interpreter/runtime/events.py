@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from .values import encode
+from .values import encode, plain
 
 
 class Event:
@@ -41,6 +41,11 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "data": encode(self.data), "cite": self.cite}
+
+    def plain_json(self) -> dict[str, Any]:
+        """The event as a reader of a log wants it: its data a plain object (see
+        `values.plain`); `kotc play --format json` and `--log` write this."""
+        return {"kind": self.kind, "data": plain(self.data), "cite": self.cite}
 
     def __str__(self) -> str:
         data = ", ".join(f"{k}={v}" for k, v in self.data.items())

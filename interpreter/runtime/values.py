@@ -74,6 +74,21 @@ def encode(value: Any) -> Any:
     return value
 
 
+def plain(value: Any) -> Any:
+    """A JSON form for readers, not for restoring: as `encode`, but a dict is a
+    plain object (its keys as text), with no wrapper to tell it from a tagged
+    value. Event logs are written so (`Event.plain_json`).
+
+    >>> plain({"player": Seat(1), "totals": {0: 3, 1: 6}})
+    {'player': {'seat': 1}, 'totals': {'0': 3, '1': 6}}
+    """
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and not isinstance(value, AbilityRef):
+        return [plain(v) for v in value]
+    return encode(value)
+
+
 def decode(value: Any) -> Any:
     """The inverse of `encode`."""
     if isinstance(value, list):

@@ -139,9 +139,9 @@ def test_abilities_drawn_from_zones_are_listed_wherever_they_may_be_taken():
 
     rs = load_edition("11th")
     decks, _ = default_decks(rs)
-    assert _listings_agree(rs, decks, (7, 13, 35), players=2) > 100
+    assert _listings_agree(rs, decks, (5, 34, 72), players=2) > 100
     from_graveyard = 0
-    for seed in (7, 13, 35):
+    for seed in (5, 34, 72):  # games where a destroyed Immortal Phoenix may rise
         g = Game.new(rs, decks, seed=seed)
         agent = RandomAgent(seed)
         while not g.is_over:

@@ -30,11 +30,11 @@ def test_play_tells_the_game_citing_the_rules(kotc):
 
 def test_play_json_is_the_event_log_the_same_for_the_same_seed(kotc, tmp_path):
     log = tmp_path / "game.jsonl"
-    code, first, err = kotc("play", "13th", "--seed", "5", "--json",
+    code, first, err = kotc("play", "13th", "--seed", "5", "--format", "json",
                            "--log", str(log))
     assert code == 0, err
-    _, again, _ = kotc("play", "13th", "--seed", "5", "--json")
-    _, other, _ = kotc("play", "13th", "--seed", "6", "--json")
+    _, again, _ = kotc("play", "13th", "--seed", "5", "--format", "json")
+    _, other, _ = kotc("play", "13th", "--seed", "6", "--format", "json")
     assert first == again and first != other
     events = [json.loads(line) for line in first.splitlines()]
     assert events[-1]["kind"] == "game_over"
@@ -46,15 +46,15 @@ def test_play_json_is_the_event_log_the_same_for_the_same_seed(kotc, tmp_path):
 def simulate(kotc, *flags: str) -> dict:
     code, out, err = kotc("simulate", "17th", "--format", "json", *flags)
     assert code == 0, err
-    assert "games" in err  # the progress bar, on standard error
+    assert err == ""  # the progress bar is for a terminal only
     return json.loads(out)
 
 
 def test_simulate_sums_up_the_games(kotc):
     report = simulate(kotc, "--games", "6", "--seed", "40")
-    assert report["games"] == 6
-    assert sum(report["win_rate"].values()) + report["ties"] == pytest.approx(1)
-    assert sum(report["ended_by"].values()) == 6
+    assert report["games"] == 6 and report["run"]["played"] == 6
+    assert sum(d["wins"] for d in report["decks"]) + report["ties"]["games"] == 6
+    assert sum(e["games"] for e in report["ended_by"]) == 6
     assert report["decisions"] > 6 * 20
     assert report["turns"]["min"] <= report["turns"]["mean"] <= report["turns"]["max"]
     assert report["keywords"]  # the starter decks' cards use keywords
@@ -63,22 +63,22 @@ def test_simulate_sums_up_the_games(kotc):
 def test_simulate_gives_the_same_summary_in_any_number_of_processes(kotc):
     alone = simulate(kotc, "--games", "6", "--seed", "7")
     shared = simulate(kotc, "--games", "6", "--seed", "7", "--workers", "2")
-    alone.pop("seconds"), shared.pop("seconds")
+    assert alone.pop("run") != shared.pop("run")  # where and how long: the run's own
     assert alone == shared
 
 
 def test_simulate_reads_each_deck_file_once(kotc, monkeypatch):
     reads = []
-    real = decks_module.deck_from_file
+    real = decks_module.load_deck
 
     def counted(path):
         reads.append(path)
         return real(path)
 
-    monkeypatch.setattr(decks_module, "deck_from_file", counted)
-    monkeypatch.setattr(simulation, "SETUPS", {})
-    simulate(kotc, "--games", "5")
-    assert len(reads) == 2  # the two starter decks, not two per game
+    monkeypatch.setattr(decks_module, "load_deck", counted)
+    monkeypatch.setattr(simulation, "_READY", {})
+    simulate(kotc, "--games", "5", "--workers", "2")
+    assert len(reads) == 2  # the two starter decks, not two per game or worker
 
 
 BAD = [
@@ -137,7 +137,7 @@ def test_a_seed_gives_the_same_game_whatever_the_string_hashing():
         env = {**os.environ, "PYTHONHASHSEED": hash_seed, "KOTC_CACHE_DIR": "off"}
         return subprocess.run(
             [sys.executable, "-m", "kotc", "play", "17th", "--seed", "3",
-             "--players", "3", "--json"],
+             "--players", "3", "--format", "json"],
             capture_output=True, text=True, env=env, check=True).stdout
 
     first = log("1")
@@ -148,13 +148,13 @@ def test_a_person_plays_a_seat_from_the_terminal(kotc, monkeypatch, tmp_path):
     import io
 
     log = tmp_path / "game.jsonl"
-    # "x" is no option: asked again; then option 1 each time until the game ends
-    monkeypatch.setattr("sys.stdin", io.StringIO("x\n" + "1\n" * 3000))
+    # "x" is no key: asked again; then no, done, end, pass until the game ends
+    monkeypatch.setattr("sys.stdin", io.StringIO("x\n" + "n\nd\ne\np\n" * 700))
     code, out, err = kotc("play", "17th", "--agent", "human", "random", "--seed", "2",
                           "--max-turns", "6", "--log", str(log))
     assert code == 0, err
-    assert "'x' is not one of the options" in out
-    assert "player 0 (you): HP" in out and "player 0, may (setup:mulligan):" in out
+    assert "'x' is not one of the keys shown" in out
+    assert "player 0 (you) · HP" in out and "player 0, Mulligan" in out
     assert "\nGame over" in out
     # the other player's draws are told, their cards not named
     theirs = [line for line in out.splitlines() if "to player 1's hand" in line]
@@ -170,17 +170,25 @@ def test_a_person_who_leaves_abandons_the_game_and_no_log_is_written(
     import io
 
     log = tmp_path / "game.jsonl"
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\n"))  # then the input ends
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\nd\n"))  # then the input ends
     code, out, err = kotc("play", "17th", "--agent", "human", "--log", str(log))
     assert code == 1 and "game abandoned; no log written" in err
     assert list(tmp_path.iterdir()) == []
-    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
-    assert kotc("play", "17th", "--agent", "random", "human")[0] == 1
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\nn\nquit\ny\n"))
+    code, out, _ = kotc("play", "17th", "--agent", "random", "human")
+    assert code == 1 and out.count("leave the game?") == 2  # declined once
 
 
 def test_a_person_at_the_table_gets_the_log_with_log_not_json(kotc):
-    code, out, err = kotc("play", "17th", "--agent", "human", "--json")
-    assert code == 2 and "--log FILE" in err and out == ""
+    for flags in (("--json",), ("--format", "json")):
+        code, out, err = kotc("play", "17th", "--agent", "human", *flags)
+        assert code == 2 and "--log FILE" in err and out == ""
+
+
+def test_json_is_kept_as_a_deprecated_spelling_of_format_json(kotc):
+    code, old, err = kotc("play", "12th", "--seed", "4", "--json")
+    assert code == 0 and "--json is deprecated; write --format json" in err
+    assert kotc("play", "12th", "--seed", "4", "--format", "json")[1] == old
 
 
 BOTS = '''
@@ -239,12 +247,15 @@ def test_simulate_pits_your_agent_against_random_play(kotc, bots):
                           f"{bots}:Greedy", "random", "--format", "json")
     assert code == 0, err
     report = json.loads(out)
-    assert report["agents"] == [f"{bots}:Greedy", "random"]
-    assert report["win_rate"]["0"] > report["win_rate"]["1"]
-    assert report["ended_by"] == {"all_but_one": 8}  # it never loops to the limit
+    agents = {a["agent"]: a for a in report["agents"]}
+    assert set(agents) == {f"{bots}:Greedy", "random"}
+    assert agents[f"{bots}:Greedy"]["win_rate"] > agents["random"]["win_rate"]
+    assert report["seats"][0]["win_rate"] > report["seats"][1]["win_rate"]
+    # it never loops to the limit
+    assert report["ended_by"] == [{"condition": "all_but_one", "games": 8}]
     _, text, _ = kotc("simulate", "17th", "--games", "2", "--agent", f"{bots}:Greedy",
                       "random")
-    assert "seat 0 wins" in text and f"({bots}:Greedy)" in text
+    assert "Win rate per agent" in text and f"{bots}:Greedy " in text
 
 
 def test_an_agent_that_fails_stops_the_run_naming_the_seed(kotc, bots):

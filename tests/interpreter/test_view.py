@@ -177,19 +177,35 @@ def test_a_prompt_names_only_the_cards_a_seat_may_see():
 
 
 def test_the_table_a_person_reads_names_what_their_seat_sees():
-    from kotc.play.table import table
+    from kotc.play.table import board_text
 
     shown = 0
     for g in positions("17th", seed=3, every=1):
         if g.battle is None or not g.battle.attack_team or g.is_over:
             continue
-        lines = table(g.view(0))
-        assert lines[0].startswith("player 0 (you): HP")
+        lines = board_text(g.view(0), width=400).splitlines()
+        assert lines[1].startswith("╭─ player 0 (you) · HP")
         (battle,) = [line for line in lines if line.startswith("battle:")]
         for card in g.battle.attack_team:  # in play, face up: named for all
             assert f"{g.cards[card].name}#{card}" in battle
         hand = g.players[1].zones["hand"]
-        theirs = [x for x in lines if x.startswith("    hand:") and "unseen" in x]
-        assert theirs == ([f"    hand: {len(hand)} unseen"] if hand else [])
+        theirs = [" ".join(x.strip("│ ").split()) for x in lines
+                  if x.startswith("│ hand ") and "unseen" in x]
+        assert theirs[-1:] == ([f"hand {len(hand)} unseen"] if hand else [])
         shown += 1
     assert shown
+
+
+def test_a_seat_sees_the_text_of_the_cards_it_may_look_at():
+    g = next(positions("17th", seed=2))
+    seat = g.decision.player
+    view = g.view(seat)
+    mine = view["players"][seat]["zones"]["hand"]
+    designs = {c["name"]: g.engine.designs[c["name"]] for c in mine}
+    with_text = [c for c in mine if designs[c["name"]].abilities]
+    assert with_text
+    for c in with_text:
+        assert [a["text"] for a in c["abilities"]] == [
+            a.text for a in designs[c["name"]].abilities]
+    theirs = view["players"][1 - seat]["zones"]["hand"]
+    assert theirs and all(c == {"hidden": True} for c in theirs)

@@ -1,0 +1,212 @@
+"""An edition's words, as rulings may say them: edition-neutral names, and the
+event log's kinds and fields.
+
+Rulings speak edition-neutrally where editions rename things, each neutral name
+found by what the thing is in the edition's data, never by the edition's name:
+`minion` is the card type that battles, `power` the stat battle dice count,
+`toughness` the stat damage reduces, `cost` the cost stat; `field`, `grave`,
+`deck`, `hand`, `resources`, `reserves` and `traps` are zones found by their role;
+`power_up` is the counter that adds one to its host's power (Offense, Sword) and
+`immortal` the one that saves its host from being destroyed by an effect
+(Immortality, Undying). An edition's own names are always accepted too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from . import ast
+from .cards import CardDesign
+from .ruleset import Ruleset
+
+# The event log's kinds as the engine writes them, with their fields and what each
+# field holds (a player, a card, a victim: a player or a card, or a plain value). An
+# edition's own events (its `events` section: `decked_out`, `agreed`...) come with
+# the parameters it declares. `kotc test --log` prints a run's log in these words,
+# and a test keeps this table true to what the engine logs.
+LOG_EVENTS: dict[str, dict[str, str]] = {
+    "action": {"player": "player", "action": "text"},
+    "activate": {"player": "player", "card": "card", "ability": "value"},
+    "attack": {"attacker": "player", "team": "cards", "victim": "victim"},
+    "attack_waits": {"victim": "victim", "team": "cards"},
+    "battle_end": {},
+    "cannot_perform": {"action": "text"},
+    "decide": {"player": "player", "action": "text", "choice": "text"},
+    "defend": {"defender": "player", "team": "cards"},
+    "eliminated": {"player": "player", "reason": "text"},
+    "enlist": {"card": "card"},
+    "first_player": {"player": "player"},
+    "forced_attack": {"attacker": "player", "victim": "victim"},
+    "formation": {"team": "cards"},
+    "game_over": {"winner": "player", "tied": "players", "criterion": "text",
+                  "condition": "text"},
+    "give": {"card": "card", "to": "player"},
+    "hp": {"player": "player", "hp": "value", "change": "value"},
+    "link": {"player": "player", "link": "value"},
+    "move": {"card": "card", "name": "text", "to": "text", "player": "player"},
+    "negate": {"cards": "cards"},
+    "no_battle": {"reason": "text"},
+    "pawn": {"card": "card", "player": "player", "stats": "value"},
+    "pay": {"player": "player", "resources": "value", "hp": "value"},
+    "perform": {"player": "player", "action": "text"},
+    "phase": {"phase": "text", "player": "player"},
+    "place": {"card": "card", "counter": "text", "n": "value", "by": "player"},
+    "pop": {"card": "card", "counter": "text", "player": "player"},
+    "prevent": {"event": "text"},
+    "removed": {"card": "card", "name": "text"},
+    "reroll": {"die": "value", "value": "value"},
+    "resolve": {"link": "value", "player": "player"},
+    "reveal": {"cards": "cards"},
+    "roll": {"player": "player", "dice": "value"},
+    "roll_off": {"totals": "value"},
+    "see": {"player": "player", "cards": "cards"},
+    "shuffle": {"player": "player", "zone": "text"},
+    "skip": {"phase": "text", "step": "text"},
+    "stat": {"card": "card", "stat": "text", "value": "value"},
+    "stop": {"activating": "value"},
+    "turn": {"turn": "value", "player": "player"},
+    "turn_lost": {"player": "player"},
+    "victim": {"victim": "victim"},
+    "withdraw": {"card": "card"},
+    "zombie": {"player": "player"},
+}
+
+# The edition-neutral counter names, each with what the counter does.
+COUNTER_ROLES = {
+    "power_up": "adds one to its host's power",
+    "immortal": "saves its host from being destroyed by an effect",
+}
+
+
+def log_events(rs: Ruleset) -> dict[str, dict[str, str]]:
+    """Every event kind an edition's log may hold, with its fields and what each
+    holds."""
+    found = dict(LOG_EVENTS)
+    for name, ev in rs.events.items():
+        found[name] = {p.name: _held(p.type, rs) for p in ev.params}
+    return found
+
+
+def _held(t: str, rs: Ruleset) -> str:
+    """What a field of an edition's own event holds, by its parameter's type."""
+    if t in ("player", "players"):
+        return t
+    if t in ("card", "cards"):
+        return t
+    return "card" if t in rs.card_types else "value"
+
+
+def _statements(block: tuple[ast.Stmt, ...]) -> Iterator[ast.Stmt]:
+    """Every statement of a block, those nested in others' blocks included."""
+    for st in block:
+        yield st
+        for f in dataclasses.fields(st):
+            value = getattr(st, f.name)
+            if isinstance(value, tuple) and value and all(
+                    isinstance(x, ast.Stmt) for x in value):
+                yield from _statements(value)
+
+
+class Vocabulary:
+    """What an edition calls the things scenarios may name edition-neutrally."""
+
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        team = rs.setting("battle", "team")
+        team_zone = rs.zones.get(team.zone) if team else None
+        types = rs.card_types
+        self.minion: str | None = (
+            team_zone.holds[0] if team_zone and team_zone.holds
+            else next((t for t in types if t != "spell"), None))
+        dice = rs.setting("battle", "dice_per")
+        cost = rs.setting("cards", "cost")
+        self.power: str | None = dice.stat if dice else None
+        self.cost: str | None = cost.stat if cost else None
+        kind = types.get(self.minion) if self.minion else None
+        self.toughness: str | None = next(
+            (s for s in (kind.stats if kind else ()) if s not in (self.power, self.cost)),
+            None)
+        zones = list(rs.zones.values())
+
+        def flagged(flag: str) -> str | None:
+            return next((z.name for z in zones if flag in z.flags), None)
+
+        self.zone_roles: dict[str, str | None] = {
+            "deck": flagged("starting"),
+            "hand": "hand" if "hand" in rs.zones else None,
+            "field": team.zone if team else None,
+            "resources": flagged("resources"),
+            "reserves": flagged("reserve"),
+            "traps": next((z.name for z in zones if z.in_play and z.holds
+                           and self.minion not in z.holds), None),
+            "grave": self._grave(),
+        }
+        self.stat_roles: dict[str, str | None] = {
+            "power": self.power, "toughness": self.toughness, "cost": self.cost}
+        self.counter_roles: dict[str, str | None] = {
+            "power_up": next((n for n, c in rs.counters.items() if self._adds_power(c)),
+                             None),
+            "immortal": next((n for n, c in rs.counters.items() if self._saves(c)),
+                             None),
+        }
+
+    def _grave(self) -> str | None:
+        """Where the edition's `destroy` sends a card."""
+        destroy = self.rs.keywords.get("destroy")
+        for stmt in destroy.body if destroy else ():
+            if isinstance(stmt, ast.Move) and isinstance(stmt.dest, ast.Path):
+                return stmt.dest.parts[-1]
+        return None
+
+    def _adds_power(self, c: ast.Counter) -> bool:
+        """A counter popped for one more point of its host's power, and nothing else."""
+        if c.counter_kind != "proactive" or len(c.body) != 1 or self.power is None:
+            return False
+        (st,) = c.body
+        return (isinstance(st, ast.AddOp) and st.op == "add"
+                and isinstance(st.amount, ast.IntLit) and st.amount.value == 1
+                and st.target.parts == ("host", self.power) and st.until is None)
+
+    @staticmethod
+    def _saves(c: ast.Counter) -> bool:
+        """A counter that answers an effect about to destroy its host by preventing
+        it (for that host)."""
+        t = c.trigger
+        if c.counter_kind != "reactive" or t is None or t.timing != "would":
+            return False
+        return "destroy" in t.events and any(
+            isinstance(st, ast.Prevent) for st in _statements(c.body))
+
+    def zone(self, name: str) -> str | None:
+        return name if name in self.rs.zones else self.zone_roles.get(name)
+
+    def stat(self, name: str) -> str | None:
+        return name if name in self.rs.stats else self.stat_roles.get(name)
+
+    def counter(self, name: str) -> str | None:
+        return name if name in self.rs.counters else self.counter_roles.get(name)
+
+    def card_type(self, name: str) -> str | None:
+        if name in self.rs.card_types:
+            return name
+        return self.minion if name == "minion" else None
+
+    def design(self, d: CardDesign) -> CardDesign:
+        """A design in the edition's words (type and stat names)."""
+        stats = tuple(dataclasses.replace(s, stat=self.stat(s.stat) or s.stat)
+                      for s in d.stats)
+        return dataclasses.replace(d, type=self.card_type(d.type) or d.type, stats=stats)
+
+    def known_zones(self) -> str:
+        roles = [r for r, z in self.zone_roles.items() if z and r not in self.rs.zones]
+        return ", ".join(list(self.rs.zones) + roles)
+
+    def known_stats(self) -> str:
+        roles = [r for r, s in self.stat_roles.items() if s and r not in self.rs.stats]
+        return ", ".join(list(self.rs.stats) + roles)
+
+    def known_counters(self) -> str:
+        roles = [f"{r} ({c})" for r, c in self.counter_roles.items()
+                 if c and r not in self.rs.counters]
+        return ", ".join(list(self.rs.counters) + roles) or "none"

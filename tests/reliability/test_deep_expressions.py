@@ -1,0 +1,44 @@
+"""An expression too deep for the engine to write is refused where it is by
+`check`; one `check` accepts compiles and plays (issue 26, item 5: a `where` of
+199 `or` terms passed check and failed play with a SyntaxError; from 246 terms
+check said "nested too deeply to read" at 1:1)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from kotc.dsl.validate import MAX_EXPR_DEPTH
+
+
+def _edition(tmp_path, terms: int, joiner: str = " or "):
+    cond = joiner.join(["player.hp == 7"] * terms)
+    path = tmp_path / "deep.kotc"
+    path.write_text(f'''\
+edition "deep" number 118 extends "17th"
+setup {{
+  step deep "Deep" after mulligan @ "Setup and Deck Building" {{
+    for each p in players where {cond} {{ draw(p, 1) }}
+  }}
+}}
+''', encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("terms", [MAX_EXPR_DEPTH + 1, 199, 246, 1000])
+def test_a_chain_too_deep_is_refused_where_it_is(kotc, tmp_path, terms):
+    path = _edition(tmp_path, terms)
+    code, out, err = kotc("check", str(path))
+    assert code == 2
+    assert f"{path}:4:19: an expression nested more than {MAX_EXPR_DEPTH} deep" in out
+
+
+@pytest.mark.parametrize("joiner", [" or ", " and "])
+def test_a_chain_check_accepts_compiles_and_plays(kotc, tmp_path, joiner):
+    path = _edition(tmp_path, MAX_EXPR_DEPTH - 2, joiner)
+    code, out, err = kotc("check", str(path))
+    assert code == 0, out + err
+    run = subprocess.run([sys.executable, "-m", "kotc", "play", str(path), "--max-turns",
+                          "2"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]

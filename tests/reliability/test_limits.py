@@ -1,0 +1,57 @@
+"""Resource bounds (issue 26, item 4): a card's huge stat refused where it is
+written; a roll, a repeat or a stat computed past its bound ends the game as a
+cited error, never a traceback, a MemoryError or a hang."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from kotc.runtime.limits import LIMITS, LimitExceeded, check_dice, check_repeat
+
+BODIES = {
+    "repeat": ("repeat 1000 * 1000 * 1000 { draw(you, 0) }", "repeat_rounds"),
+    "roll": ("roll 1000 * 1000 * 1000 dice as d", "dice_per_roll"),
+    "stat": ("set you.hp to 1000 * 1000 * 1000 * 1000", "stat_value"),
+}
+
+
+def _edition(folder: Path, body: str) -> Path:
+    path = folder / "heavy.kotc"
+    path.write_text(f'''\
+edition "heavy" number 118 extends "17th"
+setup {{
+  step heap "Heap" after mulligan @ "Setup and Deck Building" {{
+    {body}
+  }}
+}}
+''', encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("kind", sorted(BODIES))
+def test_a_computed_value_past_its_bound_ends_the_game_as_a_cited_error(tmp_path, kind):
+    body, limit = BODIES[kind]
+    path = _edition(tmp_path, body)
+    run = subprocess.run([sys.executable, "-m", "kotc", "play", str(path), "--max-turns",
+                          "2"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2, run.stderr
+    assert f"({limit})" in run.stderr and "heavy §Setup and Deck Building" in run.stderr
+    assert "Traceback" not in run.stderr and "MemoryError" not in run.stderr
+
+
+def test_a_huge_printed_stat_is_refused_where_it_is_written(kotc, tmp_path):
+    card = tmp_path / "big.kcard"
+    card.write_text('card "Big" minion {\n  power 1000000000000 toughness 1 cost 1 }\n',
+                    encoding="utf-8")
+    code, out, err = kotc("card", "check", str(card), "-e", "17th")
+    assert code == 2 and f"{card}:2:3: card 'Big': power 1000000000000" in err
+
+
+def test_the_checks_name_the_bound_and_pass_what_is_within_it():
+    check_dice(LIMITS["dice_per_roll"][0], None)
+    check_repeat(0, None)
+    with pytest.raises(LimitExceeded, match="dice_per_roll"):
+        check_dice(LIMITS["dice_per_roll"][0] + 1, None)
