@@ -31,7 +31,7 @@ from typing import Any
 
 from kotc.engine.game import Game
 from kotc.engine.view import may_look
-from kotc.runtime.actions import Event
+from kotc.runtime.events import Event, Given, Moved, Removed, Revealed, Seen, Shuffled
 
 # where a card lay: (zone, controller, face up); zone "" when out of the game
 Place = tuple[str, int, bool]
@@ -81,8 +81,8 @@ class Knowledge:
         """
         last_move: dict[int, int] = {}
         for i, e in enumerate(events):
-            if e.kind in ("move", "give", "removed"):
-                last_move[e.data["card"]] = i
+            if isinstance(e, (Moved, Given, Removed)):
+                last_move[e.card] = i
         seats = range(len(self.known))
         identified: list[set[int]] = [set() for _ in seats]
         forgotten: list[set[int]] = [set() for _ in seats]
@@ -97,39 +97,41 @@ class Knowledge:
                             identified[s].add(card)
         shuffled: list[tuple[int, str]] = []
         for i, e in enumerate(events):
-            kind, d = e.kind, e.data
-            if kind in ("move", "give", "removed"):
-                card = d["card"]
-                c = game.cards[card]
-                if kind == "move":
-                    place = (str(d["to"]), int(d.get("player", c.controller)))
-                elif kind == "give":
-                    place = (c.zone, int(d["to"]))
-                else:
-                    place = ("", c.controller)
-                last = last_move[card] == i
-                face = c.face_up if last else bool(
-                    place[0] and game.engine.face_up.get(place[0], False))  # type: ignore[attr-defined]
-                where[card] = (place[1], place[0])
-                for s in seats:
-                    if _visible(game, s, (place[0], place[1], face)):
-                        identified[s].add(card)
-                        forgotten[s].discard(card)
-                    elif card not in identified[s]:
-                        forgotten[s].add(card)
-            elif kind == "shuffle":
-                spot = (int(d["player"]), str(d["zone"]))
-                shuffled.append(spot)
-                for s in seats:
-                    for card in [c for c in identified[s] if _at(game, where, c) == spot]:
-                        identified[s].discard(card)
-                        forgotten[s].add(card)
-            elif kind in ("reveal", "see"):
-                cards = [c for c in _cards(d.get("cards")) if c < len(game.cards)]
-                shown_to = seats if kind == "reveal" else [int(d["player"])]
-                for s in shown_to:
-                    identified[s].update(cards)
-                    forgotten[s].difference_update(cards)
+            match e:
+                case Moved() | Given() | Removed():
+                    card = e.card
+                    c = game.cards[card]
+                    if isinstance(e, Moved):
+                        place = (e.to, int(e.player))
+                    elif isinstance(e, Given):
+                        place = (c.zone, int(e.to))
+                    else:
+                        place = ("", c.controller)
+                    # its last stop: the face it lies with; a stop on the way: its
+                    # zone's usual face
+                    face = c.face_up if last_move[card] == i else bool(
+                        place[0] and game.engine.face_up.get(place[0], False))
+                    where[card] = (place[1], place[0])
+                    for s in seats:
+                        if _visible(game, s, (place[0], place[1], face)):
+                            identified[s].add(card)
+                            forgotten[s].discard(card)
+                        elif card not in identified[s]:
+                            forgotten[s].add(card)
+                case Shuffled(player=player, zone=zone):
+                    spot = (int(player), zone)
+                    shuffled.append(spot)
+                    for s in seats:
+                        for card in [c for c in identified[s]
+                                     if _at(game, where, c) == spot]:
+                            identified[s].discard(card)
+                            forgotten[s].add(card)
+                case Revealed(cards=cards) | Seen(cards=cards):
+                    shown = [c for c in _cards(cards) if c < len(game.cards)]
+                    to = seats if isinstance(e, Revealed) else [int(e.player)]
+                    for s in to:
+                        identified[s].update(shown)
+                        forgotten[s].difference_update(shown)
         for s in seats:
             known = self.known[s]
             for holder_zone in shuffled:

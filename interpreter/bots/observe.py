@@ -98,7 +98,7 @@ class ObservationSpec:
         if game.phase in self._phase:
             v["phase"][self._phase[game.phase]] = 1
         v["over"][0] = game.is_over
-        v["chain"][0] = len(game.chain.links) if game.chain is not None else 0  # type: ignore[attr-defined]
+        v["chain"][0] = len(game.chain.links) if game.chain is not None else 0
         v["battle"][0] = game.battle is not None
         for p in game.players:
             v["hp"][p.seat] = p.hp or 0

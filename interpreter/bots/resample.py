@@ -65,7 +65,7 @@ def resample(game: Game, knowledge: Knowledge, seat: int, rng: random.Random,
     groups: dict[int, list[int]] = defaultdict(list)
     for card in unknown_cards(g, knowledge, seat):
         groups[g.cards[card].owner].append(card)
-    holds = {z.name: set(z.holds) for z in g.engine.rs.zones.values() if z.holds}  # type: ignore[attr-defined]
+    holds = {z.name: set(z.holds) for z in g.engine.rs.zones.values() if z.holds}
     for _, cards in sorted(groups.items()):
         pool = [tuple(getattr(g.cards[c], f) for f in IDENTITY) for c in cards]
         rng.shuffle(pool)
@@ -86,7 +86,7 @@ def resample(game: Game, knowledge: Knowledge, seat: int, rng: random.Random,
             c = g.cards[card]
             for field, value in zip(IDENTITY, identity, strict=True):
                 setattr(c, field, value)
-    g.namer = Namer.of(g.engine, g.cards)  # type: ignore[attr-defined]
+    g.namer = Namer.of(g.engine, g.cards)
     g.marked = {c.id for c in g.cards if c.timed or c.tags}
     return g
 
@@ -103,7 +103,7 @@ def _engaged(game: Game) -> set[int]:
     chain's links, the cards of the battle under way."""
     held: set[int] = set()
     if game.chain is not None:
-        for link in game.chain.links:  # type: ignore[attr-defined]
+        for link in game.chain.links:
             source = link["source"]
             if isinstance(source, AbilityRef):
                 held.add(source.card)
@@ -111,8 +111,8 @@ def _engaged(game: Game) -> set[int]:
                 held.add(source)
     b = game.battle
     if b is not None:
-        held.update(b.attack_team)  # type: ignore[attr-defined]
-        held.update(b.defense_team)  # type: ignore[attr-defined]
-        if type(b.victim) is int:  # type: ignore[attr-defined]
-            held.add(b.victim)  # type: ignore[attr-defined]
+        held.update(b.attack_team)
+        held.update(b.defense_team)
+        if type(b.victim) is int:
+            held.add(b.victim)
     return held

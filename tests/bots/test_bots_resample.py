@@ -10,7 +10,7 @@ from collections import Counter
 from kotc.bots import BotGame, Knowledge, Table, unknown_cards
 from kotc.dsl.load import edition_files
 from kotc.engine.view import can_see
-from kotc.runtime.actions import Event
+from kotc.runtime.events import Moved, Shuffled
 
 EDITIONS = sorted(edition_files())
 
@@ -76,12 +76,11 @@ def test_a_seat_remembers_a_card_it_saw_go_out_of_sight():
     before = [(public_zone, 1, True) if c.id == seen_card.id else
               (c.zone, c.controller, c.face_up) for c in g.cards]
     seen_card.zone = hidden_zone
-    step = [Event("move", {"card": seen_card.id, "name": seen_card.name,
-                           "to": hidden_zone, "player": 1})]
+    step = [Moved(seen_card.id, seen_card.name, hidden_zone, 1)]
     knowledge.update(g, before, step)
     assert knowledge.knows(g, 0, seen_card.id)
     assert seen_card.id not in unknown_cards(g, knowledge, 0)
     # a shuffle of that zone makes seat 0 forget where it lies
-    knowledge.update(g, before, [Event("shuffle", {"player": 1, "zone": hidden_zone})])
+    knowledge.update(g, before, [Shuffled(1, hidden_zone)])
     assert not knowledge.knows(g, 0, seen_card.id)
 
