@@ -89,8 +89,8 @@ def _play(game, bot, rng) -> list[float]:
     return state.returns()
 
 
-def test_mcts_plays_full_games_against_random_play():
-    game = pyspiel.load_game(f"kotc_{_last_edition()}", {"max_turns": TURNS})
+def test_mcts_plays_full_games_against_random_play(edition):
+    game = pyspiel.load_game(f"kotc_{edition}", {"max_turns": TURNS})
     rng = np.random.RandomState(1)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=6, evaluator=evaluator,
@@ -99,8 +99,8 @@ def test_mcts_plays_full_games_against_random_play():
     assert sum(returns) == pytest.approx(0) and max(returns) in (0.0, 1.0)
 
 
-def test_ismcts_plays_full_games_through_resample():
-    game = pyspiel.load_game(f"kotc_{_last_edition()}", {"max_turns": TURNS})
+def test_ismcts_plays_full_games_through_resample(edition):
+    game = pyspiel.load_game(f"kotc_{edition}", {"max_turns": TURNS})
     rng = np.random.RandomState(2)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=6,
@@ -118,7 +118,3 @@ def _chance(state, rng) -> int:
     """A chance outcome drawn by its probability."""
     outcomes = state.chance_outcomes()
     return int(rng.choice([a for a, _ in outcomes], p=[p for _, p in outcomes]))
-
-
-def _last_edition() -> str:
-    return sorted(g[len("kotc_"):] for g in kotc_openspiel.GAMES)[-1]
