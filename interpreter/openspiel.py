@@ -172,7 +172,7 @@ class KotcObserver:
 
     def set_from(self, state: KotcState, player: int) -> None:
         bot = state.bot
-        self.layout.fill(bot._visible_game(), player, self.tensor)
+        self.layout.fill(bot.observed_game(), player, self.tensor)
 
     def string_from(self, state: KotcState, player: int) -> str:
         bot = state.bot

@@ -315,17 +315,17 @@ class BotGame:
 
     def observation_string(self, seat: int) -> str:
         """What `seat` observes, as text (see `kotc.bots.observe`)."""
-        return observation_string(self._visible_game(), seat)
+        return observation_string(self.observed_game(), seat)
 
     def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
         """What `seat` observes, as a flat float32 array of
         `table.observation.size`."""
-        return self.table.observation.tensor(self._visible_game(), seat)
+        return self.table.observation.tensor(self.observed_game(), seat)
 
-    def _visible_game(self) -> Game:
-        """The game a seat observes: at a chance decision, the game as it was
-        before the step that awaits chance (nothing of the step is seen until it
-        is done): before the setup, an empty table."""
+    def observed_game(self) -> Game:
+        """The game the seats observe (only read it): at a chance decision, the
+        game as it was before the step that awaits chance (nothing of the step is
+        seen until it is done); before the setup, an empty table."""
         if self.pending is None and self.game is not None:
             return self.game
         if self.pending is not None and self.pending.base is not None:
@@ -360,7 +360,9 @@ class BotGame:
         """A copy consistent with everything `seat` knows, the cards it cannot tell
         apart dealt anew and a new generator: nothing in it predicts the real
         game's dice, shuffles or hidden cards (OpenSpiel's
-        `resample_from_infostate`).
+        `resample_from_infostate`). Made where `seat` decides, as a search does;
+        made where another seat decides, that seat's options stay those the real
+        game listed (the copy's own decisions are listed from its cards).
 
         Raises:
             ValueError: at a chance decision (resample where a seat decides).
