@@ -84,3 +84,26 @@ def test_a_seat_remembers_a_card_it_saw_go_out_of_sight():
     knowledge.update(g, before, [Shuffled(1, hidden_zone)])
     assert not knowledge.knows(g, 0, seen_card.id)
 
+
+
+def test_a_card_seen_on_its_way_is_remembered_and_one_laid_face_down_is_not():
+    game = BotGame.new(EDITIONS[-1], seed=2)
+    g = game.game
+    engine = g.engine
+    hidden_zone = next(z for z, k in engine.knowledge.items() if k == "private")
+    public_zone = next(z for z, k in engine.knowledge.items()
+                       if k == "public" and engine.face_up[z])
+    a, b = [c for c in g.cards if c.owner == 1][:2]
+    before = [(hidden_zone, 1, False) if c.id in (a.id, b.id) else
+              (c.zone, c.controller, c.face_up) for c in g.cards]
+    # a: from seat 1's hand onto the table face up, then into its private zone;
+    # b: from the hand onto the table, where it lies face down
+    a.zone, a.controller, a.face_up = hidden_zone, 1, False
+    b.zone, b.controller, b.face_up = public_zone, 1, False
+    knowledge = Knowledge(2)
+    knowledge.update(g, before, [Moved(a.id, a.name, public_zone, 1),
+                                 Moved(a.id, a.name, hidden_zone, 1),
+                                 Moved(b.id, b.name, public_zone, 1)])
+    assert knowledge.knows(g, 0, a.id)
+    assert not knowledge.knows(g, 0, b.id) and not can_see(g, 0, b.id)
+    assert b.id in unknown_cards(g, knowledge, 0)
