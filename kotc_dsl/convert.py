@@ -329,6 +329,7 @@ for _cls in (
     ast.Criterion,
     ast.Tag,
     ast.Invariant,
+    ast.Limit,
 ):
     _SPECIAL[_cls.__name__] = _named(_cls)
 
@@ -348,6 +349,7 @@ SECTION_RULES = {
     "LegalitySection": "legality",
     "PhrasesSection": "phrases",
     "InvariantsSection": "invariants",
+    "LimitsSection": "limits",
 }
 
 
