@@ -413,7 +413,7 @@ class Game:
         seed: int = 0,
         players: int | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
-        dice: list[int] | None = None,
+        dice: list[int] | Dice | None = None,
         engine: Engine | None = None,
     ) -> Game:
         """Set up a game and play until the first decision.
@@ -424,7 +424,9 @@ class Game:
             seed: seeds dice, shuffles and random choices.
             players: how many play (2..8 recommended); default: one per deck.
             max_turns: a safety limit; reaching it ends the game by agreement.
-            dice: scripted die results to use before the seeded ones.
+            dice: scripted die results to use before the seeded ones, or the
+                dice themselves (a `Dice` that answers every chance event: a
+                ruling's script, chance decided from outside).
             engine: the compiled rules and cards to play with (default: the engine
                 `Engine.shared` keeps for this ruleset and these decks' cards).
 
@@ -509,7 +511,7 @@ class Game:
         self.cards: list[CardState] = []
         self.namer = Namer(self.engine, ())
         self.standard_memo = self.resources_memo = None
-        self.rng = Dice(seed, dice)
+        self.rng = dice if isinstance(dice, Dice) else Dice(seed, dice)
         self.seed = seed
         self.turn = 0
         self.active = 0
