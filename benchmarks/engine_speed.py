@@ -1,6 +1,7 @@
 """How fast the engine plays: decisions and games per second, per edition.
 
     python benchmarks/engine_speed.py [--games 40] [--repeat 3] [--work] [--compiled]
+    python benchmarks/engine_speed.py --against REV [--games 40] [--repeat 3]
 
 For each edition, random agents play seeded games on its starter decks. Then the
 vanilla 17th rules (minions without abilities, generated decks) are played by
@@ -20,19 +21,30 @@ others does not count; `--work` adds Python calls and bytecodes per decision,
 which do not move with the machine's load at all, and the DSL engine's bytecodes
 by layer (see `LAYERS`). The time a clone of a game in progress takes is
 printed too (a searching bot pays it for each line it tries). Last, the figures
-the engine's targets are about, beside the targets. Figures only: nothing here
-asserts.
+the engine's targets are about, beside the targets.
+
+`--against REV` times a git revision (a commit, a branch, `HEAD~3`) beside the
+working tree in the same run: each is installed apart (the revision into
+`build/revisions/`, kept while its commit is), and the two play the same seeded
+games in separate processes, in alternating rounds, so a spell of load on the
+machine falls on both alike; the fastest round of each is kept. The games are
+played through the public API only (`Game.new`, `legal_actions`, `apply`), which
+both sides have. Figures only: nothing here asserts.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
+import json
 import os
 import pstats
 import random
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import timeit
 from pathlib import Path
@@ -42,8 +54,6 @@ if os.environ.get("KOTC_COMPILED"):  # set by --compiled: the compiled build fir
     sys.path.insert(0, os.environ["KOTC_COMPILED"])
 
 from baseline17 import HandGame  # noqa: E402
-from kotc.compiler.listing import Listing  # noqa: E402
-from kotc.compiler.programs import run as run_programs  # noqa: E402
 from kotc.dsl import edition_files, load_edition  # noqa: E402
 from kotc.engine.decks import (
     default_decks,  # noqa: E402
@@ -66,7 +76,7 @@ def dsl_games(
         engine = Engine(rs, card_pool(decks))
     if meter is not None:  # the games only, not the engine's compiling
         meter.enable()
-    giving_up = engine.referee.concessions
+    giving_up = rs.concessions
     decisions, start = 0, time.process_time()
     for seed in range(games):
         g = Game.new(rs, decks, seed=seed, players=2, engine=engine)
@@ -128,18 +138,34 @@ class _Counter:
 
 # Where a decision's work goes in the DSL engine: listing the legal actions, running
 # effects, the flow of turns, battles and chains around them, taking the answer
-# (`apply`), and setting games up; the rest is the player's loop (`player`).
-LAYERS = {
-    getattr(function, "__code__", None): layer  # a compiled function has none
-    for function, layer in (
-        (Listing.options, "listing"),
-        (Listing.bindings, "listing"),
-        (run_programs, "effects"),
-        (Game._advance, "flow"),
-        (Game.apply, "apply"),
-        (Game.new.__func__, "setup"),
-    )
-}
+# (`apply`), and setting games up; the rest is the player's loop (`player`). Named
+# as `module:qualified name`; a name this version of the engine lacks is passed over.
+LAYER_FUNCTIONS = (
+    ("kotc.compiler.listing:Listing.options", "listing"),
+    ("kotc.compiler.listing:Listing.bindings", "listing"),
+    ("kotc.engine.listing:options", "listing"),
+    ("kotc.compiler.programs:run", "effects"),
+    ("kotc.runtime.vm:run", "effects"),
+    ("kotc.engine.game:Game.advance", "flow"),
+    ("kotc.engine.runner:Runner.advance", "flow"),
+    ("kotc.engine.game:Game.apply", "apply"),
+    ("kotc.engine.game:Game.new", "setup"),
+)
+
+
+def _code(name: str):
+    """The code object of `module:qualified.name`, or None where there is none."""
+    module, _, qualname = name.partition(":")
+    try:
+        obj = importlib.import_module(module)
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError):
+        return None
+    return getattr(getattr(obj, "__func__", obj), "__code__", None)
+
+
+LAYERS = {code: layer for name, layer in LAYER_FUNCTIONS if (code := _code(name))}
 
 
 def steady_engine(rs, decks, games: int, cold: bool) -> Engine | None:
@@ -168,7 +194,7 @@ def clone_time(rs, decks, decisions: int = 100, repeat: int = 1000) -> float:
     """Seconds per `Game.clone()` of a game some decisions in (the best of three)."""
     g = Game.new(rs, decks, seed=1, players=2)
     rng = random.Random(1)
-    giving_up = g.engine.referee.concessions
+    giving_up = rs.concessions
     while not g.is_over and g.applied < decisions:
         legal = g.legal_actions()
         keep = [a for a in legal if not (a.kind == "act" and a.value[0] in giving_up)]
@@ -207,6 +233,92 @@ def best(repeat: int, run, *args) -> tuple[int, float]:
     return min((run(*args) for _ in range(max(repeat, 1))), key=lambda r: r[1])
 
 
+ROOT = Path(__file__).resolve().parents[1]
+REVISIONS = ROOT / "build" / "revisions"
+
+
+def install_revision(rev: str) -> tuple[str, Path]:
+    """The commit `rev` names, and a folder its kotc package is installed in (made
+    once per commit, with pip, from the commit's tree as `git archive` gives it)."""
+    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify",
+                          f"{rev}^{{commit}}"], capture_output=True, text=True)
+    if sha.returncode != 0:
+        sys.exit(f"engine_speed: no commit named {rev!r}: {sha.stderr.strip()}")
+    commit = sha.stdout.strip()
+    target = REVISIONS / commit
+    if (target / "kotc").is_dir():
+        return commit, target
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "tree"
+        tree.mkdir()
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        staging = Path(tmp) / "stage"
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                        "--no-compile", "--target", str(staging), str(tree)],
+                       check=True, stdout=subprocess.DEVNULL)
+        REVISIONS.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.move(str(staging), str(target))
+    return commit, target
+
+
+def measure(games: int) -> dict:
+    """One timed run for `--against`: per edition's starter decks and for the vanilla
+    17th decks, (decisions, seconds) of `games` seeded games in steady play, and
+    where the engine played from."""
+    import kotc
+
+    out: dict = {"kotc": str(Path(kotc.__file__).parent)}
+    for name in edition_files():
+        rs = load_edition(name)
+        decks, _ = default_decks(rs)
+        engine = steady_engine(rs, decks, games, cold=False)
+        out[name] = dsl_games(rs, decks, games, None, engine)
+    rs = load_edition("17th")
+    deck = vanilla_deck(rs)
+    out["vanilla 17th"] = dsl_games(rs, [deck], games, None,
+                                    steady_engine(rs, [deck], games, cold=False))
+    return out
+
+
+def against(rev: str, games: int, repeat: int) -> None:
+    """Time revision `rev` beside the working tree, in alternating rounds."""
+    commit, folder = install_revision(rev)
+    sides = {
+        f"{rev} ({commit[:10]})": dict(os.environ, PYTHONPATH=str(folder)),
+        "working tree": {k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    }
+    best: dict[str, dict[str, tuple[int, float]]] = {label: {} for label in sides}
+    where: dict[str, str] = {}
+    for _ in range(max(repeat, 1)):
+        for label, env in sides.items():
+            run = subprocess.run(
+                [sys.executable, __file__, "--measure", "--games", str(games)],
+                env=env, capture_output=True, text=True, cwd=tempfile.gettempdir())
+            if run.returncode != 0:
+                sys.exit(f"engine_speed: the {label} failed:\n{run.stderr}")
+            result = json.loads(run.stdout)
+            where[label] = result.pop("kotc")
+            for name, (n, secs) in result.items():
+                kept = best[label].get(name)
+                if kept is None or secs < kept[1]:
+                    best[label][name] = (n, secs)
+    (old, new) = sides
+    for label in sides:
+        print(f"{label}: kotc from {where[label]}")
+    print(f"\n{games} seeded games each, best of {repeat} alternating rounds, "
+          "decisions per second")
+    print(f"{'games':<16}{old:>26}{new:>16}{'new / old':>11}")
+    for name in best[new]:
+        if name not in best[old]:
+            continue
+        (n_old, s_old), (n_new, s_new) = best[old][name], best[new][name]
+        r_old, r_new = n_old / s_old, n_new / s_new
+        print(f"{name:<16}{r_old:>26,.0f}{r_new:>16,.0f}{r_new / r_old:>10.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
@@ -234,7 +346,19 @@ def main() -> None:
         action="store_true",
         help="run the same code compiled with Cython (see compiled.py); needs Cython",
     )
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="time this git revision beside the working tree, in the same run",
+    )
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.measure:  # one side of `--against`: figures as JSON, nothing else
+        print(json.dumps(measure(args.games)))
+        return
+    if args.against:
+        against(args.against, args.games, args.repeat)
+        return
     if args.compiled and not os.environ.get("KOTC_COMPILED"):
         from compiled import build
 

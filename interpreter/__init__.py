@@ -25,7 +25,8 @@ from kotc.engine.game import Deck, Engine, Game, card_pool
 from kotc.flowgraph.build import compile_ruleset
 from kotc.flowgraph.flow import FlowGraph
 from kotc.play.agents import FirstLegalAgent, RandomAgent, ScriptedAgent, play
-from kotc.runtime.actions import Action, Decision, Event, IllegalAction
+from kotc.runtime.actions import Action, Decision, IllegalAction
+from kotc.runtime.events import Event
 
 __all__ = [
     "Action", "Decision", "Deck", "Diagnostic", "Engine", "Event", "FirstLegalAgent",

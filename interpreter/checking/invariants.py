@@ -27,6 +27,15 @@ from typing import Any
 from kotc.dsl import Ruleset, ast
 from kotc.dsl.unparse import unparse_expr
 from kotc.flowgraph.build import compile_ruleset
+from kotc.runtime.events import (
+    Given,
+    Linked,
+    Moved,
+    PawnMade,
+    PhaseBegan,
+    Removed,
+    Resolving,
+)
 from kotc.runtime.values import Seat, card_label
 
 # A turn with more decisions than this is taken as a game that never ends.
@@ -46,6 +55,7 @@ BUILTINS = {
     "counter_hosts": "Counters sit only on on-field cards",
     "counter_count": "The counters counted in play are those the cards hold",
     "last_controller": "A card in play records who controls it as its last controller",
+    "derived": "The fields the engine derives from the state are in step with it",
     "zone_holds": "A zone holds only the card types it may",
     "exhaustible": "Only cards in exhaustible zones are exhausted or fatigued",
     "flow_node": "Play rests on a node of the flow graph",
@@ -257,6 +267,8 @@ class Invariants:
             broken("counter_count", "the game",
                    f"counts {dict(g.counters_in_play)} counters in play, the cards "
                    f"hold {dict(on_cards)}", self.counter_cite)
+        for problem in derived_out_of_step(g):
+            broken("derived", "the game", problem)
         if self.hp_floor is not None:
             for p in g.players:
                 if p.hp < self.hp_floor:
@@ -358,12 +370,11 @@ class Invariants:
                                    step=g.applied))
 
         self._chain_events(before, g, events, broken)
-        phases = {before.phase} | {e.data.get("phase") for e in events
-                                   if e.kind == "phase"}
+        phases = {before.phase} | {e.phase for e in events if isinstance(e, PhaseBegan)}
         recovering = bool(phases & self.recovery.keys())
         unfatiguing = bool(phases & self.unfatigue)
-        moved = {e.data.get("card") for e in events
-                 if e.kind in ("move", "give", "removed", "pawn")}
+        moved = {e.card for e in events
+                 if isinstance(e, (Moved, Given, Removed, PawnMade))}
         for i, (zone, controller, exhausted, fatigued) in enumerate(before.cards):
             c = g.cards[i]
             if i in moved or c.zone != zone or c.controller != controller or not zone:
@@ -386,21 +397,21 @@ class Invariants:
         stack = list(before.chain_actors)
         resolving = before.resolving
         for e in events:
-            if e.kind == "link":
+            if isinstance(e, Linked):
                 if resolving and stack:
                     if self.calm:
-                        broken("no_chain_while_resolving", f"player {e.data['player']}",
-                               f"added link {e.data['link']} while the chain resolved",
+                        broken("no_chain_while_resolving", f"player {e.player}",
+                               f"added link {e.link} while the chain resolved",
                                self.calm_cite)
                 elif resolving:
                     resolving = False  # the chain closed; this link opens a new one
-                if e.data["link"] != len(stack) + 1:
-                    broken("chain_order", f"player {e.data['player']}",
-                           f"added link {e.data['link']} to a chain of {len(stack)}")
-                stack.append(e.data["player"])
-            elif e.kind == "resolve":
+                if e.link != len(stack) + 1:
+                    broken("chain_order", f"player {e.player}",
+                           f"added link {e.link} to a chain of {len(stack)}")
+                stack.append(e.player)
+            elif isinstance(e, Resolving):
                 resolving = True
-                n, actor = e.data["link"], e.data["player"]
+                n, actor = e.link, e.player
                 if self.lifo and (not stack or n != len(stack) or stack[-1] != actor):
                     top = f"link {len(stack)} by player {stack[-1]}" if stack else "none"
                     broken("chain_order", f"player {actor}",
@@ -423,7 +434,7 @@ class Invariants:
             broken("chain_order", "the game",
                    f"the chain holds links by players {actual}; its events account "
                    f"for {stack}", self.lifo_cite)
-        elif ch is not None and not any(e.kind == "link" for e in events):
+        elif ch is not None and not any(isinstance(e, Linked) for e in events):
             keys = [_link_key(link) for link in ch.links]
             if keys != before.chain_keys[:len(keys)]:
                 broken("chain_order", "the game",
@@ -496,8 +507,8 @@ class Monitor:
     def _recovery(self, events: list) -> list[Violation]:
         g = self.g
         for e in events:
-            if e.kind == "phase":
-                self.recovering = e.data.get("phase") in self.inv.recovery
+            if isinstance(e, PhaseBegan):
+                self.recovering = e.phase in self.inv.recovery
         if self.recovering and (g.is_over or g.phase not in self.inv.recovery):
             self.recovering = False  # the phase passed without a window to look at
         if self.recovering and self._at_window(g):
@@ -515,6 +526,51 @@ class Monitor:
                               f"more than {self.bound} decisions in one turn",
                               step=g.applied)]
         return []
+
+
+def derived_out_of_step(g) -> list[str]:
+    """The fields the engine derives from the state (see `kotc.engine.primitives`)
+    that differ from what they are recomputed from scratch: the cards marked, the
+    seats in the game, the names of the cards, the battle's teams, and `dirty`
+    (while false, no lose or end condition may hold). `counters_in_play` and the
+    last controllers are invariants of their own (`counter_count`,
+    `last_controller`)."""
+    found = []
+    marked = {c.id for c in g.cards if c.timed or c.tags}
+    if g.marked != marked:
+        found.append(f"the cards marked are {sorted(g.marked)}, not {sorted(marked)}")
+    in_game = [Seat(p.seat) for p in g.players if not p.eliminated]
+    if g.in_game != in_game:
+        found.append(f"the seats in the game are {g.in_game}, not {in_game}")
+    if g.namer.cards != tuple((c.name, c.design) for c in g.cards):
+        found.append("the names actions are labelled by are not the cards'")
+    b = g.battle
+    if b is not None:
+        for team, seat in ((b.attack_team, b.attacker), (b.defense_team, b.defender)):
+            for card in team:
+                c = g.cards[card]
+                if not c.zone or c.controller != seat:
+                    found.append(f"{card_label(c.name, card)} is in the team of player "
+                                 f"{seat}, yet in the {c.zone or 'no zone'} of player "
+                                 f"{c.controller}")
+    if not g.dirty and not g.is_over:
+        found += [f"nothing is marked changed (dirty), yet {held} holds"
+                  for held in _conditions_holding(g)]
+    return found
+
+
+def _conditions_holding(g) -> list[str]:
+    referee = g.referee
+    held = []
+    for name, cond, _cite in referee.lose_checks:
+        for s in g.in_game:
+            if cond(g, {"player": s, "you": s}):
+                held.append(f"the lose condition {name} for player {int(s)}")
+    env = {"you": Seat(g.active)}
+    for name, flag, cond, _cite in referee.end_checks:
+        if g.flags.get(flag) or (cond is not None and cond(g, env)):
+            held.append(f"the end condition {name}")
+    return held
 
 
 def _paths(node: Any):
@@ -542,4 +598,6 @@ def _show(g, value: Any) -> str:
     return str(value)
 
 
-__all__ = ["BUILTINS", "Invariants", "Monitor", "Snapshot", "Violation"]
+__all__ = [
+    "BUILTINS", "Invariants", "Monitor", "Snapshot", "Violation", "derived_out_of_step",
+]

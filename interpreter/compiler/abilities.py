@@ -15,8 +15,11 @@ from kotc.dsl import Ruleset, ast
 from kotc.dsl.cards import CardDesign
 from kotc.dsl.legality import read_as
 from kotc.dsl.reading import AbilityReading, Reading, read_card
+from kotc.runtime.vm import Block
 
-from .programs import NEXT, Block, Programs
+from . import ir
+from .lower import CARD, EVENT, PLAYER, keyword_names
+from .programs import Programs
 
 
 @dataclass
@@ -60,14 +63,17 @@ def _ability(
             frozenset(phrase.modifiers),
             phrase.cite,
         )
+        names = _names(r.condition)
         if trigger is not None and trigger.cond is not None:
-            trigger_cond = _with_numbers(programs.expr(trigger.cond), r.condition)
+            trigger_cond = _with_numbers(
+                programs.expr(trigger.cond, {**names, "event": EVENT}), r.condition)
         if phrase.cond is not None:
-            cond = _with_numbers(programs.expr(phrase.cond), r.condition)
+            cond = _with_numbers(programs.expr(phrase.cond, names), r.condition)
     cost = affordable = None
     if r.cost is not None:
         cost = _phrase_block([r.cost], programs, f"{where} cost")
-        affordable = _with_numbers(_payments(r.cost.phrase.body, programs, 0), r.cost)
+        affordable = _with_numbers(
+            _payments(r.cost.phrase.body, programs, 0, _names(r.cost)), r.cost)
     targeting = None
     if early and any(sub.target is not None for sub in r.subs):
         targeting, resolution = _targets_first(r, programs, where)
@@ -89,61 +95,63 @@ def _targets_first(r: AbilityReading, programs: Programs, where: str) -> tuple:
     and the effects as another, run as the link resolves. What each selection
     binds (`targets`, and any name it chose along the way) is kept apart per
     sub-ability and handed to the link; each sub-ability's effects read their own."""
-    select, effects = [], []
+    scope = _scope(programs, [piece for sub in r.subs
+                              for piece in ([sub.target] if sub.target else [])
+                              + list(sub.effects)])
+    select: list[ir.Stmt] = []
+    effects: list[ir.Stmt] = []
     for i, sub in enumerate(r.subs):
         if sub.target is not None:
             kept = f"#targets{i}"  # no name of the language has a '#'
-            select.extend(_phrase_stmts(sub.target, programs, where))
-            select.append(_keep(kept))
-            effects.append(_restore(kept))
+            select.extend(_phrase_stmts(sub.target, programs, where, scope))
+            select.append(ir.KeepTargets(None, kept))
+            effects.append(ir.RestoreTargets(None, kept))
         for reading in sub.effects:
-            effects.extend(_phrase_stmts(reading, programs, where))
-    select.append(_hand_over)
+            effects.extend(_phrase_stmts(reading, programs, where, scope))
+    select.append(ir.HandOver(None))
     cite = r.subs[0].target.phrase.cite if r.subs and r.subs[0].target else None
-    targeting = Block(len(programs.blocks), select, cite, f"{where} targets")
-    programs.blocks.append(targeting)
+    targeting = programs.internal(tuple(select), cite, f"{where} targets")
     cite = next((e.phrase.cite for sub in r.subs for e in sub.effects), cite)
-    resolution = Block(len(programs.blocks), effects, cite, where)
-    programs.blocks.append(resolution)
+    resolution = programs.internal(tuple(effects), cite, where)
     return targeting, resolution
 
 
-def _keep(key: str):
-    def keep(g, f):
-        f.env[key] = {k: v for k, v in f.env.items() if k[:1] not in "_#"}
-        return NEXT
-
-    keep.simple = True  # never waits nor pushes
-    return keep
-
-
-def _restore(key: str):
-    def restore(g, f):
-        f.env.update(f.env[key])
-        return NEXT
-
-    restore.simple = True  # never waits nor pushes
-    return restore
+def _names(reading: Reading) -> dict[str, str | None]:
+    """The names a printed piece's program starts with: `you`, `this`, and the
+    numbers (and counter) printed with it."""
+    names: dict[str, str | None] = {"you": PLAYER, "this": CARD}
+    names.update(dict.fromkeys(reading.numbers))
+    if reading.counter:
+        names["counter"] = None
+    return names
 
 
-def _hand_over(g, f):
-    """The selections, to the link (or resolution) the activation makes: the frame
-    under the targeting one."""
-    g.frames[-2].env.update({k: v for k, v in f.env.items() if k[:1] == "#"})
-    return NEXT
+def _scope(programs: Programs, readings: list[Reading]):  # noqa: ANN202
+    """The scope the pieces of one ability run in: one environment for all."""
+    names: dict[str, str | None] = {}
+    stmts: tuple[ast.Stmt, ...] = ()
+    for reading in readings:
+        names.update(_names(reading))
+        stmts += reading.phrase.body
+    return programs.lowering.scope(names, stmts)
 
 
-_hand_over.simple = True  # never waits nor pushes
-
-
-def _phrase_stmts(reading: Reading, programs: Programs, where: str) -> list:
+def _phrase_stmts(reading: Reading, programs: Programs, where: str,
+                  scope) -> list[ir.Stmt]:  # noqa: ANN001
     """A printed piece: bind its numbers, then run its phrase's program."""
     phrase = reading.phrase
-    body = [programs.stmt(s, phrase.cite, where) for s in phrase.body]
-    return [_binder(reading), *body]
+    body = [programs.lowering.stmt(s, phrase.cite, where, scope) for s in phrase.body]
+    return [ir.BindNumbers(None, tuple(_numbers(reading).items())), *body]
 
 
-def _payments(stmts: tuple, programs: Programs, depth: int):
+def _numbers(reading: Reading) -> dict:
+    values = dict(reading.numbers)
+    if reading.counter:
+        values["counter"] = reading.counter
+    return values
+
+
+def _payments(stmts: tuple, programs: Programs, depth: int, names: dict):
     """A check that every `pay` a cost program makes (directly or through the
     keywords it calls) can be paid in full: a cost that cannot be paid means the
     ability cannot be activated. A payment that depends on a choice the cost
@@ -151,7 +159,7 @@ def _payments(stmts: tuple, programs: Programs, depth: int):
     checks = []
     for s in stmts:
         if isinstance(s, ast.Pay):
-            amount, kind = programs.expr(s.amount), s.kind
+            amount, kind = programs.expr(s.amount, names), s.kind
             checks.append(
                 lambda g, env, amount=amount, kind=kind: _can_pay(
                     g, env["you"], amount(g, env), kind
@@ -159,11 +167,12 @@ def _payments(stmts: tuple, programs: Programs, depth: int):
             )
         elif isinstance(s, ast.Call) and depth < 4:
             kw = programs.rs.keywords[s.keyword]
-            inner = _payments(kw.body, programs, depth + 1)
+            inner = _payments(kw.body, programs, depth + 1,
+                              keyword_names(kw, programs.card_types))
             if inner is None:
                 continue
             args = [
-                (p.name, programs.expr(a))
+                (p.name, programs.expr(a, names))
                 for p, a in zip(kw.params, s.args, strict=False)
             ]
             checks.append(
@@ -209,23 +218,9 @@ def _with_numbers(ev, reading: Reading):
 
 def _phrase_block(readings: list[Reading], programs: Programs, where: str) -> Block:
     """One block: for each printed piece, bind its numbers, then run its program."""
-    stmts = []
+    scope = _scope(programs, readings)
+    stmts: list[ir.Stmt] = []
     cite = readings[0].phrase.cite if readings else None
     for reading in readings:
-        stmts.extend(_phrase_stmts(reading, programs, where))
-    block = Block(len(programs.blocks), stmts, cite, where)
-    programs.blocks.append(block)
-    return block
-
-
-def _binder(reading: Reading):
-    values = dict(reading.numbers)
-    if reading.counter:
-        values["counter"] = reading.counter
-
-    def bind(g, f):
-        f.env.update(values)
-        return NEXT
-
-    bind.simple = True  # never waits nor pushes
-    return bind
+        stmts.extend(_phrase_stmts(reading, programs, where, scope))
+    return programs.internal(tuple(stmts), cite, where)

@@ -5,65 +5,60 @@ reads the referee's compiled actions and settings (`actions`, `card_types`,
 `hidden_zones`, `modifiers`, `zone_names`, `standard`, `standard_per_player`,
 `first_own`) and never changes the game.
 
-`options` lists a window's actions, through a function written for the window
-(see `listers`); `bindings` lists one action, with some of its arguments given
-or its condition or cost waived. `_bind` and `_candidates` bind any shape of
-parameters, one parameter after another; the common shapes have binders of
-their own (`_shape_binder`), which list the same, faster, and which a window's
-function writes out in place for the two commonest.
+Each action's listing plan (`ir.ActionPlan`) says where its parameters'
+candidates come from and what checks them. `bindings` follows the plan, one
+parameter after another (`_bind`, `_candidates`): it is what listing means, and
+the reference backend lists every window so (`reference_window`). The generated
+backend lists a window with a function the code generator writes for it
+(`codegen.WindowWriter`), the common shapes in place, the others through
+`bindings`; the tests compare the two. The helpers both read (activation
+conditions, costs, which abilities an action may take of a card) are here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
 from kotc.dsl import ast
 from kotc.runtime.actions import Action
 from kotc.runtime.values import AbilityRef, Seat, seat_of
+from kotc.runtime.vm import Block
 
+from . import ir
 from .prefilter import could_hold
-from .programs import Block, as_list
+from .programs import as_list
 
 
 @dataclass
 class CompiledAction:
-    """An action of the ruleset, compiled: its parameters with their sources and
-    checks, its costs and effect, and what listing it learns as games go."""
+    """An action of the ruleset, compiled: its listing plan with its expressions
+    as functions, its effect, and what listing it learns as games go."""
 
+    plan: ir.ActionPlan
     name: str
     label: str
     params: tuple[ast.Param, ...]
-    sources: list
+    sources: list[Any]  # per parameter, its candidates' function, or None
     requires: Any
     body: Block
-    costs: list
+    costs: list[tuple[str, Any]]  # (kind, amount's function) per payment
     resolves: str | None
     cite: ast.Citation | None
     # `requires` split by the last parameter each part reads: a check per parameter
-    checks: list = None
+    checks: list[Any] = field(default_factory=list)
     condition: ast.Expr | None = None  # `requires`, as written
     bare: Action | None = None  # the action taken with no arguments (shared)
     # (design, zone) -> the abilities `requires` does not rule out (see prefilter)
-    possible: dict = field(default_factory=dict)
+    possible: dict[Any, Any] = field(default_factory=dict)
     # where the cards with abilities this action may take are (`sources_by_zone`)
-    by_zone: dict = field(default_factory=dict)
-    # the first parameter's `in`, if written as zones joined by `+`: (whose, zone)
-    # per zone, whose compiled (see `drawn_with_abilities`)
-    drawn_zones: tuple | None = None
-    # the binder for the shape of its parameters, if one is written (`_shape_binder`)
-    binder: Any = None
-    # `costs` and `checks` as written, for a window's function to write in place:
-    # (kind, amount expression) per cost, and per parameter a conjunction or None
-    pays: list = field(default_factory=list)
-    stages: list = field(default_factory=list)
+    by_zone: dict[Any, Any] = field(default_factory=dict)
     # a parameter takes one of the counters on the card before it: the kinds it
-    # may take (see `Referee._counter_kinds`); None when none does
-    counter_kinds: frozenset | None = None
+    # may take (see `ir.ActionPlan`); None when none does
+    counter_kinds: frozenset[str] | None = None
     # (parameter, an ability's modifiers, zone) -> whether `requires` may hold
-    holds: dict = field(default_factory=dict)
+    holds: dict[Any, Any] = field(default_factory=dict)
 
 
 class Listing:
@@ -75,8 +70,8 @@ class Listing:
     _windows: dict
 
     def options(self, g, seat: int, names: tuple) -> list[Action]:
-        """The actions named that `seat` may take now, each way it may take them:
-        as `window_lister` writes it for these names, once."""
+        """The actions named that `seat` may take now, each way it may take them,
+        in their order: by the window's function for these names (made once)."""
         try:
             window = self._windows[names]
         except KeyError:
@@ -104,9 +99,6 @@ class Listing:
             kinds, in_play = act.counter_kinds, g.counters_in_play
             if kinds is not None and (not in_play or in_play.keys().isdisjoint(kinds)):
                 return found  # it takes a counter off a card, and none it may is in play
-            if act.binder is not None:
-                act.binder(g, act, env, found, ignore_condition, free)
-                return found
         self._bind(
             g, act, env, list(given), 0, found, ignore_condition, check_sources, free
         )
@@ -117,202 +109,6 @@ class Listing:
         return (act.requires is None or bool(act.requires(g, env))) and (
             free or not act.costs or self.affordable_now(g, act, env)
         )
-
-    # Binders for the common shapes of parameters: what `_bind` and `_candidates`
-    # do for them, in one loop, with what is the same for every candidate worked
-    # out once. `_shape_binder` picks one; a test checks they list what `_bind` does.
-
-    def _shape_binder(self, params: tuple):
-        sourced = [p.source is not None for p in params]
-        types = [p.type for p in params]
-        if sourced == [True]:
-            return self.bind_one
-        if sourced == [True, False] and types[1] == "counter":
-            return self.bind_card_counter
-        if (
-            sourced == [True, True]
-            and params[0].name not in action_names(params[1].source)
-            and types[1] not in ("ability", "counter")
-        ):
-            return self.bind_two_drawn
-        if (
-            sourced[1:] == [False]
-            and types[1] == "ability"
-            and types[0] not in ("ability", "counter", "player", "players")
-        ):
-            return self.bind_own_ability
-        return None
-
-    def bind_one(
-        self, g, act: CompiledAction, env: dict, found: list, ignore, free
-    ) -> None:
-        """One parameter drawn from a collection."""
-        name = act.params[0].name
-        kind = act.params[0].type
-        typed = kind in self.card_types
-        resolves, check = act.resolves, act.checks[0]
-        own = self._own_designs(g, env["you"]) if resolves and not ignore else None
-        cards = g.cards
-        drawn = act.sources[0](g, env)
-        for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn)):
-            if typed and cards[c].type != kind:
-                continue
-            if own is not None and cards[c].design not in own:
-                continue
-            env[name] = c
-            if check is not None and not check(g, env):
-                continue
-            if act.costs and not free and not self.affordable_now(g, act, env):
-                continue
-            if resolves and not ignore and not self.condition_met(g, env["you"], c, env):
-                continue
-            found.append((c,))
-
-    def bind_card_counter(
-        self, g, act: CompiledAction, env: dict, found: list, ignore, free
-    ) -> None:
-        """A card drawn from a collection, then one of the kinds of counters on it
-        (how a counter is popped)."""
-        card_param, counter_param = act.params
-        name, kind_name = card_param.name, counter_param.name
-        typed = card_param.type if card_param.type in self.card_types else None
-        check, counter_check = act.checks
-        costly = act.costs and not free
-        resolves = None if ignore else act.resolves
-        cards, you, kinds = g.cards, env["you"], act.counter_kinds
-        drawn = act.sources[0](g, env)
-        for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn)):
-            card = cards[c]
-            if not card.counters or (typed is not None and card.type != typed):
-                continue
-            env[name] = c
-            if check is not None and not check(g, env):
-                continue
-            for k in dict.fromkeys(map(COUNTER_KIND, card.counters)):
-                if k not in kinds:
-                    continue
-                env[kind_name] = k
-                if counter_check is not None and not counter_check(g, env):
-                    continue
-                if costly and not self.affordable_now(g, act, env):
-                    continue
-                if resolves and not self.condition_met(g, you, env[resolves], env):
-                    continue
-                found.append((c, k))
-
-    def bind_two_drawn(
-        self, g, act: CompiledAction, env: dict, found: list, ignore, free
-    ) -> None:
-        """Two parameters each drawn from a collection, the second's not naming the
-        first (such as a card of the hand for one of the reserves): that collection
-        is drawn once."""
-        first, second = act.params
-        pool = self._candidates(g, act, 0, env)
-        if not pool:
-            return
-        others = self._candidates(g, act, 1, env)
-        check, second_check = act.checks
-        costly = act.costs and not free
-        resolves = None if ignore else act.resolves
-        name, other = first.name, second.name
-        you = env["you"]
-        if second_check is None and not costly and not resolves:
-            # nothing is checked of a pair: each first kept goes with every second
-            for c in pool:
-                env[name] = c
-                if check is None or check(g, env):
-                    found.extend(zip(repeat(c), others))
-            return
-        for c in pool:
-            env[name] = c
-            if check is not None and not check(g, env):
-                continue
-            for d in others:
-                env[other] = d
-                if second_check is not None and not second_check(g, env):
-                    continue
-                if costly and not self.affordable_now(g, act, env):
-                    continue
-                if resolves and not self.condition_met(g, you, env[resolves], env):
-                    continue
-                found.append((c, d))
-
-    def bind_own_ability(
-        self, g, act: CompiledAction, env: dict, found: list, ignore, free
-    ) -> None:
-        """A card of the player's with no `in` (or one drawn from its `in`, as the
-        rules may have another player's zone), then one of its abilities (how an
-        ability is activated)."""
-        you = env["you"]
-        narrow = self._narrowing(g, act, 1, you, ignore)
-        cards = g.cards
-        if act.sources[0] is None:
-            zones = g.players[you].zones
-            pool = []
-            for z, designs in self.sources_by_zone(g, act, 1, narrow):
-                pool += [c for c in zones[z] if cards[c].design in designs]
-            pool.sort()
-        else:
-            by_zone = dict(self.sources_by_zone(g, act, 1, narrow))
-            pool = self.drawn_with_abilities(g, act, env, by_zone)
-        if not pool:  # most often, outside the player's own window
-            return
-        own = narrow == "own"
-        card_param, ability_param = act.params
-        name, ability_name = card_param.name, ability_param.name
-        kind = card_param.type if card_param.type in self.card_types else None
-        check, ability_check = act.checks
-        costly = act.costs and not free
-        resolves = None if ignore else act.resolves
-        abilities, possible = g.engine.abilities, act.possible
-        for c in pool:
-            card = cards[c]
-            if kind is not None and card.type != kind:
-                continue
-            env[name] = c
-            if check is not None and not check(g, env):
-                continue
-            indices = possible.get((card.design, card.zone))
-            if indices is None:
-                indices = self.possible_for(g, act, 1, card.design, card.zone)
-            if own:
-                printed = abilities[card.design]
-                indices = [k for k in indices if own_condition(printed[k])]
-            for k in indices:
-                ref = env[ability_name] = ability_ref(AbilityRef, (c, k))
-                if ability_check is not None and not ability_check(g, env):
-                    continue
-                if costly and not self.affordable_now(g, act, env):
-                    continue
-                if resolves and not self.condition_met(g, you, env[resolves], env):
-                    continue
-                found.append((c, ref))
-
-    def drawn_with_abilities(
-        self, g, act: CompiledAction, env: dict, by_zone: dict
-    ) -> list:
-        """The cards the first parameter's `in` draws, in its order, whose designs
-        `by_zone` has for the zone each lies in (see `sources_by_zone`). An `in`
-        of zones alone is drawn zone by zone, only where such a card may lie."""
-        cards = g.cards
-        if act.drawn_zones is None:
-            drawn = act.sources[0](g, env)
-            return [
-                c
-                for c in dict.fromkeys(drawn if type(drawn) is list else as_list(drawn))
-                if cards[c].design in by_zone.get(cards[c].zone, ())
-            ]
-        pool = []
-        for whose, zone in act.drawn_zones:
-            designs = by_zone.get(zone)
-            if designs:
-                for seat in as_list(whose(g, env)):
-                    pool += [
-                        c
-                        for c in g.players[seat].zones[zone]
-                        if cards[c].design in designs
-                    ]
-        return list(dict.fromkeys(pool))
 
     def _bind(
         self, g, act, env, given, i, found, ignore, check_sources, free=False, prefix=()
@@ -326,7 +122,7 @@ class Listing:
                 pool = as_list(act.sources[i](g, env))
                 candidates = [c for c in candidates if c in pool]
         else:
-            candidates = self._candidates(g, act, i, env, ignore)
+            candidates = self.candidates(g, act, i, env, ignore)
         check = act.checks[i]
         name = p.name
         if i + 1 < len(act.params):
@@ -361,7 +157,7 @@ class Listing:
             found.append((*prefix, c))
         env.pop(name, None)
 
-    def _candidates(
+    def candidates(
         self, g, act: CompiledAction, i: int, env: dict, ignore: bool = False
     ) -> list:
         p = act.params[i]
@@ -461,7 +257,7 @@ class Listing:
         if trigger is None and cond is None:
             # the standard condition, once per player per listing, decides first:
             # outside its window (a chain, another phase) nothing more is read
-            listed = self._standard_in_listing(g, seat)
+            listed = self.standard_in_listing(g, seat)
             if listed is False:
                 return False
         inner = {"you": seat, "this": card}
@@ -599,9 +395,9 @@ class Listing:
         condition is all that can let it through), else "resolving"."""
         if ignore or act.resolves != act.params[i].name:
             return "any"
-        return "own" if self._standard_in_listing(g, seat) is False else "resolving"
+        return "own" if self.standard_in_listing(g, seat) is False else "resolving"
 
-    def _standard_in_listing(self, g, seat) -> bool | None:
+    def standard_in_listing(self, g, seat) -> bool | None:
         """The standard activation condition for `seat`, evaluated once per listing
         of options; None outside a listing (it is then evaluated in full)."""
         memo = g.standard_memo
@@ -642,11 +438,27 @@ class Listing:
                                                  [ref.card, ref.index]]}
         return bool(found)
 
-    def _own_designs(self, g, seat) -> frozenset | None:
+    def window_tables(self, g, specs: tuple, fails: bool, recent: frozenset) -> tuple:
+        """For each action of a window that reads one (see
+        `codegen.WindowWriter.tables`), with these recent events and the standard
+        condition failing or not: the designs whose first ability may resolve
+        (None: any) for one drawn from a collection; where the cards with
+        abilities it may take lie, for a card and one of its abilities."""
+        found: list = []
+        for kind, act, drawn in specs:
+            if kind == "own":
+                found.append(self.own_after(recent) if fails else None)
+            else:
+                narrow = "any" if kind == "any" else "own" if fails else "resolving"
+                table = self.sources_by_zone(g, act, 1, narrow)
+                found.append(dict(table) if drawn else table)
+        return tuple(found)
+
+    def own_designs(self, g, seat) -> frozenset | None:
         """While, in this listing, the standard activation condition fails for
         `seat`: the designs whose first ability may still resolve (a printed
         condition, or a trigger on a recent event). None: any may."""
-        if self._standard_in_listing(g, seat) is not False:
+        if self.standard_in_listing(g, seat) is not False:
             return None
         return self.own_after(name for name, _ in g.recent)
 
@@ -660,6 +472,36 @@ class Listing:
             if more:
                 designs = designs | more
         return designs
+
+
+def reference_window(listing: Listing, names: tuple) -> Any:
+    """The window listing the actions `names` as listing means it: each action's
+    counter gate, then every way to take it (`bindings`), within one listing's
+    memo of the standard condition and of the resources to pay with."""
+    acts = [listing.actions[name] for name in names]
+
+    def window(listing: Listing, g: Any, seat: int) -> list[Action]:
+        out: list[Action] = []
+        you = seat_of(seat)
+        g.standard_memo = {} if listing.standard_per_player else None
+        g.resources_memo = {}
+        try:
+            for act in acts:
+                kinds, in_play = act.counter_kinds, g.counters_in_play
+                if kinds is not None and (
+                        not in_play or in_play.keys().isdisjoint(kinds)):
+                    continue  # it takes a counter off a card, and none it may is here
+                if not act.params:
+                    if listing.bare_holds(g, act, {"you": you}, False):
+                        out.append(act.bare)
+                    continue
+                for args in listing.bindings(g, act, seat, ()):
+                    out.append(Action("act", (act.name, args), None, g.namer))
+        finally:
+            g.standard_memo = g.resources_memo = None
+        return out
+
+    return window
 
 
 COUNTER_KIND = itemgetter(0)  # of a counter entry, [kind, placer]

@@ -5,9 +5,41 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from kotc.runtime.events import (
+    Acted,
+    Activated,
+    Decided,
+    Eliminated,
+    Event,
+    FirstPlayer,
+    GameOver,
+    Given,
+    HpChanged,
+    Linked,
+    Moved,
+    PaidHp,
+    PaidResources,
+    PhaseBegan,
+    PhaseSkipped,
+    Placed,
+    Popped,
+    Rerolled,
+    Resolving,
+    Revealed,
+    Rolled,
+    RolledOff,
+    Seen,
+    Shuffled,
+    StatChanged,
+    StepSkipped,
+    Stopped,
+    TurnBegan,
+    TurnLost,
+    Zombie,
+)
 from kotc.runtime.values import Seat, card_label
 
-from .game import Event, Game
+from .game import Game
 from .view import can_see, may_look, unnamed
 
 EVERYTHING = "everything"  # `account`'s reader who may know every card
@@ -43,7 +75,7 @@ def entries(
         text = _line(game, e)
         if text is None:
             continue
-        if reader != EVERYTHING and e.kind != "reveal":
+        if reader != EVERYTHING and not isinstance(e, Revealed):
             text = _hide(game, text, reader, e)
         found.append((text, e.cite))
     return found
@@ -55,8 +87,8 @@ def _hide(game: Game, text: str, reader: int | None, e: Event) -> str:
     drawn and then played); any other, where it lies now."""
 
     def seen(card: int) -> bool:
-        if e.kind == "move" and e.data.get("card") == card and "player" in e.data:
-            c, zone, holder = game.cards[card], e.data["to"], int(e.data["player"])
+        if isinstance(e, Moved) and e.card == card:
+            c, zone, holder = game.cards[card], e.to, int(e.player)
             here = c.zone == zone and c.controller == holder
             face_up = c.face_up if here else game.engine.face_up[zone]
             return may_look(game, reader, zone, holder, face_up)
@@ -71,54 +103,76 @@ def _card(game: Game, card) -> str:
     return str(card)
 
 
-# events the account leaves out: each is told by the line of another event
-_SILENT = frozenset({"activate", "battle_end"})
-
-
 def _line(game: Game, e: Event) -> str | None:
-    d = e.data
-    match e.kind:
-        case "turn":
-            return f"\n== Turn {d['turn']}: player {d['player']} =="
-        case "phase":
-            return f"-- {d['phase']} phase"
-        case "skip":
-            return f"   (skipped {d.get('phase') or d.get('step')})"
-        case "roll_off":
-            rolls = ", ".join(f"player {p} {t}" for p, t in d["totals"].items())
+    match e:
+        case TurnBegan(turn=turn, player=player):
+            return f"\n== Turn {turn}: player {player} =="
+        case PhaseBegan(phase=phase):
+            return f"-- {phase} phase"
+        case PhaseSkipped(phase=name) | StepSkipped(step=name):
+            return f"   (skipped {name})"
+        case RolledOff(totals=totals):
+            rolls = ", ".join(f"player {p} {t}" for p, t in totals.items())
             return f"Roll-off: {rolls}"
-        case "first_player":
-            return f"Player {d['player']} goes first"
-        case "action":
-            return f"   player {d['player']}: {d['action']}"
-        case "decide":
-            if d.get("choice") in ("act", "end", "pass"):
+        case FirstPlayer(player=player):
+            return f"Player {player} goes first"
+        case Acted(player=player, action=action):
+            return f"   player {player}: {action}"
+        case Decided(player=player, action=action, choice=choice):
+            if choice in ("act", "end", "pass"):
                 return None  # an `action` line tells it, or nothing happened
-            return f"     player {d['player']} chooses {d['action']}"
-        case "pay":
-            n = d.get("resources")
-            paid = f"{d['hp']} HP" if "hp" in d else f"{n} resource" + "s" * (n != 1)
-            return f"     player {d['player']} pays {paid}"
-        case "move":
-            to = f"player {int(d['player'])}'s {d['to']}" if "player" in d else d["to"]
-            return f"     {_card(game, d['card'])} to {to}"
-        case "stat":
-            return f"     {_card(game, d['card'])} {d['stat']} is now {d['value']}"
-        case "shuffle":
-            return f"     player {int(d['player'])} shuffles their {d['zone']}"
-        case "reveal":
-            return f"     revealed: {_cards(game, d['cards'])}"
-        case "see":
-            return f"     player {int(d['player'])} sees {_cards(game, d['cards'])}"
-        case "give":
-            return f"     {_card(game, d['card'])} goes to player {int(d['to'])}"
-        case "roll":
-            return f"     player {d['player']} rolls {d['dice']}"
-        case "reroll":
-            return f"     a die is re-rolled: {d['value']}"
-        case "hp":
-            sign = "+" if d["change"] > 0 else ""
-            return f"     player {d['player']} HP {sign}{d['change']} -> {d['hp']}"
+            return f"     player {player} chooses {action}"
+        case PaidHp(player=player, hp=hp):
+            return f"     player {player} pays {hp} HP"
+        case PaidResources(player=player, resources=n):
+            return f"     player {player} pays {n} resource" + "s" * (n != 1)
+        case Moved(card=card, to=to, player=player):
+            return f"     {_card(game, card)} to player {int(player)}'s {to}"
+        case StatChanged(card=card, stat=stat, value=value):
+            return f"     {_card(game, card)} {stat} is now {value}"
+        case Shuffled(player=player, zone=zone):
+            return f"     player {int(player)} shuffles their {zone}"
+        case Revealed(cards=cards):
+            return f"     revealed: {_cards(game, cards)}"
+        case Seen(player=player, cards=cards):
+            return f"     player {int(player)} sees {_cards(game, cards)}"
+        case Given(card=card, to=to):
+            return f"     {_card(game, card)} goes to player {int(to)}"
+        case Rolled(player=player, dice=dice):
+            return f"     player {player} rolls {dice}"
+        case Rerolled(value=value):
+            return f"     a die is re-rolled: {value}"
+        case HpChanged(player=player, hp=hp, change=change):
+            sign = "+" if change > 0 else ""
+            return f"     player {player} HP {sign}{change} -> {hp}"
+        case Linked(player=player, link=link):
+            return f"     chain link {link} (player {player})"
+        case Resolving(link=link):
+            return f"     resolving link {link}"
+        case Popped(card=card, counter=counter, player=player):
+            return f"     player {player} pops {counter} on {_card(game, card)}"
+        case Placed(card=card, counter=counter, n=n):
+            return f"     {n} {counter} on {_card(game, card)}"
+        case Stopped(activating=activating):
+            if activating:
+                return "     (the ability fails: its cost or targets cannot be had)"
+            return "     (the ability has no further effect)"
+        case Zombie(player=player):
+            return f"   player {player} has no HP left and plays on, a zombie"
+        case TurnLost(player=player):
+            return f"   player {player} is out: the rest of its turn is not played"
+        case Eliminated(player=player, reason=reason):
+            return f"   player {player} is out ({reason})"
+        case GameOver(winner=winner, tied=tied, criterion=criterion, condition=why):
+            if winner is not None:
+                by = f" by {criterion}" if criterion else ""
+                return f"\nGame over ({why}): player {winner} wins{by}"
+            return f"\nGame over ({why}): tie between {tied}"
+        case Activated():
+            return None  # the action or link that activated it tells it
+    d = e.data
+    # the battle's events, as its programs log them
+    match e.kind:
         case "attack":
             team = ", ".join(_card(game, c) for c in d["team"])
             return f"   battle: {team} attack {_victim(game, d['victim'])}"
@@ -128,32 +182,8 @@ def _line(game: Game, e: Event) -> str | None:
         case "formation":
             team = ", ".join(_card(game, c) for c in d["team"])
             return f"     the team's formation order is now {team}"
-        case "link":
-            return f"     chain link {d['link']} (player {d['player']})"
-        case "resolve":
-            return f"     resolving link {d['link']}"
-        case "pop":
-            host = _card(game, d["card"])
-            return f"     player {d['player']} pops {d['counter']} on {host}"
-        case "place":
-            return f"     {d['n']} {d['counter']} on {_card(game, d['card'])}"
-        case "stop":
-            if d.get("activating"):
-                return "     (the ability fails: its cost or targets cannot be had)"
-            return "     (the ability has no further effect)"
-        case "zombie":
-            return f"   player {d['player']} has no HP left and plays on, a zombie"
-        case "turn_lost":
-            return f"   player {d['player']} is out: the rest of its turn is not played"
-        case "eliminated":
-            return f"   player {d['player']} is out ({d['reason']})"
-        case "game_over":
-            if d["winner"] is not None:
-                by = f" by {d['criterion']}" if d["criterion"] else ""
-                return f"\nGame over ({d['condition']}): player {d['winner']} wins{by}"
-            return f"\nGame over ({d['condition']}): tie between {d['tied']}"
-    if e.kind in _SILENT:
-        return None
+        case "battle_end":
+            return None  # the next line tells it
     # any other event, the rules' own included: its kind and what it names
     return f"     {e.kind}: " + ", ".join(_field(game, k, v) for k, v in d.items())
 

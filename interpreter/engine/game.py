@@ -20,24 +20,20 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+from kotc.compiler import services
 from kotc.compiler.abilities import CompiledAbility, compile_card
-from kotc.compiler.programs import (
-    NEXT,
-    PUSHED,
-    WAIT,
-    Block,
-    Frame,
-    Programs,
-    as_list,
-    run,
-)
+from kotc.compiler.programs import Programs, as_list
 from kotc.dsl import Ruleset, ast, load_edition
 from kotc.dsl.cards import CardDesign
 from kotc.dsl.types import ANY_COUNTER
-from kotc.runtime.actions import Action, Decision, Event, IllegalAction, picks
+from kotc.runtime.actions import Action, Decision, IllegalAction, picks
 from kotc.runtime.dice import Dice
-from kotc.runtime.limits import check_dice, check_stat
-from kotc.runtime.state import SEAT_FIELDS, Battle, CardState, Chain, PlayerState
+from kotc.runtime.events import (
+    Decided,
+    Event,
+    Logged,
+)
+from kotc.runtime.state import Battle, CardState, Chain, PlayerState
 from kotc.runtime.values import (
     AbilityRef,
     DieRef,
@@ -47,7 +43,9 @@ from kotc.runtime.values import (
     encode,
     seat_of,
 )
+from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame, run
 
+from . import primitives
 from .referee import Referee
 from .restore_check import check_state
 from .view import view as seen_by
@@ -73,10 +71,6 @@ def card_pool(decks: list[Deck]) -> list[CardDesign]:
     return [d for deck in decks for d in deck.cards + deck.reserves]
 
 
-# `_new_tuple(Event, (kind, data, cite))`: a named tuple made in C, with no call of
-# its own `__new__` (events are made at every step)
-_new_tuple = tuple.__new__
-
 
 class Engine:
     """What every game of one ruleset and card pool shares: compiled programs."""
@@ -88,32 +82,43 @@ class Engine:
     NAMERS = 16  # namers an engine keeps (`Namer.of`)
 
     @classmethod
-    def shared(cls, ruleset: Ruleset, designs: list[CardDesign]) -> Engine:
+    def shared(cls, ruleset: Ruleset, designs: list[CardDesign],
+               backend: str = "generated") -> Engine:
         """The engine of a ruleset and card pool, made once per process and reused:
         compiling the cards' texts takes longer than playing most games or rulings.
         (Games only read their engine; what it caches does not depend on a game.)
         Games made in threads at once wait for one another here, and share."""
         pool = tuple(designs)
-        key = (id(ruleset), pool)
+        key = (id(ruleset), pool, backend)
         with cls._lock:
             kept = cls._shared.get(key)
             if kept is not None and kept[0] is ruleset:
                 return kept[1]
-            for (_, kept_pool), (kept_rs, engine) in cls._shared.items():
+            for (_, kept_pool, kept_backend), (kept_rs, engine) in cls._shared.items():
                 # an equal ruleset (one unpickled with a game, say) compiles alike
-                if kept_pool == pool and kept_rs == ruleset:
+                if kept_pool == pool and kept_backend == backend and kept_rs == ruleset:
                     return engine
-            engine = cls(ruleset, designs)
+            engine = cls(ruleset, designs, backend)
             cls._shared[key] = (ruleset, engine)  # kept: its id stays its own
             while len(cls._shared) > cls.SHARED:
                 del cls._shared[next(iter(cls._shared))]
             return engine
 
-    def __init__(self, ruleset: Ruleset, designs: list[CardDesign]):
+    def __init__(self, ruleset: Ruleset, designs: list[CardDesign],
+                 backend: str = "generated"):
+        """The rules compiled with the cards of `designs`; `backend` runs their
+        programs: "generated" (Python written for them) or "reference" (the
+        interpreter of their intermediate form, slower, the meaning the other
+        follows).
+
+        Raises:
+            ValueError: an unknown backend, or a card text the rules cannot read.
+        """
         self.rs = ruleset
         self.pool = tuple(designs)  # as given (`Engine.shared` knows it so)
+        self.backend = backend
         printed = frozenset(s.stat for d in designs for s in d.stats)
-        self.programs = Programs(ruleset, printed)
+        self.programs = Programs(ruleset, printed, backend)
         self.abilities: dict[str, list[CompiledAbility]] = {}
         self.designs: dict[str, CardDesign] = {}
         # in name order: the programs are numbered as compiled, and a saved game
@@ -155,6 +160,28 @@ class Engine:
         self.minion_type = next((t for t in rs.card_types if t != "spell"), None)
         self.keyword_params = {
             k.name: [p.name for p in k.params] for k in rs.keywords.values()
+        }
+        # the zones the lose and end conditions read: a card entering or leaving one
+        # may change whether they hold (`dirty`)
+        conditions = [c.cond for c in rs.end_conditions + rs.lose_conditions if c.cond]
+        self.watched_zones = set().union(
+            *(self.programs.zones_read(c) for c in conditions)
+        )
+        floor = rs.setting("endgame", "hp_floor")
+        self.hp_floor = floor.floor if floor else None
+        # players at zero HP play on (as zombies) where the ruleset says so
+        zombies = rs.setting("endgame", "zombies_play_on")
+        self.zombies_cite = None if zombies is None else zombies.cite
+        self.resource_zones = [
+            z.name for z in rs.zones.values() if "resources" in z.flags
+        ]
+        # the events some ability of these cards is triggered by
+        self.listened = {
+            e
+            for abilities in self.abilities.values()
+            for a in abilities
+            if a.trigger
+            for e in a.trigger.events
         }
 
 
@@ -334,6 +361,42 @@ class Game:
         # a game may be referred to weakly (a test checks a dropped game is freed)
         "__weakref__",
     )
+    players: list[PlayerState]
+    in_game: list[Seat]
+    cards: list[CardState]
+    namer: Namer
+    rng: Dice
+    seed: int
+    turn: int
+    active: int
+    first_player: int
+    phase: str
+    step: str
+    frames: list[Frame]
+    tasks: list[list[Any]]
+    decision: Decision | None
+    answer: Action | None
+    chain: Chain | None
+    battle: Battle | None
+    victims: list[Any]
+    after: list[list[Any]]
+    dice: list[list[int]]
+    recent: list[list[Any]]
+    events: list[Event]
+    flags: dict[str, Any]
+    max_turns: int
+    is_over: bool
+    outcome: dict[str, Any] | None
+    applied: int
+    node: str
+    dirty: bool
+    counters_in_play: dict[str, int]
+    marked: set[int]
+    usage: dict[str, int]
+    engine: Engine
+    referee: Referee
+    standard_memo: dict[int, bool] | None
+    resources_memo: dict[int, int] | None
 
     # --- creation -------------------------------------------------------------------
 
@@ -413,7 +476,7 @@ class Game:
             else:
                 setattr(c, key, value)
         for kind, _ in c.counters:
-            self._counted(kind, 1)
+            self.counters_in_play[kind] = self.counters_in_play.get(kind, 0) + 1
         if c.timed or c.tags:
             self.marked.add(card)
         return card
@@ -537,15 +600,8 @@ class Game:
                 action._namer = None
             if not label:
                 label = str(action)
-        events.append(  # as `log` writes it
-            _new_tuple(
-                Event,
-                (
-                    "decide",
-                    {"player": d.player, "action": label, "choice": action.kind},
-                    None if d.cite is None else d.cite.text,
-                ),
-            )
+        events.append(
+            Decided(d.player, label, action.kind, None if d.cite is None else d.cite.text)
         )
         if d.resume == "vm":
             self.answer = action
@@ -744,7 +800,7 @@ class Game:
         g.counters_in_play = {}
         for c in g.cards:
             for kind, _ in c.counters:
-                g._counted(kind, 1)
+                g.counters_in_play[kind] = g.counters_in_play.get(kind, 0) + 1
         g.marked = {c.id for c in g.cards if c.timed or c.tags}
         return g
 
@@ -804,9 +860,8 @@ class Game:
         return picks((x,), self.namer)[0]
 
     def log(self, kind: str, cite: ast.Citation | None, **data: Any) -> None:
-        self.events.append(
-            _new_tuple(Event, (kind, data, None if cite is None else cite.text))
-        )
+        """Record an event the ruleset declares (`emit`), or one of its battle's."""
+        self.events.append(Logged(kind, data, None if cite is None else cite.text))
 
     @property
     def active_seat(self) -> Seat:
@@ -820,16 +875,11 @@ class Game:
         ruleset's endgame says zombies play on."""
         p = self.players[seat]
         return (
-            self.referee.zombies_cite is not None
+            self.engine.zombies_cite is not None
             and not p.eliminated
             and p.hp is not None
             and p.hp <= 0
         )
-
-    def leave_game(self, seat: int) -> None:
-        """A player is out of the game: eliminated, no longer among the seats."""
-        self.players[seat].eliminated = True
-        self.in_game = [s for s in self.in_game if s != seat]
 
     def left_of(self, who: int) -> Seat:
         """The player to the left of `who` still in the game (`who`, if none)."""
@@ -849,56 +899,11 @@ class Game:
         return int(who)
 
     def context(self, name: str) -> Any:
-        return _Context(self, name)
+        return services.Context(self, name)
 
     def attr(self, value: Any, name: str, env: dict) -> Any:
-        kind = type(value)  # none of the classes looked for first has subclasses
-        if kind is int:
-            card = self.cards[value]
-            stats = card.stats
-            if name in stats:
-                return stats[name]
-            if name == "controller":
-                return seat_of(card.controller)
-            if name == "owner":
-                return seat_of(card.owner)
-            return self._card_attr(card, name, env)
-        if isinstance(value, dict):  # an event's fields, most often (`event.target`)
-            return value.get(name)
-        if kind is _Context:
-            return value.get(name)
-        if kind is Seat:
-            p = self.players[value]
-            if name in p.zones:
-                return p.zones[name]
-            if name == "left":
-                return self.left_of(value)
-            return getattr(p, name)
-        if kind is DieRef:
-            die = self.dice[value]
-            return die[0] if name == "value" else seat_of(die[1])
-        if isinstance(value, AbilityRef):
-            return value.card
-        if isinstance(value, (list, tuple)):
-            values = [self.attr(v, name, env) for v in value]
-            if values and isinstance(values[0], list):  # `players.hand`: all their cards
-                return [x for v in values for x in v]
-            return values
-        if value is None:
-            return None
-        return self._card_attr(self.cards[value], name, env)
-
-    def _card_attr(self, card: CardState, name: str, env: dict) -> Any:
-        stat = env.get(name, name)  # a name bound to a stat (`which`) stands for it
-        if isinstance(stat, str) and stat in card.stats:
-            return card.stats[stat]
-        if name == "printed":
-            return card.printed
-        if name in SEAT_FIELDS:
-            return seat_of(getattr(card, name))
-        if name == "ultra_points":
-            return card.printed.get("ultra_points", 0)
-        return getattr(card, name)
+        """`value.name`, as programs read it (see `services.attr`)."""
+        return services.attr(self, value, name, env)
 
     def value_of(self, x: Any) -> int:
         return self.dice[x][0] if isinstance(x, DieRef) else x
@@ -933,373 +938,47 @@ class Game:
     def is_tagged(self, card: int, tag: str) -> bool:
         return tag in self.cards[card].tags
 
-    # --- primitives -----------------------------------------------------------------
+    # --- primitives (see `primitives`: each takes the game first) -------------------
 
-    def move(self, card: int, seat: int, zone: str, mods: tuple, cite) -> None:
-        c = self.cards[card]
-        old_zone = c.zone
-        if not old_zone:
-            return  # removed from the game
-        engine = self.engine
-        watched = self.referee.watched_zones
-        listed = self.players[c.controller].zones[old_zone]
-        if listed and listed[-1] == card:  # from the top (a draw): no search
-            listed.pop()
-        else:
-            try:  # noqa: SIM105 (no calls, as `suppress` makes: a common step)
-                listed.remove(card)
-            except ValueError:
-                pass  # not listed in its zone
-        if c.pawn and engine.pawn_zone and zone != engine.pawn_zone:
-            self._leave(c)  # its team, counters and marks go with it
-            c.zone = ""
-            if old_zone in watched:
-                self.dirty = True
-            self.log("removed", engine.pawn_cite, card=card, name=c.name)
-            return
-        target = self.players[seat].zones[zone]
-        if not mods:  # most often: on top, faced as its zone shows cards, ready
-            target.append(card)
-            c.face_up = engine.face_up[zone]
-            c.exhausted = False
-        else:
-            if "bottom" in mods:
-                target.insert(0, card)
-            else:
-                target.append(card)
-            c.face_up = ("face_up" in mods) or (
-                "face_down" not in mods and engine.face_up[zone]
-            )
-            c.exhausted = "exhausted" in mods
-        if old_zone != zone or c.controller != seat:
-            self._leave(c)
-        c.zone, c.controller = zone, int(seat)
-        if zone in engine.in_play:
-            c.last_controller = c.controller
-        if zone in watched or old_zone in watched:
-            self.dirty = True
-        self.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "move",
-                {"card": card, "name": c.name, "to": zone, "player": seat},
-                None if cite is None else cite.text,
-            ))
-        )
-        if "moved" in self.referee.listened:
-            self.referee.note(self, "moved", {"target": card})
-
-    def _leave(self, c: CardState) -> None:
-        """A card leaving its zone: counters, marks and battle places go with it."""
-        if c.counters:
-            self._clear_counters(c)
-        if c.tags:
-            c.tags = {t: u for t, u in c.tags.items() if u != "leave"}
-        if c.timed or c.stats != c.printed:  # most often, nothing to put back
-            stats, printed = c.stats, c.printed
-            if not c.timed and stats.keys() == printed.keys():
-                stats.update(printed)  # what the loop below does, at once
-            else:
-                for stat in stats:
-                    if stat not in c.timed:
-                        stats[stat] = printed.get(stat, stats[stat])
-        c.fatigued = False
-        b = self.battle
-        if b is not None:
-            self.withdraw(c.id, None)
-            if type(b.victim) is int and b.victim == c.id:  # not a seat
-                b.left_from = c.controller
-
-    def give(self, card: int, seat: int, cite) -> None:
-        c = self.cards[card]
-        if c.zone and c.controller != seat:
-            zones = self.players[c.controller].zones[c.zone]
-            if card in zones:
-                zones.remove(card)
-            self.players[seat].zones[c.zone].append(card)
-            c.controller = int(seat)
-            if c.zone in self.engine.in_play:
-                c.last_controller = c.controller
-            if self.battle is not None:
-                self.withdraw(card, None)
-            self.log("give", cite, card=card, to=seat)
-
-    def banish(self, card: int, cite) -> None:
-        c = self.cards[card]
-        if c.zone:
-            zone = self.players[c.controller].zones[c.zone]
-            if card in zone:
-                zone.remove(card)
-            self._leave(c)  # its team, counters and marks go with it
-            if c.zone in self.referee.watched_zones:
-                self.dirty = True
-            c.zone = ""
-            self.log("removed", cite, card=card, name=c.name)
-
-    # The primitives below take every card a statement names at once: recovery
-    # names every card in play.
-
-    def set_exhausted(self, cards: list, flag: bool, cite) -> None:
-        states, exhaustible = self.cards, self.engine.exhaustible
-        for card in cards:
-            c = states[card]
-            # most often, readying cards ready already: their zones not looked at
-            if c.exhausted is not flag and c.zone in exhaustible:
-                c.exhausted = flag
-
-    def fatigue(self, cards: list, flag: bool, cite) -> None:
-        states, exhaustible = self.cards, self.engine.exhaustible
-        for card in cards:
-            c = states[card]
-            if flag and c.zone not in exhaustible:
-                continue  # like exhaustion: only cards recovery acts on can be fatigued
-            c.fatigued = flag
-            if flag:
-                c.fatigued_turn = self.turn
-
-    def change(self, obj: Any, name: str, delta: int, until: str | None, cite) -> None:
-        # a card's, most often: told by its type, the others not looked for
-        if type(obj) is not int and isinstance(obj, Seat):
-            current = self.players[obj].hp
-        elif type(obj) is not int and isinstance(obj, dict):
-            current = obj.get(name) or 0
-        else:
-            current = self.cards[obj].stats.get(name, 0)
-        self.assign(obj, name, current + delta, until, cite, delta)
-
-    def assign(
-        self,
-        obj: Any,
-        name: str,
-        value: Any,
-        until: str | None,
-        cite,
-        delta: int | None = None,
-    ) -> None:
-        check_stat(value, cite)
-        if type(obj) is not int:  # not a card (most often one)
-            if isinstance(obj, _Context):
-                obj.set(name, value)
-                return
-            if isinstance(obj, dict):
-                obj[name] = value
-                return
-            if isinstance(obj, Seat):
-                self.dirty = True
-                floor = self.referee.hp_floor
-                p = self.players[obj]
-                before = p.hp
-                p.hp = max(value, floor) if floor is not None else value
-                if p.hp != before:
-                    self.log("hp", cite, player=int(obj), hp=p.hp, change=p.hp - before)
-                    zombies = self.referee.zombies_cite
-                    if zombies is not None and p.hp <= 0 < before:
-                        self.log("zombie", zombies, player=int(obj))
-                return
-        c = self.cards[obj]
-        if name not in c.stats:
-            return
-        floor = self.engine.floors.get(name)
-        if floor is not None:
-            value = max(value, floor)
-        change = value - c.stats[name]
-        c.stats[name] = value
-        if until is not None:
-            c.timed[name] = c.timed.get(name, 0) + change
-            self.marked.add(obj)
-        elif delta is None and name in c.timed:
-            # set outright, for good: the changes made before no longer expire
-            del c.timed[name]
-        self.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "stat",
-                {"card": obj, "stat": name, "value": value},
-                None if cite is None else cite.text,
-            ))
-        )
-
-    def reset_stats(self, cards: list, stats: tuple) -> None:
-        states = self.cards
-        for card in cards:
-            c = states[card]
-            if not c.timed and c.stats == c.printed:
-                continue  # most often: nothing to put back
-            printed, timed = c.printed, c.timed
-            for s in stats:
-                if s in printed:
-                    c.stats[s] = printed[s]
-                    if timed:
-                        timed.pop(s, None)
-
-    def expire(self, until: str) -> None:
-        cards = self.cards
-        for card in list(self.marked):
-            c = cards[card]
-            if c.timed and not c.fatigued:
-                for s, delta in c.timed.items():
-                    if s in c.stats:
-                        c.stats[s] -= delta
-                c.timed = {}
-            if c.tags:
-                c.tags = {t: u for t, u in c.tags.items() if u != until}
-            if not (c.timed or c.tags):
-                self.marked.discard(card)
-
-    def mark(self, card: int, tag: str, until: str | None) -> None:
-        self.cards[card].tags[tag] = until or "leave"
-        self.marked.add(card)
-
-    def roll(self, n: int, seat: int, cite) -> list[DieRef]:
-        check_dice(n, cite)
-        if n <= 0:
-            return []
-        record, roll, seat = self.dice, self.rng.roll, int(seat)
-        first, values = len(record), []
-        for _ in range(n):
-            value = roll()
-            values.append(value)
-            record.append([value, seat])
-        self.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "roll",
-                {"player": seat, "dice": values},
-                None if cite is None else cite.text,
-            ))
-        )
-        return list(map(DieRef, range(first, first + n)))
-
-    def reroll(self, die: DieRef, cite) -> None:
-        self.dice[die][0] = self.rng.roll()
-        self.log("reroll", cite, die=int(die), value=self.dice[die][0])
-
-    def shuffle(self, cards: list[int], cite) -> None:
-        if not cards:
-            return
-        c = self.cards[cards[0]]
-        zone = self.players[c.controller].zones[c.zone]
-        if cards == zone:  # the whole zone, as it lies (`shuffle you.deck`)
-            self.rng.shuffle(zone)
-        else:
-            positions = sorted(zone.index(x) for x in cards if x in zone)
-            chosen = [zone[i] for i in positions]
-            self.rng.shuffle(chosen)
-            for i, x in zip(positions, chosen, strict=True):
-                zone[i] = x
-        self.log("shuffle", cite, player=c.controller, zone=c.zone)
-
-    def place_counters(self, card: int, kind: str, n: int, placer: int, cite) -> None:
-        c = self.cards[card]
-        hosts = self.engine.counter_zone
-        if hosts is not None and c.zone != hosts:
-            return
-        for _ in range(max(n, 0)):
-            c.counters.append([kind, int(placer)])
-            self._counted(kind, 1)
-        self.log("place", cite, card=card, counter=kind, n=n, by=int(placer))
-
-    def strip_counters(self, card: int, kind: str, n: int, cite) -> None:
-        c = self.cards[card]
-        for _ in range(max(n, 0)):
-            for i, (k, _p) in enumerate(c.counters):
-                if k == kind:
-                    del c.counters[i]
-                    self._counted(kind, -1)
-                    break
+    move = primitives.move
+    give = primitives.give
+    banish = primitives.banish
+    set_exhausted = primitives.set_exhausted
+    fatigue = primitives.fatigue
+    change = primitives.change
+    assign = primitives.assign
+    reset_stats = primitives.reset_stats
+    expire = primitives.expire
+    mark = primitives.mark
+    roll = primitives.roll
+    reroll = primitives.reroll
+    shuffle = primitives.shuffle
+    place_counters = primitives.place_counters
+    strip_counters = primitives.strip_counters
+    take_counter = primitives.take_counter
+    pay = primitives.pay
+    create_pawn = primitives.create_pawn
+    negate = primitives.negate
+    skip_step = primitives.skip_step
+    withdraw = primitives.withdraw
+    leave_game = primitives.leave_game
 
     def pop_counter(self, card: int, kind: str, seat: int, cite) -> None:
         self.referee.pop_counter(self, card, kind, seat, cite)
 
-    def take_counter(self, card: int, entry: list) -> None:
-        """Remove one counter (`[kind, placer]`) from a card, as popping it does."""
-        self.cards[card].counters.remove(entry)
-        self._counted(entry[0], -1)
-
-    def _counted(self, kind: str, change: int) -> None:
-        """Keep `counters_in_play` as counters of `kind` come and go."""
-        left = self.counters_in_play.get(kind, 0) + change
-        if left:
-            self.counters_in_play[kind] = left
-        else:
-            del self.counters_in_play[kind]
-
-    def _clear_counters(self, c: CardState) -> None:
-        for kind, _ in c.counters:
-            self._counted(kind, -1)
-        c.counters.clear()
-
-    def pay(self, seat: int, amount: int, kind: str, cite) -> None:
-        if amount <= 0:
-            return
-        if kind == "hp":
-            p = self.players[seat]
-            p.hp -= min(amount, p.hp)
-            self.dirty = True
-            self.log("pay", cite, player=int(seat), hp=amount)
-            return
-        # the cards `resources` lists, zone by zone, until the amount is paid
-        paid, cards, zones = 0, self.cards, self.players[seat].zones
-        for z in self.referee.resource_zones:
-            for card in zones[z]:
-                if paid >= amount:
-                    break
-                c = cards[card]
-                if not c.exhausted:
-                    c.exhausted = True
-                    paid += 1
-        self.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "pay",
-                {"player": int(seat), "resources": paid},
-                None if cite is None else cite.text,
-            ))
-        )
-
     def resources(self, seat: int) -> list[int]:
-        zones = self.referee.resource_zones
+        zones = self.engine.resource_zones
         p = self.players[seat]
         return [c for z in zones for c in p.zones[z]]
 
     def unexhausted_resources(self, seat: int) -> int:
         # asked for each card a listing prices: a plain loop, no list, no generator
         cards, zones, n = self.cards, self.players[seat].zones, 0
-        for z in self.referee.resource_zones:
+        for z in self.engine.resource_zones:
             for c in zones[z]:
                 if not cards[c].exhausted:
                     n += 1
         return n
-
-    def create_pawn(
-        self, seat: int, zone: str, source: int | None, values: dict, cite
-    ) -> int:
-        printed = dict(self.cards[source].printed) if source is not None else {}
-        printed.update(values)
-        base = self.cards[source] if source is not None else None
-        c = CardState(
-            len(self.cards),
-            f"pawn of {base.name}" if base else "pawn",
-            self._minion_type(),
-            int(seat),
-            printed,
-            base.design if base else None,
-            pawn=True,
-        )
-        self.cards.append(c)
-        self.namer = self.namer.adding(c)
-        self.players[seat].zones[zone].append(c.id)
-        c.zone, c.face_up = zone, True
-        self.log("pawn", cite, card=c.id, player=int(seat), stats=printed)
-        return c.id
-
-    def _minion_type(self) -> str:
-        return self.engine.minion_type
-
-    def negate(self, cards: list[int], cite) -> None:
-        """The cards' effects in the chain do not resolve; a counter popped off one of
-        them still does (its effect is the counter's, not the card's)."""
-        if self.chain is not None:
-            for link in self.chain.links:
-                if link["source"] in cards and not link.get("counter"):
-                    link["negated"] = True
-            self.log("negate", cite, cards=cards)
 
     def end_game(self, why: str, cite) -> None:
         self.referee.finish(self, why, cite)
@@ -1353,72 +1032,12 @@ class Game:
     def after_chain(self, block: Block, env: dict) -> None:
         self.after.append([block.id, env])
 
-    def skip_step(self, step: str, cite) -> None:
-        if self.battle is not None:
-            self.battle.skipped.append(step)
-            self.log("skip", cite, step=step)
-
     def enlist(self, card: int, cite) -> None:
         self.referee.enlist(self, card, cite)
-
-    def withdraw(self, card: int, cite) -> None:
-        b = self.battle
-        if b is None:
-            return
-        for team in (b.attack_team, b.defense_team):
-            if card in team:
-                team.remove(card)
-                if cite is not None:
-                    self.log("withdraw", cite, card=card)
 
 
 # what `clone` copies: every field of a game
 _FIELDS = tuple(name for name in Game.__slots__ if name != "__weakref__")
-
-
-class _Context:
-    """`game`, `chain` and `battle` as programs see them."""
-
-    __slots__ = ("g", "name")
-
-    def __init__(self, g: Game, name: str):
-        self.g, self.name = g, name
-
-    def get(self, attr: str) -> Any:
-        g = self.g
-        if self.name == "game":
-            if attr == "first_player":
-                return seat_of(g.first_player)
-            if attr == "first_turn":
-                return g.turn == 1
-            return getattr(g, attr)
-        if self.name == "chain":
-            ch = g.chain
-            if attr == "open":
-                return ch is not None
-            if ch is None:
-                return {"length": 0, "resolving": False, "last_actor": None}[attr]
-            if attr == "length":
-                return len(ch.links)
-            if attr == "last_actor":
-                return seat_of(ch.last_actor)
-            return getattr(ch, attr)
-        b = g.battle
-        if attr == "ongoing":
-            return b is not None
-        if b is None:
-            return [] if attr.endswith("team") else None
-        value = getattr(b, attr)
-        return (
-            seat_of(value)
-            if attr in ("attacker", "defender") and value is not None
-            else value
-        )
-
-    def set(self, attr: str, value: Any) -> None:
-        if self.name == "battle" and self.g.battle is not None:
-            setattr(self.g.battle, attr, value)
-            self.g.log("victim", None, victim=value)
 
 
 # The programs under way (frames, and those waiting for the chain to close) share
@@ -1502,6 +1121,11 @@ def _programs_from_json(data: dict, blocks: list[Block]) -> tuple[list[Frame], l
         f.scratch = decode(w["scratch"])
         frames.append(f)
     return frames, [[block, dicts[i]] for block, i in data["after"]]
+
+
+def _text(cite: ast.Citation | None) -> str | None:
+    """A rule's citation as the log writes it."""
+    return None if cite is None else cite.text
 
 
 def _cite_json(c: ast.Citation | None) -> list | None:

@@ -15,20 +15,41 @@ What a player may do at each decision is listed by its part in `listing.py`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import reduce
 from typing import Any
 
-from kotc.compiler.listers import window_lister
-from kotc.compiler.listing import CompiledAction, Listing, action_names, trigger_table
-from kotc.compiler.programs import NEXT, PUSHED, WAIT, Block, Frame
-from kotc.compiler.programs import run as run_frames
+from kotc.compiler import ir
+from kotc.compiler.listing import (
+    CompiledAction,
+    Listing,
+    reference_window,
+    trigger_table,
+)
+from kotc.compiler.lower import CARD, EVENT, PLAYER, param_kind
 from kotc.dsl import ast
-from kotc.runtime.actions import Action, Decision, Event, picks
+from kotc.runtime.actions import Action, Decision, picks
+from kotc.runtime.events import (
+    Acted,
+    Activated,
+    FirstPlayer,
+    GameOver,
+    Linked,
+    Performed,
+    PhaseBegan,
+    PhaseSkipped,
+    Popped,
+    Resolving,
+    RolledOff,
+    StepSkipped,
+    TurnBegan,
+    TurnLost,
+)
 from kotc.runtime.state import Battle, Chain
 from kotc.runtime.values import AbilityRef, Seat, card_label, seat_of
+from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame
+from kotc.runtime.vm import run as run_frames
 
-# `_new_tuple(Event, (...))`: a named tuple made in C (as `Game.log` makes one)
-_new_tuple = tuple.__new__
+from .primitives import eliminate
+
 _new_object = object.__new__
 
 
@@ -84,7 +105,7 @@ class Referee(Listing):
         "chain_offer", "chaining", "concessions", "counters", "criteria", "damage_kw",
         "damage_params", "decision_limit_cite", "defender_rule", "dice_per",
         "end_checks", "end_conditions", "engine", "fire_block", "formations",
-        "has_chain", "hidden_zones", "hp_floor", "joined", "leftover_to",
+        "has_chain", "hidden_zones", "joined", "leftover_to",
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "minion_victim_kinds", "modifiers", "new_chain",
         "others_gate", "others_offer", "param_names", "phases", "players_are_victims",
@@ -93,7 +114,7 @@ class Referee(Listing):
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
         "step_windows", "steps", "steps_count", "steps_run", "team_excluded",
         "team_zone", "turn_cite", "turn_limit_cite", "turn_text", "unbindable",
-        "victim_excluded", "watched_zones", "zombies_cite", "zone_names",
+        "victim_excluded", "zone_names",
     )
 
     def __init__(self, engine):
@@ -148,7 +169,10 @@ class Referee(Listing):
         self.resolve_text = None if self.resolve_cite is None else self.resolve_cite.text
         self.has_chain = rs.has_chain
         std = rs.setting("actions", "standard_activation")
-        self.standard = P.expr(std.cond) if std else (lambda g, env: True)
+        self.standard = (
+            P.expr(std.cond, {"you": PLAYER, "source": CARD, "ability": None})
+            if std else (lambda g, env: True)
+        )
         # when the standard condition reads nothing of the ability or its card, one
         # listing of options needs it once per player (see `options`)
         self.standard_per_player = std is None or _reads(std.cond) <= _GLOBAL
@@ -162,8 +186,9 @@ class Referee(Listing):
                 c.name,
                 c.counter_kind,
                 c.trigger,
-                P.expr(c.trigger.cond) if c.trigger and c.trigger.cond else None,
-                P.block(c.body, c.cite, f"counter {c.name}"),
+                P.expr(c.trigger.cond, _COUNTER_NAMES)
+                if c.trigger and c.trigger.cond else None,
+                P.block(c.body, c.cite, f"counter {c.name}", _COUNTER_NAMES),
                 c.cite,
             )
             for c in rs.counters.values()
@@ -182,28 +207,23 @@ class Referee(Listing):
         self.reaction_kinds = {
             key: frozenset(specs) for key, specs in self.reactions.items()
         }
-        self.listened = {
-            e
-            for abilities in engine.abilities.values()
-            for a in abilities
-            if a.trigger
-            for e in a.trigger.events
-        }
+        self.listened = engine.listened
         # each step: its name, operations, citation and node in the flow graph
         self.battle_steps = [
             (s.name, s.ops, s.cite, f"battle:{s.name}") for s in rs.battle_steps
         ]
         self._battle_settings(rs)
         self.end_conditions = [
-            (c.name, P.expr(c.cond) if c.cond else None, c.event, c.cite)
+            (c.name, P.expr(c.cond, _PLAYER_NAMES) if c.cond else None, c.event, c.cite)
             for c in rs.end_conditions
         ]
         self.lose_conditions = [
-            (c.name, P.expr(c.cond) if c.cond else None, c.event, c.cite)
+            (c.name, P.expr(c.cond, _PLAYER_NAMES) if c.cond else None, c.event, c.cite)
             for c in rs.lose_conditions
         ]
         self.criteria = [
-            (c.name, c.keep, P.expr(c.cond if c.keep else c.value), c.cite)
+            (c.name, c.keep, P.expr(c.cond if c.keep else c.value, _PLAYER_NAMES),
+             c.cite)
             for c in rs.criteria
         ]
         # what `check_end` reads: the conditions to evaluate, and the flag an end
@@ -215,25 +235,17 @@ class Referee(Listing):
             (name, f"end:{name}", cond, cite)
             for name, cond, _, cite in self.end_conditions
         ]
-        conditions = [c.cond for c in rs.end_conditions + rs.lose_conditions if c.cond]
-        self.watched_zones = set().union(*(P.zones_read(c) for c in conditions))
-        floor = rs.setting("endgame", "hp_floor")
-        self.hp_floor = floor.floor if floor else None
-        # players at zero HP play on (as zombies) where the ruleset says so
-        self.zombies_cite = _cite(rs.setting("endgame", "zombies_play_on"))
-        self.resource_zones = [
-            z.name for z in rs.zones.values() if "resources" in z.flags
-        ]
+        self.resource_zones = engine.resource_zones
         self.call_blocks = {
             name: self._call_block(name, block)
             for name, block in P.keyword_blocks.items()
         }
-        self.fire_block = self._block([self._react(None)], None, "event")
-        self.link_block = self._block([self._make_link], None, "chain link")
+        self.fire_block = P.internal((ir.React(None, None),), None, "event")
+        self.link_block = P.internal((ir.MakeLink(None),), None, "chain link")
         # made here, not when first needed: a block's number is saved with a game
         # (`Game.to_json`), and must not depend on what games were played before
         self.step_blocks = {
-            timing: self._block([self._react(timing)], None, f"{timing} step")
+            timing: P.internal((ir.React(None, timing),), None, f"{timing} step")
             for timing in ("before", "after")
         }
         self.card_types = set(rs.card_types)
@@ -290,93 +302,42 @@ class Referee(Listing):
         """The actions named that this game's cards may ever bind, in order."""
         return tuple(a for a in names if a not in self.unbindable)
 
-    def _block(self, stmts: list, cite, where: str) -> Block:
-        b = Block(len(self.programs.blocks), stmts, cite, where)
-        self.programs.blocks.append(b)
-        return b
-
     def _action(self, a: ast.Action) -> CompiledAction:
+        """An action: its listing plan, its expressions as functions, its effect."""
         P = self.programs
-        costs = []
-        for s in a.body:
-            if not isinstance(s, ast.Pay):
-                break
-            costs.append((s.kind, P.expr(s.amount)))
-        names = {p.name for p in a.params}
-        resolves = next(
-            (
-                s.what.parts[0]
-                for s in a.body
-                if isinstance(s, ast.Resolve)
-                and isinstance(s.what, ast.Path)
-                and len(s.what.parts) == 1
-                and s.what.parts[0] in names
-            ),
-            None,
-        )
-        stages = _staged_checks(a)
-        binder = self._shape_binder(a.params)
-        drawn = a.params[0].source if binder == self.bind_own_ability else None
+        env = {"you": PLAYER, **{p.name: param_kind(p.type, P.card_types)
+                                 for p in a.params}}
+        plan = P.lowering.action_plan(a)
+
+        def fn(form):
+            return None if form is None else P.fn(form, f"action {a.name}")
+
         return CompiledAction(
+            plan,
             a.name,
             a.label,
             a.params,
-            [P.expr(p.source) if p.source is not None else None for p in a.params],
-            P.expr(a.requires) if a.requires is not None else None,
-            P.block(a.body, a.cite, f"action {a.name}"),
-            costs,
-            resolves,
+            [fn(p.source) for p in plan.params],
+            fn(plan.requires),
+            P.block(a.body, a.cite, f"action {a.name}", env),
+            [(kind, fn(amount)) for kind, amount in plan.costs],
+            plan.resolves,
             a.cite,
-            [P.expr(check) if check is not None else None for check in stages],
+            [fn(p.check) for p in plan.params] or [None],
             a.requires,
             Action("act", (a.name, ()), a.name),
-            binder=binder,
-            drawn_zones=zone_terms(drawn, P),
-            counter_kinds=self._counter_kinds(a),
-            pays=[(s.kind, s.amount) for s in a.body[: len(costs)]],
-            stages=stages,
+            counter_kinds=plan.counter_kinds,
         )
 
     def _window(self, names: tuple):
-        """The function listing these actions (see `Listing.options`), written once."""
-        window = self._windows[names] = window_lister(self, names)
+        """The function listing these actions (see `Listing.options`), made once:
+        the reference listing, or a function written for the window."""
+        if self.programs.backend == "reference":
+            window = reference_window(self, names)
+        else:
+            window = self.programs.window(self, [self.actions[n] for n in names])
+        self._windows[names] = window
         return window
-
-    def _counter_kinds(self, a: ast.Action) -> frozenset | None:
-        """The kinds of counters an action may take off a card (as `pop` does): all
-        those its requirement's tests of the kind let through (`kind is
-        proactive`). None: it takes no counter."""
-        param = next(
-            (p.name for p in a.params[1:] if p.type == "counter" and p.source is None),
-            None,
-        )
-        if param is None:
-            return None
-        kinds = set(self.counters)
-        for part in _conjuncts(a.requires):
-            negated = isinstance(part, ast.Unary) and part.op == "not"
-            test = part.operand if negated else part
-            if not (
-                isinstance(test, ast.Binary)
-                and test.op == "is"
-                and isinstance(test.left, ast.Path)
-                and test.left.parts == (param,)
-            ):
-                continue
-            name = test.right.parts[0]
-            if name in self.rs.card_types or name in self.rs.modifiers or name in (
-                "pawn",
-                "player",
-            ):
-                continue  # `is` reads those first (see `pyexpr`): not a kind test
-            if name in _COUNTER_KINDS:
-                passing = {k for k in kinds if self.counters[k].kind == name}
-            elif name in self.counters:
-                passing = {name}
-            else:
-                continue  # not a test this look can read
-            kinds = kinds - passing if negated else passing
-        return frozenset(kinds)
 
     def _counter_gate(self, names) -> frozenset | None:
         """When every action named takes a counter off a card: the kinds any of them
@@ -468,9 +429,9 @@ class Referee(Listing):
             }
             best = max(totals.values())
             contenders = [s for s, t in totals.items() if t == best]
-            g.log("roll_off", step.cite, totals=totals)
+            g.events.append(RolledOff(totals, _text(step.cite)))
             if len(contenders) == 1:
-                g.log("first_player", step.cite, player=contenders[0])
+                g.events.append(FirstPlayer(contenders[0], _text(step.cite)))
                 return contenders[0]
 
     # turns and phases
@@ -486,11 +447,7 @@ class Referee(Listing):
         else:
             g.turn += 1
             g.active = g.next_seat(g.active)
-        g.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "turn", {"turn": g.turn, "player": g.active}, self.turn_text
-            ))
-        )
+        g.events.append(TurnBegan(g.turn, g.active, self.turn_text))
         g.tasks[-1] = phase = ["phase", 0, "begin"]
         if not g.dirty:  # the first phase begins at once, as the run loop would
             self._task_phase(g, phase)
@@ -543,17 +500,11 @@ class Referee(Listing):
                     for skip in ph.skips:
                         if skip(g, env):
                             phase = ph.phase
-                            g.log("skip", phase.skips[0].cite or phase.cite,
-                                  phase=ph.name)
+                            g.events.append(PhaseSkipped(
+                                ph.name, _text(phase.skips[0].cite or phase.cite)))
                             task[1], task[2] = i + 1, "begin"
                             return
-                g.events.append(  # as `log` writes it
-                    _new_tuple(Event, (
-                        "phase",
-                        {"phase": ph.name, "player": g.active},
-                        ph.cite_text,
-                    ))
-                )
+                g.events.append(PhaseBegan(ph.name, g.active, ph.cite_text))
                 if ph.first:
                     stage = task[2] = "before"
                 # else the program runs at once (`run`: nothing reads the stage
@@ -678,13 +629,10 @@ class Referee(Listing):
             if g.chain is None and not answers:
                 g.recent = []
         cite = act.cite
-        g.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "action",
-                {"player": seat, "action": action._label or action.label or name},
-                None if cite is None else cite.text,
-            ))
-        )
+        g.events.append(Acted(
+            seat, action._label or action.label or name,
+            None if cite is None else cite.text,
+        ))
         if name in self.chaining:
             self.fire(g, "chaining_action", {"actor": seat_of(seat)}, env, act.cite)
         g.frames.append(Frame(act.body, env))
@@ -715,7 +663,7 @@ class Referee(Listing):
             inner["__free"] = True
         if "inline" in mods or env.get("__inline"):
             inner["__inline"] = True
-        g.log("perform", act.cite, player=seat, action=name)
+        g.events.append(Performed(seat, name, _text(act.cite)))
         g.frames.append(Frame(act.body, inner))
 
     def perform(self, g, name, values, mods, seat, cite, env) -> None:
@@ -747,13 +695,9 @@ class Referee(Listing):
             or (g.chain is not None and g.chain.resolving)
         )
         cite = ab.cite or cite
-        g.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "activate",
-                {"player": int(you), "card": card, "ability": ab.name or index},
-                None if cite is None else cite.text,
-            ))
-        )
+        g.events.append(Activated(
+            int(you), card, ab.name or index, None if cite is None else cite.text
+        ))
         if inline:
             if after is not None:  # under the resolution: it runs next
                 g.frames.append(Frame(then, dict(after[1])))
@@ -771,12 +715,12 @@ class Referee(Listing):
             cost_env = {**link_env, "__cost": True, "__activating": True}
             g.frames.append(Frame(ab.cost, cost_env))
 
-    def _make_link(self, g, f: Frame) -> int:
+    def make_link(self, g, f: Frame) -> None:
+        """The link an activation makes (the `link_block`'s statement)."""
         env = {k: v for k, v in f.env.items() if not k.startswith("__")}
         self.add_link(
             g, f.env["__block"], env, f.env["__source"], f.env["you"], f.env.get("__then")
         )
-        return NEXT
 
     def add_link(
         self, g, block_id: int, env: dict, source: Any, actor: int, then=None,
@@ -808,11 +752,7 @@ class Referee(Listing):
             ch.last_actor = actor
             ch.asking = g.next_seat(actor)
             ch.passes = 0
-        g.events.append(  # as `log` writes it
-            _new_tuple(Event, (
-                "link", {"player": actor, "link": len(ch.links)}, self.link_text
-            ))
-        )
+        g.events.append(Linked(actor, len(ch.links), self.link_text))
 
     def _task_chain(self, g, task: list) -> None:
         ch = g.chain
@@ -824,13 +764,8 @@ class Referee(Listing):
             links = ch.links
             if links:
                 link = links.pop()
-                g.events.append(  # as `log` writes it
-                    _new_tuple(Event, (
-                        "resolve",
-                        {"link": len(links) + 1, "player": link["actor"]},
-                        self.resolve_text,
-                    ))
-                )
+                g.events.append(Resolving(len(links) + 1, link["actor"],
+                                          self.resolve_text))
                 then = link["then"]
                 blocks = self.programs.blocks
                 if then is not None:  # after the resolution, negated or not
@@ -896,7 +831,7 @@ class Referee(Listing):
         spec = self.counters[kind]
         key = f"counter {kind}"
         g.usage[key] = g.usage.get(key, 0) + 1
-        g.log("pop", spec.cite, card=card, counter=kind, player=int(seat))
+        g.events.append(Popped(card, kind, int(seat), _text(spec.cite)))
         env = {"you": seat_of(seat), "host": card}
         if (
             spec.kind == "proactive"
@@ -910,22 +845,26 @@ class Referee(Listing):
     # keywords and events
 
     def _call_block(self, name: str, body: Block) -> Block:
-        params = [p.name for p in self.rs.keywords[name].params]
-
-        def run_body(g, f: Frame) -> int:
-            f.pc += 1
-            if f.event.get("__prevented"):
-                return PUSHED
-            for p in params:
-                f.env[p] = f.event[p]
-            g.frames.append(Frame(body, f.env))
-            return PUSHED
-
-        return self._block(
-            [self._react("would"), run_body, self._react(None)],
+        """A watched keyword call: reactions before it, its body unless prevented,
+        reactions after it."""
+        params = tuple(p.name for p in self.rs.keywords[name].params)
+        return self.programs.internal(
+            (ir.React(None, "would"), ir.CallBody(None, name, params),
+             ir.React(None, None)),
             body.cite,
             f"keyword {name}",
         )
+
+    def call_body(self, g, f: Frame, name: str, params: tuple) -> int:
+        """A watched keyword call's own body, with the event's fields (which a
+        reaction may have changed), unless a reaction prevented it."""
+        f.pc += 1
+        if f.event.get("__prevented"):
+            return PUSHED
+        for p in params:
+            f.env[p] = f.event[p]
+        g.frames.append(Frame(self.programs.keyword_blocks[name], f.env))
+        return PUSHED
 
     def watching_call(self, g, name: str) -> bool:
         """Whether a counter in play may react to a call of the keyword, before it
@@ -938,56 +877,52 @@ class Referee(Listing):
         event = _event(name, fields, env, bool(kenv.get("__cost")))
         g.frames.append(Frame(self.call_blocks[name], kenv, event=event))
 
-    def _react(self, timing: str | None):
-        """A statement: offer each reactive counter that watches this event to the
-        player who placed it, and run its effect if they pop it."""
-
-        def react(g, f: Frame) -> int:
-            event = f.event
-            first = f.scratch is None
-            if first and timing is None and event["__name"] in self.listened:
-                g.recent.append([event["__name"], _visible(event)])
-            st = f.scratch
-            if st is None:
-                cands = self.reactive_candidates(g, timing, event)
-                if not cands:
-                    return NEXT
-                st = f.scratch = [cands, 0]
-            cands, i = st
-            answer = g.take_answer()
-            if answer is not None:
-                card, kind, placer = cands[i]
-                st[1] = i = i + 1
-                entry = [kind, placer]
-                if answer.kind == "yes" and entry in g.cards[card].counters:
-                    g.take_counter(card, entry)
-                    spec = self.counters[kind]
-                    g.usage[f"counter {kind}"] = g.usage.get(f"counter {kind}", 0) + 1
-                    g.log("pop", spec.cite, card=card, counter=kind, player=placer)
-                    g.frames.append(
-                        Frame(
-                            spec.body,
-                            {"you": seat_of(placer), "host": card, "event": event},
-                            event=event,
-                        )
-                    )
-                    return PUSHED
-            if i >= len(cands):
-                f.scratch = None
+    def react(self, g, f: Frame, timing: str | None) -> int:
+        """Offer each reactive counter that watches the frame's event to the player
+        who placed it, and run its effect if they pop it (a `React` statement)."""
+        event = f.event
+        first = f.scratch is None
+        if first and timing is None and event["__name"] in self.listened:
+            g.recent.append([event["__name"], _visible(event)])
+        st = f.scratch
+        if st is None:
+            cands = self.reactive_candidates(g, timing, event)
+            if not cands:
                 return NEXT
+            st = f.scratch = [cands, 0]
+        cands, i = st
+        answer = g.take_answer()
+        if answer is not None:
             card, kind, placer = cands[i]
-            if [kind, placer] not in g.cards[card].counters:
-                st[1] += 1
+            st[1] = i = i + 1
+            entry = [kind, placer]
+            if answer.kind == "yes" and entry in g.cards[card].counters:
+                g.take_counter(card, entry)
+                spec = self.counters[kind]
+                g.usage[f"counter {kind}"] = g.usage.get(f"counter {kind}", 0) + 1
+                g.events.append(Popped(card, kind, placer, _text(spec.cite)))
+                g.frames.append(
+                    Frame(
+                        spec.body,
+                        {"you": seat_of(placer), "host": card, "event": event},
+                        event=event,
+                    )
+                )
                 return PUSHED
-            spec = self.counters[kind]
-            return g.ask(
-                placer,
-                f"pop {spec.name} on {card_label(g.cards[card].name, card)}?",
-                [_POP, _KEEP],
-                cite=spec.cite,
-            )
-
-        return react
+        if i >= len(cands):
+            f.scratch = None
+            return NEXT
+        card, kind, placer = cands[i]
+        if [kind, placer] not in g.cards[card].counters:
+            st[1] += 1
+            return PUSHED
+        spec = self.counters[kind]
+        return g.ask(
+            placer,
+            f"pop {spec.name} on {card_label(g.cards[card].name, card)}?",
+            [_POP, _KEEP],
+            cite=spec.cite,
+        )
 
     def _hosts(self, g):
         """The cards that can carry counters: those in the counters' zone."""
@@ -1059,7 +994,7 @@ class Referee(Listing):
             setattr(g.players[player], name, True)
         for cname, _cond, event, _cite in self.lose_conditions:
             if event == name and isinstance(player, Seat):
-                self.eliminate(g, player, cname, _cite)
+                eliminate(g, player, cname, _cite)
         for cname, _cond, event, _cite in self.end_conditions:
             if event == name:
                 g.flags[f"end:{cname}"] = True
@@ -1220,7 +1155,7 @@ class Referee(Listing):
                 elif stage == "begin":
                     g.step = name
                     if name in b.skipped:
-                        g.log("skip", cite, step=name)
+                        g.events.append(StepSkipped(name, _text(cite)))
                         task[1] += 1
                         break
                     task[2] = "ops"
@@ -1508,12 +1443,6 @@ class Referee(Listing):
 
     # the end
 
-    def eliminate(self, g, seat: int, why: str, cite) -> None:
-        if not g.players[seat].eliminated:
-            g.leave_game(seat)
-            g.log("eliminated", cite, player=int(seat), reason=why)
-            g.dirty = True
-
     @staticmethod
     def end_due(g) -> bool:
         """Whether the game's end is to be looked for now: something it reads
@@ -1531,7 +1460,7 @@ class Referee(Listing):
             # the seats as they were: one eliminated is not looked at again
             for s in g.in_game:
                 if cond(g, {"player": s, "you": s}):
-                    self.eliminate(g, s, name, cite)
+                    eliminate(g, s, name, cite)
         env = {"you": seat_of(g.active)}
         flags = g.flags
         for name, flag, cond, cite in self.end_checks:
@@ -1547,7 +1476,7 @@ class Referee(Listing):
         g.frames, g.after, g.tasks = [], [], [["turn"]]
         g.chain = g.battle = g.decision = None
         g.step = ""
-        g.log("turn_lost", self.turn_cite, player=g.active)
+        g.events.append(TurnLost(g.active, _text(self.turn_cite)))
 
     def finish(self, g, why: str, cite) -> None:
         if g.is_over:
@@ -1575,7 +1504,7 @@ class Referee(Listing):
             "criterion": decided,
             "condition": why,
         }
-        g.log("game_over", cite, **g.outcome)
+        g.events.append(GameOver(**g.outcome, cite=_text(cite)))
 
 
 # answers that are the same at every decision of their kind (actions are immutable)
@@ -1587,43 +1516,10 @@ _DONE_ENLISTING = Action("done", None, "done enlisting")
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
 
 
-def _staged_checks(a: ast.Action) -> list:
-    """The parts of `requires` joined by `and`, each to be checked as soon as the
-    last parameter it reads is bound (so a bad first choice is dropped early):
-    per parameter, the conjunction of its parts, or None."""
-    stages: list[list] = [[] for _ in range(max(len(a.params), 1))]
-    if a.requires is not None:
-        index = {p.name: i for i, p in enumerate(a.params)}
-        for part in _conjuncts(a.requires):
-            read = [index[n] for n in action_names(part) if n in index]
-            stages[max(read, default=0)].append(part)
-    return [
-        reduce(lambda x, y: ast.Binary("and", x, y), checks) if checks else None
-        for checks in stages
-    ]
-
-
-def zone_terms(e, P) -> tuple | None:
-    """Of `whose.zone + ...`: (whose, compiled, and the zone) per term; None for
-    any other expression, or none."""
-    if isinstance(e, ast.Binary) and e.op == "+":
-        left, right = zone_terms(e.left, P), zone_terms(e.right, P)
-        return None if left is None or right is None else left + right
-    if isinstance(e, ast.Path) and len(e.parts) > 1 and e.parts[-1] in P.zones:
-        return ((P.expr(ast.Path(e.parts[:-1], origin=e.origin)), e.parts[-1]),)
-    return None
-
-
-def _conjuncts(e) -> list:
-    """The parts of an expression joined by `and` (none for no expression)."""
-    if e is None:
-        return []
-    if isinstance(e, ast.Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
-
-
-_COUNTER_KINDS = ("proactive", "reactive", "inert")
+# the names a counter's program and its trigger's condition read, and those of the
+# endgame's conditions and criteria
+_COUNTER_NAMES = {"you": PLAYER, "host": CARD, "event": EVENT}
+_PLAYER_NAMES = {"you": PLAYER, "player": PLAYER}
 
 
 def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:
@@ -1641,7 +1537,8 @@ def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:
 
 
 def _reads(e) -> set[str]:
-    """The names an expression reads from where it is evaluated: as `action_names`, but
+    """The names an expression reads from where it is evaluated (the heads of its
+    paths), but
     the right of `is` names a phase, type or modifier, not a value."""
     if isinstance(e, ast.Path):
         return {e.parts[0]}
@@ -1694,6 +1591,11 @@ def new_battle(attacker: int) -> Battle:
 def _visible(event: dict) -> dict:
     return {k: v for k, v in event.items() if not k.startswith("__")}
 
+
+
+def _text(cite: ast.Citation | None) -> str | None:
+    """A rule's citation as the log writes it."""
+    return None if cite is None else cite.text
 
 
 def _cite(rule) -> ast.Citation | None:

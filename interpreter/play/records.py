@@ -35,7 +35,8 @@ from typing import Any
 
 from kotc.dsl import Ruleset, ast
 from kotc.engine.game import Deck
-from kotc.runtime.actions import Action, Event
+from kotc.runtime.actions import Action
+from kotc.runtime.events import Event
 
 RECORD_FORMAT = 1
 

@@ -1,5 +1,5 @@
-"""Actions and decisions: every choice a player makes goes through these; and
-the events a game logs.
+"""Actions and decisions: every choice a player makes goes through these (the
+events a game logs are in `events`).
 
 An `Action` is one legal move at a `Decision`. Its `kind` says what sort of
 choice it is (`act` an opened action, `pick` a card or player, `done`, `yes`,
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from kotc.dsl import ast
 
-from .values import DieRef, Seat, decode, encode, plain
+from .values import DieRef, Seat, decode, encode
 
 
 class Action:
@@ -114,6 +114,24 @@ def picks(values: Sequence, namer: Any) -> list[Action]:
 DONE = Action("done", None, "done")
 
 
+class Made(dict):  # type: ignore[type-arg]
+    """The `act` options a window has listed while the game's cards are named by
+    one namer, by value: an option listed again is the same `Action`, not made
+    anew (its label, made from the namer, is the same). Only for options whose
+    arguments are cards, abilities or counters' kinds: a player is equal to the
+    card of its number."""
+
+    __slots__ = ("namer",)
+
+    def __init__(self, namer: Any = None):
+        super().__init__()
+        self.namer = namer
+
+    def __missing__(self, value: tuple[Any, ...]) -> Action:
+        action = self[value] = Action("act", value, None, self.namer)
+        return action
+
+
 @dataclass(slots=True)
 class Decision:
     """Who must choose now, what kind of choice it is, and the legal actions.
@@ -133,27 +151,6 @@ class Decision:
     resume: str = "vm"
     cite: ast.Citation | None = None
     count: tuple[int, int, int] | None = None
-
-
-class Event(NamedTuple):
-    """One thing that happened, with the rule that made it happen."""
-
-    kind: str
-    data: dict
-    cite: str | None = None
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "data": encode(self.data), "cite": self.cite}
-
-    def plain_json(self) -> dict:
-        """The event as a reader of a log wants it: its data a plain object (see
-        `values.plain`); `kotc play --format json` and `--log` write this."""
-        return {"kind": self.kind, "data": plain(self.data), "cite": self.cite}
-
-    def __str__(self) -> str:
-        data = ", ".join(f"{k}={v}" for k, v in self.data.items())
-        cite = f"  [{self.cite}]" if self.cite else ""
-        return f"{self.kind}({data}){cite}"
 
 
 class IllegalAction(Exception):

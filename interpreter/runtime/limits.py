@@ -42,6 +42,11 @@ class LimitExceeded(ValueError):
                          f"{bound:,} ({limit}); the game stops here")
         self.limit, self.value, self.cite = limit, value, cite
 
+    def __reduce__(self) -> tuple[type[LimitExceeded], tuple[str, int, Any]]:
+        # raised in a pool's worker, it is pickled back to the run: rebuilt from
+        # what it was made of (the default would pass the message as `limit`)
+        return type(self), (self.limit, self.value, self.cite)
+
 
 def _shown(value: int) -> str:
     text = f"{value:,}"

@@ -174,6 +174,11 @@ class Chain(Record):
     a row, whether it resolves."""
 
     __slots__ = ("links", "last_actor", "asking", "passes", "resolving")
+    links: list[dict[str, Any]]
+    last_actor: int
+    asking: int
+    passes: int
+    resolving: bool
 
 
 class Battle(Record):
@@ -186,6 +191,24 @@ class Battle(Record):
         # set once a step's window opens (`Referee._step_window`)
         "asking", "passes",
     )
+    attacker: int
+    defender: int | None
+    victim: Any
+    attack_team: list[int]
+    defense_team: list[int]
+    attack_dice: list[Any]
+    defense_dice: list[Any]
+    skipped: list[str]
+    forced: bool
+    cancelled: bool
+    holding: bool
+    left_from: int | None
+    op: int
+    stage: int
+    answer: Any
+    unplaced: list[int] | None
+    asking: int
+    passes: int
 
 
 def _copy(v: Any) -> Any:

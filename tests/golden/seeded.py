@@ -3,7 +3,10 @@
 For each shipped edition, random agents play seeded games on its starter decks
 (two and three players) and on generated vanilla decks; each game's digest hashes
 the options offered at every decision (kind, value, label), the action taken, the
-events logged (kind, data, citation) and the final state as JSON. A change that
+events logged (kind, data, citation) and the facts of the final state (`facts`:
+players, cards, dice, the turn, the chain's links, the battle's record, what the
+game keeps and counts), not how the engine keeps its place in the flow or in a
+program (tasks, frames, block numbers), which is the engine's own business. A change that
 keeps every digest keeps behaviour; one that changes a digest on purpose (a rule
 fixed) names the ruling that shows the fix when it records the new digests:
 
@@ -24,6 +27,7 @@ from kotc.engine.decks import default_decks, vanilla_deck
 from kotc.engine.game import Engine, Game, card_pool
 from kotc.play.agents import RandomAgent
 from kotc.runtime.actions import Action
+from kotc.runtime.values import encode
 
 EDITIONS = ("11th", "12th", "13th", "17th")
 RECORD = Path(__file__).with_name("seeded_games.json")
@@ -52,8 +56,40 @@ def game_digest(rs, decks, engine, players: int, seed: int) -> str:
         for e in g.events[seen:]:
             h.update(json.dumps(e.to_json(), sort_keys=True, default=repr).encode())
         seen = len(g.events)
-    h.update(g.to_json().encode())
+    h.update(json.dumps(facts(g), sort_keys=True).encode())
     return h.hexdigest()[:16]
+
+
+def facts(g: Game) -> dict:
+    """What the game's final state holds, as JSON data: its players, cards, dice and
+    random generator, the turn, the open chain's links, the battle's record, what
+    the game keeps per phase, its flags, tallies and outcome."""
+    ch, b = g.chain, g.battle
+    return {
+        "players": [p.to_json() for p in g.players],
+        "cards": [c.to_json() for c in g.cards],
+        "rng": g.rng.to_json(),
+        "dice": encode(g.dice),
+        "turn": [g.turn, int(g.active), int(g.first_player), g.phase, g.step],
+        "chain": None if ch is None else {
+            "links": [[encode(link["source"]), int(link["actor"]), link["negated"],
+                       link["counter"]] for link in ch.links],
+            "last_actor": int(ch.last_actor), "resolving": ch.resolving},
+        "battle": None if b is None else {
+            "attacker": int(b.attacker),
+            "defender": None if b.defender is None else int(b.defender),
+            "victim": encode(b.victim), "forced": b.forced,
+            "teams": [list(b.attack_team), list(b.defense_team)],
+            "dice": [encode(b.attack_dice), encode(b.defense_dice)],
+            "skipped": list(b.skipped)},
+        "victims": encode(g.victims),
+        "recent": encode(g.recent),
+        "flags": encode(g.flags),
+        "usage": g.usage,
+        "outcome": encode(g.outcome),
+        "over": g.is_over,
+        "applied": g.applied,
+    }
 
 
 def digests() -> dict[str, dict[str, list[str]]]:

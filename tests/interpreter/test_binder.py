@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 import pytest
-from kotc.compiler.listers import _abilities
+from kotc.compiler.listing import reference_window
 from kotc.dsl import ast, load_edition
 from kotc.dsl.cards import load_cards
 from kotc.engine.game import Engine, Game, card_pool
@@ -95,101 +94,60 @@ def test_popping_takes_only_the_kinds_its_requirement_lets_through(edition):
     assert referee.actions["summon"].counter_kinds is None
 
 
-def _plain(engine: Engine) -> Engine:
-    """The same engine with the listing's shortcuts off: the standard condition
-    read for each ability, every shape through the general binder, none written
-    out in the windows' functions (written when first listed)."""
+def _listings_agree(rs, decks, seeds, players=2) -> int:
+    """Play seeded games; at every decision the window the decision lists, written
+    by the code generator, lists what the reference listing lists (the plan
+    followed parameter by parameter through the general binder). How many
+    listings were compared."""
+    from kotc.play.agents import RandomAgent
+
+    engine = Engine(rs, card_pool(decks))
     referee = engine.referee
-    referee.standard_per_player = False
-    referee.others_gate = referee.step_gate = None
-    for act in referee.actions.values():
-        act.binder, act.counter_kinds = None, None
-    assert not referee._windows
-    return engine
-
-
-@pytest.mark.parametrize("edition", ["11th", "17th"])
-def test_a_window_writes_out_the_commonest_shapes_and_calls_the_general_binder(edition):
-    # so that the comparison below compares them with the general binder
-    from kotc.engine.decks import default_decks
-
-    rs = load_edition(edition)
-    designs = card_pool(default_decks(rs)[0])
-    fast, plain = Engine(rs, designs).referee, _plain(Engine(rs, designs)).referee
-    offers = next(p.offers for p in fast.phases if p.name == "action")
-    bare = [name for name in offers if not fast.actions[name].params]
-    assert {"summon", "activate"} <= set(offers) and bare
-    window = fast._window(offers)
-    written, called = window.source, plain._window(offers).source
-    # the abilities of a card, per design and zone, read from the window's table
-    assert _abilities in window.__globals__.values()
-    assert "listing.bindings" not in written
-    assert "_possible_for" not in called
-    assert called.count("listing.bindings") == len(offers) - len(bare)
+    compared = 0
+    for seed in seeds:
+        g = Game.new(rs, decks, seed=seed, players=players + seed % 2, engine=engine)
+        agents = [RandomAgent(seed + k) for k in range(3)]
+        while not g.is_over:
+            for names, window in list(referee._windows.items()):
+                for seat in range(len(g.players)):
+                    written = window(referee, g, seat)
+                    plain = reference_window(referee, names)(referee, g, seat)
+                    assert [a.key() for a in written] == [a.key() for a in plain], names
+                    compared += 1
+            g.apply(agents[g.current_player].act(g))
+    return compared
 
 
 @pytest.mark.parametrize("edition", ["11th", "12th", "13th", "17th"])
-def test_the_listing_shortcuts_offer_what_the_general_binder_offers(edition):
-    """Seeded games under each edition: every listing equals the general binder's,
-    and what the primitives keep (counters in play, cards with changes that
-    expire, the players still in) agrees with the state."""
+def test_written_windows_list_what_the_plans_mean(edition):
+    """Seeded games under each edition: every window's written listing, for every
+    player at every decision, equals the reference listing of its plan."""
     from kotc.engine.decks import default_decks
-    from kotc.play.agents import RandomAgent
 
     rs = load_edition(edition)
     decks, _ = default_decks(rs)
-    designs = card_pool(decks)
-    fast, plain = Engine(rs, designs), _plain(Engine(rs, designs))
-    compared = 0
-    for seed in range(6):
-        g = Game.new(rs, decks, seed=seed, players=2 + seed % 2, engine=fast)
-        twin = Game.new(rs, decks, seed=seed, players=2 + seed % 2, engine=plain)
-        agents = [RandomAgent(seed + k) for k in range(3)]
-        while not g.is_over:
-            legal = g.legal_actions()
-            assert [a.key() for a in legal] == [a.key() for a in twin.legal_actions()]
-            # kept by the primitives as counters come and go, and it gates listings
-            placed = Counter(k for c in g.cards for k, _ in c.counters)
-            assert g.counters_in_play == placed
-            # and every card with changes or marks that expire is found by `expire`
-            assert {c.id for c in g.cards if c.timed or c.tags} <= g.marked
-            assert g.seats_in_game() == [p.seat for p in g.players if not p.eliminated]
-            compared += 1
-            action = agents[g.current_player].act(g)
-            g.apply(action)
-            twin.apply(action)
-    assert compared > 500
+    assert _listings_agree(rs, decks, range(3)) > 500
 
 
-def test_an_in_of_zones_is_drawn_zone_by_zone_as_it_would_be_whole():
-    # the 11th's `activate` draws from `you.creature_zone + players.graveyard`: zone
-    # by zone, only zones where an ability may be taken; drawn whole, the same
+def test_abilities_drawn_from_zones_are_listed_wherever_they_may_be_taken():
+    # the 11th's `activate` draws from `you.creature_zone + players.graveyard`: a
+    # destroyed Immortal Phoenix may rise from the graveyard, and the written
+    # window, looking only where such abilities may be taken, finds it as the
+    # reference listing does
     from kotc.engine.decks import default_decks
     from kotc.play.agents import RandomAgent
 
     rs = load_edition("11th")
     decks, _ = default_decks(rs)
-    designs = card_pool(decks)
-    by_zone, whole = Engine(rs, designs), Engine(rs, designs)
-    assert [z for _, z in by_zone.referee.actions["activate"].drawn_zones] == [
-        "creature_zone",
-        "graveyard",
-    ]
-    whole.referee.actions["activate"].drawn_zones = None
+    assert _listings_agree(rs, decks, (5, 34, 72), players=2) > 100
     from_graveyard = 0
     for seed in (5, 34, 72):  # games where a destroyed Immortal Phoenix may rise
-        g = Game.new(rs, decks, seed=seed, engine=by_zone)
-        twin = Game.new(rs, decks, seed=seed, engine=whole)
+        g = Game.new(rs, decks, seed=seed)
         agent = RandomAgent(seed)
         while not g.is_over:
-            legal = g.legal_actions()
-            assert [a.key() for a in legal] == [a.key() for a in twin.legal_actions()]
             from_graveyard += any(
-                a.value[0] == "activate" and g.cards[a.value[1][0]].zone == "graveyard"
-                for a in legal
-                if a.kind == "act"
-            )
-            action = agent.act(g)
-            g.apply(action)
-            twin.apply(action)
+                a.kind == "act" and a.value[0] == "activate"
+                and g.cards[a.value[1][0]].zone == "graveyard"
+                for a in g.legal_actions())
+            g.apply(agent.act(g))
     assert from_graveyard

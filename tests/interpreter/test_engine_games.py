@@ -316,42 +316,6 @@ def test_only_the_active_player_is_offered_to_give_up_and_only_in_its_phases(tab
     assert offered > 0
 
 
-def test_an_if_running_its_branch_in_place_plays_as_with_a_frame(table, monkeypatch):
-    # A branch ending in a statement that never waits (a keyword call, an event)
-    # runs in its `if`'s place; with no such tails, every such branch gets a frame
-    # of its own. The games are the same; in place, fewer frames are made.
-    from kotc.compiler import programs
-
-    rs, decks, _ = table
-    designs = card_pool(decks)
-    made = {"frames": 0}
-
-    class Counted(programs.Frame):
-        __slots__ = ()
-
-        def __init__(self, *args, **kwargs):
-            made["frames"] += 1
-            super().__init__(*args, **kwargs)
-
-    monkeypatch.setattr(programs, "Frame", Counted)
-
-    def transcript() -> tuple[list, int]:
-        made["frames"] = 0
-        engine = Engine(rs, designs)
-        logs = []
-        for seed in range(4):
-            g = Game.new(rs, decks, seed=seed, players=2, engine=engine)
-            play(g, [RandomAgent(seed), RandomAgent(seed + 1)])
-            logs.append([e.to_json() for e in g.events])
-        return logs, made["frames"]
-
-    in_place, fewer = transcript()
-    monkeypatch.setattr(programs, "_TAIL", frozenset())
-    with_frames, more = transcript()
-    assert in_place == with_frames
-    assert fewer < more
-
-
 def test_a_card_copy_has_every_slot_and_containers_of_its_own():
     # but the printed stats, which nothing changes: shared with the design's
     from kotc.runtime.state import CardState
@@ -559,7 +523,7 @@ def test_engines_are_shared_safely_between_threads(monkeypatch):
 
         __hash__ = object.__hash__
 
-    Engine._shared[(0, (Meddler(),))] = (rs, None)
+    Engine._shared[(0, (Meddler(),), "generated")] = (rs, None)
     engine = Engine.shared(rs, pool[:1])
     assert engine.pool == tuple(pool[:1])
     for t in threading.enumerate():

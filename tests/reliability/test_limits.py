@@ -4,6 +4,8 @@ cited error, never a traceback, a MemoryError or a hang."""
 
 from __future__ import annotations
 
+import pickle
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +44,18 @@ def test_a_computed_value_past_its_bound_ends_the_game_as_a_cited_error(tmp_path
     assert "Traceback" not in run.stderr and "MemoryError" not in run.stderr
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_bound_passed_in_a_simulation_stops_the_run_with_its_seed(tmp_path, workers):
+    body, limit = BODIES["repeat"]
+    path = _edition(tmp_path, body)
+    run = subprocess.run([sys.executable, "-m", "kotc", "simulate", str(path), "--games",
+                          "3", "--workers", workers], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 1, run.stderr
+    assert re.match(r"kotc simulate: the game of seed \d: ", run.stderr)
+    assert f"({limit})" in run.stderr and "Traceback" not in run.stderr
+
+
 def test_a_huge_printed_stat_is_refused_where_it_is_written(kotc, tmp_path):
     card = tmp_path / "big.kcard"
     card.write_text('card "Big" minion {\n  power 1000000000000 toughness 1 cost 1 }\n',
@@ -55,3 +69,13 @@ def test_the_checks_name_the_bound_and_pass_what_is_within_it():
     check_repeat(0, None)
     with pytest.raises(LimitExceeded, match="dice_per_roll"):
         check_dice(LIMITS["dice_per_roll"][0] + 1, None)
+
+
+def test_a_bound_passed_pickles_back_whole():
+    # raised in a pool's worker, it must come back to the run (a failed unpickling
+    # hangs the pool)
+    with pytest.raises(LimitExceeded) as raised:
+        check_repeat(10**9, "17th §Battles")
+    back = pickle.loads(pickle.dumps(raised.value))
+    assert (back.limit, back.value, back.cite, str(back)) == (
+        "repeat_rounds", 10**9, "17th §Battles", str(raised.value))

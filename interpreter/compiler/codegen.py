@@ -1,0 +1,1084 @@
+"""The code generator: the intermediate form written as Python, for speed.
+
+One function per block (`go(g, f)`, as `kotc.runtime.vm` runs it) or per
+expression (`(g, env) -> value`), its meaning the reference interpreter's
+(`interp.py`), which the tests check it against. The source is built with a
+structured writer (`Source`: lines in nested blocks, each written once, nothing
+edited after it is written), compiled once per distinct text (`compiled`), and
+registered with `linecache` under a name that says where it comes from, so
+tracebacks and debuggers show the generated lines.
+
+What the generated code calls it finds in its namespace: the helpers below
+(`HELPERS`), and the constants the writer gave names to as it wrote (citations,
+statements, the blocks it pushes, the functions of a waiting statement's
+expressions).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import linecache
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import CodeType, FunctionType
+from typing import Any
+
+from kotc.runtime.actions import Action, Made
+from kotc.runtime.events import Revealed, Seen
+from kotc.runtime.limits import check_repeat
+from kotc.runtime.values import AbilityRef, Seat, seat_of
+from kotc.runtime.vm import Frame
+
+from . import ir, services
+from .builtins import BUILTINS, as_items_of, element_name
+
+# what every generated function may call
+HELPERS: dict[str, Any] = {
+    "Action": Action,
+    "Made": Made,
+    "AbilityRef": AbilityRef,
+    "Frame": Frame,
+    "Seat": Seat,
+    "seat_of": seat_of,
+    "as_items_of": as_items_of,
+    "element_name": element_name,
+    "attr": services.attr,
+    "card_stat": services.card_stat,
+    "Context": services.Context,
+    "game_field": services.game_field,
+    "chain_field": services.chain_field,
+    "battle_field": services.battle_field,
+    "plus": services.plus,
+    "minus": services.minus,
+    "has_modifier": services.has_modifier,
+    "unbound": services.unbound,
+    "prevent": services.prevent,
+    "call": services.call,
+    "text": services.text,
+    "Revealed": Revealed,
+    "Seen": Seen,
+    "BUILTINS": BUILTINS,
+    "_MISSING": object(),
+    "services": services,
+}
+
+# code objects by the source they were compiled from
+_COMPILED: dict[str, CodeType] = {}
+
+
+class Source:
+    """Lines of Python in nested blocks. A line, once written, stays as written."""
+
+    def __init__(self, depth: int = 1):
+        self.lines: list[str] = []
+        self.depth = depth
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    @contextmanager
+    def block(self, header: str) -> Iterator[None]:
+        """A compound statement: `header`, then what is written inside the `with`."""
+        self.line(header)
+        self.depth += 1
+        start = len(self.lines)
+        try:
+            yield
+        finally:
+            if len(self.lines) == start:
+                self.line("pass")
+            self.depth -= 1
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def compiled(name: str, params: str, body: str, where: str,
+             namespace: dict[str, Any]) -> Callable[..., Any]:
+    """The function `def name(params): body`, compiled once per distinct source and
+    registered with `linecache` (as `<kotc WHERE #hash>`), with `namespace` as its
+    globals."""
+    source = f"def {name}({params}):\n{body}\n"
+    code = _COMPILED.get(source)
+    digest = hashlib.sha1(source.encode()).hexdigest()[:10]
+    filename = f"<kotc {where} #{digest}>"
+    if code is None:
+        code = _COMPILED[source] = compile(source, filename, "exec")
+    lines = source.splitlines(keepends=True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    scope: dict[str, Any] = {}
+    exec(code, namespace, scope)
+    function = scope[name]
+    assert isinstance(function, FunctionType)
+    function.__kotc_source__ = source  # type: ignore[attr-defined]
+    return function
+
+
+class Writer:
+    """Writes one function's body: its statements and the expressions they read.
+
+    Args:
+        blocks: the runtime blocks by number (what a statement pushes).
+        fn: makes the function of an expression (a waiting statement's).
+        simple_fn: makes the function running a simple block's statements.
+        terms: each term's parameters and function (for a term not written in
+            place), by name.
+        counter_kinds: each counter's kind (`is proactive`).
+    """
+
+    def __init__(self, blocks: list[Any], fn: Callable[[ir.Expr], Any],
+                 simple_fn: Callable[[ir.Block], Any],
+                 terms: dict[str, tuple[tuple[str, ...], Any]],
+                 term_params: dict[str, tuple[str, ...]],
+                 counter_kinds: dict[str, str]):
+        self.blocks, self.fn, self.simple_fn = blocks, fn, simple_fn
+        self.terms, self.term_params = terms, term_params
+        self.counter_kinds = counter_kinds
+        self.src = Source()
+        # names of the environment whose values the function holds in locals: read
+        # from those (a window binds `you` and each parameter so)
+        self.known: dict[str, str] = {}
+        self.consts: dict[str, Any] = {}
+        self._names: dict[int, str] = {}  # id of a constant -> its name
+        self.count = 0
+
+    # --- names ----------------------------------------------------------------------
+
+    def tmp(self) -> str:
+        self.count += 1
+        return f"_t{self.count}"
+
+    def const(self, value: Any) -> str:
+        """A name for `value` in the function's namespace."""
+        name = self._names.get(id(value))
+        if name is None:
+            name = self._names[id(value)] = f"_k{len(self.consts)}"
+            self.consts[name] = value
+        return name
+
+    def into(self, expr: str) -> str:
+        t = self.tmp()
+        self.src.line(f"{t} = {expr}")
+        return t
+
+    def namespace(self) -> dict[str, Any]:
+        return {**HELPERS, **self.consts}
+
+    # --- expressions ----------------------------------------------------------------
+
+    def value(self, e: ir.Expr) -> str:
+        """Write what evaluates `e`; an atom (a local or a literal) holding it."""
+        method: Callable[[Any], str] = getattr(self, f"e_{type(e).__name__}")
+        return method(e)
+
+    def items(self, e: ir.Expr) -> str:
+        """An atom holding `e`'s items, as `as_items_of` lists them."""
+        v = self.value(e)
+        return self.into(f"{v} if type({v}) is list else as_items_of({v})")
+
+    def e_Const(self, e: ir.Const) -> str:
+        if e.value is None or type(e.value) in (int, bool, str):
+            return repr(e.value)
+        return self.const(e.value)
+
+    def e_Name(self, e: ir.Name) -> str:
+        known = self.known.get(e.name)
+        if known is not None:
+            return known
+        t = self.tmp()
+        with self.src.block("try:"):
+            self.src.line(f"{t} = env[{e.name!r}]")
+        with self.src.block("except KeyError:"):
+            self.src.line(f"unbound({e.name!r})")
+        return t
+
+    def e_NameOr(self, e: ir.NameOr) -> str:
+        return self.into(f"env.get({e.name!r}, {self.e_Const(ir.Const(e.default))})")
+
+    def e_Local(self, e: ir.Local) -> str:
+        return e.slot
+
+    def e_Active(self, e: ir.Active) -> str:
+        if not e.bound:
+            return self.into("seat_of(g.active)")
+        return self.into("env['active'] if 'active' in env else seat_of(g.active)")
+
+    def e_Players(self, e: ir.Players) -> str:
+        return self.into("g.in_game[:]")
+
+    def e_GameField(self, e: ir.GameField) -> str:
+        read = {"turn": "g.turn", "phase": "g.phase", "step": "g.step",
+                "first_player": "seat_of(g.first_player)",
+                "first_turn": "g.turn == 1"}.get(e.name)
+        return self.into(read or f"game_field(g, {e.name!r})")
+
+    def e_ChainField(self, e: ir.ChainField) -> str:
+        if e.name == "open":
+            return self.into("g.chain is not None")
+        return self.into(f"chain_field(g, {e.name!r})")
+
+    def e_BattleField(self, e: ir.BattleField) -> str:
+        if e.name == "ongoing":
+            return self.into("g.battle is not None")
+        return self.into(f"battle_field(g, {e.name!r})")
+
+    def guarded(self, v: str, sure: bool, test: str, fast: Callable[[str], None],
+                name: str) -> str:
+        """`t`, set by `fast(t)` where `v` is of the kind read (`test`) or `sure`
+        to be; else read as `attr` reads any value."""
+        t = self.tmp()
+        if sure:
+            fast(t)
+            return t
+        with self.src.block(f"if {test}:"):
+            fast(t)
+        with self.src.block("else:"):
+            self.src.line(f"{t} = attr(g, {v}, {name!r}, env)")
+        return t
+
+    def e_CardStat(self, e: ir.CardStat) -> str:
+        v, stat = self.value(e.card), repr(e.stat)
+
+        def fast(t: str) -> None:
+            s = self.into(f"g.cards[{v}].stats")
+            self.src.line(f"{t} = {s}[{stat}] if {stat} in {s} else "
+                          f"card_stat(g, {v}, {stat}, env)")
+
+        return self.guarded(v, e.sure, f"type({v}) is int", fast, e.stat)
+
+    def e_CardField(self, e: ir.CardField) -> str:
+        v = self.value(e.card)
+        return self.guarded(v, e.sure, f"type({v}) is int",
+                            lambda t: self.src.line(f"{t} = g.cards[{v}].{e.name}"),
+                            e.name)
+
+    def e_CardSeat(self, e: ir.CardSeat) -> str:
+        v = self.value(e.card)
+        return self.guarded(
+            v, e.sure, f"type({v}) is int",
+            lambda t: self.src.line(f"{t} = seat_of(g.cards[{v}].{e.name})"), e.name)
+
+    def e_PlayerZone(self, e: ir.PlayerZone) -> str:
+        v = self.value(e.player)
+        return self.guarded(
+            v, e.sure, f"type({v}) is Seat",
+            lambda t: self.src.line(f"{t} = g.players[{v}].zones[{e.zone!r}]"), e.zone)
+
+    def e_PlayersZone(self, e: ir.PlayersZone) -> str:
+        players = self.value(e.players)
+        t, s = self.tmp(), self.tmp()
+        self.src.line(f"{t} = []")
+        with self.src.block(f"for {s} in {players}:"):
+            self.src.line(f"{t} += g.players[{s}].zones[{e.zone!r}]")
+        return t
+
+    def e_PlayerField(self, e: ir.PlayerField) -> str:
+        v = self.value(e.player)
+        read = (f"seat_of(g.next_seat({v}))" if e.name == "left"
+                else f"g.players[{v}].{e.name}")
+        return self.guarded(v, e.sure, f"type({v}) is Seat",
+                            lambda t: self.src.line(f"{t} = {read}"), e.name)
+
+    def e_EventField(self, e: ir.EventField) -> str:
+        v = self.value(e.event)
+        return self.into(f"{v}.get({e.name!r}) if isinstance({v}, dict) else "
+                         f"attr(g, {v}, {e.name!r}, env)")
+
+    def e_DynAttr(self, e: ir.DynAttr) -> str:
+        v = self.value(e.value)
+        return self.into(f"attr(g, {v}, {e.name!r}, {'env' if e.own_env else '{}'})")
+
+    def e_Builtin(self, e: ir.Builtin) -> str:
+        if e.func in ("context", "unbound"):
+            name = e.args[0].value  # type: ignore[attr-defined]
+            call = "Context(g, " if e.func == "context" else "unbound("
+            return self.into(f"{call}{name!r})")
+        args = [self.value(a) for a in e.args]
+        if e.func == "count":
+            (x,) = args
+            return self.into(f"len({x}) if type({x}) is list else "
+                             f"BUILTINS['count'](g, {x})")
+        if e.func == "tagged":
+            return self.into(f"{args[1]} in g.cards[{args[0]}].tags")
+        return self.into(f"BUILTINS[{e.func!r}](g, {', '.join(args)})")
+
+    def e_TermCall(self, e: ir.TermCall) -> str:
+        # the term's function looked up when called: a term may use itself
+        params = self.term_params[e.term]
+        inner = self.into("{'you': env.get('you')}")
+        for p, a in zip(params, e.args, strict=False):
+            self.src.line(f"{inner}[{p!r}] = {self.value(a)}")
+        return self.into(f"{self.const(self.terms)}[{e.term!r}][1](g, {inner})")
+
+    def e_With(self, e: ir.With) -> str:
+        for slot, value in zip(e.slots, e.values, strict=False):
+            self.src.line(f"{slot} = {self.value(value)}")
+        return self.value(e.body)
+
+    def e_Not(self, e: ir.Not) -> str:
+        return self.into(f"not {self.value(e.operand)}")
+
+    def e_And(self, e: ir.And) -> str:
+        t = self.tmp()
+        self.src.line(f"{t} = True if {self.value(e.left)} else False")
+        with self.src.block(f"if {t}:"):
+            self.src.line(f"{t} = True if {self.value(e.right)} else False")
+        return t
+
+    def e_Or(self, e: ir.Or) -> str:
+        t = self.tmp()
+        self.src.line(f"{t} = True if {self.value(e.left)} else False")
+        with self.src.block(f"if not {t}:"):
+            self.src.line(f"{t} = True if {self.value(e.right)} else False")
+        return t
+
+    def e_Compare(self, e: ir.Compare) -> str:
+        a, b = self.value(e.left), self.value(e.right)
+        if e.op in ("==", "!="):
+            return self.into(f"{a} {e.op} {b}")
+        # an order comparison with nothing in it (no such card) does not hold
+        if "None" in (a, b):
+            return "False"
+        tests = [f"{v} is not None" for v in (a, b) if not _literal(v)]
+        return self.into(" and ".join([*tests, f"{a} {e.op} {b}"]))
+
+    def e_Arith(self, e: ir.Arith) -> str:
+        a, b = self.value(e.left), self.value(e.right)
+        if e.op in ("+", "-"):
+            other = "plus" if e.op == "+" else "minus"
+            return self.into(f"{a} {e.op} {b} if type({a}) is int and type({b}) is int "
+                             f"else {other}({a}, {b})")
+        if e.op == "*":
+            return self.into(f"{a} * {b}")
+        return self.into(f"{a} // {b} if {b} else 0")
+
+    def e_In(self, e: ir.In) -> str:
+        r = self.value(e.collection)
+        x = self.value(e.item)
+        return self.into(f"{x} in {r} if isinstance({r}, (list, tuple)) else {x} == {r}")
+
+    def e_InOwnZone(self, e: ir.InOwnZone) -> str:
+        return self.into(f"g.cards[{self.value(e.card)}].zone == {e.zone!r}")
+
+    def e_Is(self, e: ir.Is) -> str:
+        x, n = self.value(e.value), repr(e.name)
+        test = {
+            "type": f"{x} is not None and not isinstance({x}, Seat) "
+                    f"and g.cards[{x}].type == {n}",
+            "pawn": f"g.cards[{x}].pawn",
+            "player": f"isinstance({x}, Seat)",
+            "modifier": f"has_modifier(g, {x}, {n})",
+            "counter_kind": f"{self.const(self.counter_kinds)}.get({x}) == {n}",
+        }.get(e.kind, f"{x} == {n}")
+        return self.into(test)
+
+    def e_Where(self, e: ir.Where) -> str:
+        items = self.items(e.base)
+        out = self.tmp()
+        self.src.line(f"{out} = []")
+        if e.slot is not None:
+            with self.src.block(f"for {e.slot} in {items}:"):
+                cond = self.value(e.cond)
+                with self.src.block(f"if {cond}:"):
+                    self.src.line(f"{out}.append({e.slot})")
+            return out
+        # the element's name, by the first element's kind, bound in the environment
+        var, saved, x = self.tmp(), self.tmp(), self.tmp()
+        with self.src.block(f"if {items}:"):
+            self.src.line(f"{var} = element_name({items}[0])")
+            self.src.line(f"{saved} = env.get({var}, _MISSING)")
+            with self.src.block("try:"), self.src.block(f"for {x} in {items}:"):
+                self.src.line(f"env[{var}] = {x}")
+                cond = self.value(e.cond)
+                with self.src.block(f"if {cond}:"):
+                    self.src.line(f"{out}.append({x})")
+            with self.src.block("finally:"):
+                with self.src.block(f"if {saved} is _MISSING:"):
+                    self.src.line(f"env.pop({var}, None)")
+                with self.src.block("else:"):
+                    self.src.line(f"env[{var}] = {saved}")
+        return out
+
+    # --- statements -----------------------------------------------------------------
+
+    def body(self, form: ir.Block) -> None:
+        """`go`'s body: each statement from the frame's position on. A frame rests
+        only at its start, at a statement that may wait or push, just after one,
+        or at its end: those are where it may pick up."""
+        stmts = form.stmts
+        # (a frame may also be left at its end: `stop` ends frames below its own)
+        entries = {0, len(stmts)}
+        for i, st in enumerate(stmts):
+            if not st.simple:
+                entries.update((i, i + 1))
+        src = self.src
+        src.line("env = f.env")
+        src.line("frames = g.frames")
+        src.line("pc = f.pc")
+        depth = src.depth
+        for i, st in enumerate(stmts):
+            if i in entries:
+                src.depth = depth
+                src.line(f"if pc <= {i}:")
+                src.depth = depth + 1
+            self.stmt(st, i)
+        src.depth = depth
+        src.line("return 0")
+
+    def simple_body(self, stmts: tuple[ir.Stmt, ...]) -> None:
+        """A simple block's statements, run in a loop's place (`for each`)."""
+        self.src.line("env = f.env")
+        self.src.line("frames = g.frames")
+        for i, st in enumerate(stmts):
+            self.stmt(st, i)
+
+    def stmt(self, st: ir.Stmt, i: int) -> None:
+        """Statement `st`, at position `i` of the frame's block (or in a branch of
+        the statement there)."""
+        write: Callable[[Any, int], None] | None = getattr(
+            self, f"s_{type(st).__name__}", None)
+        if write is not None:
+            write(st, i)
+            return
+        # a statement that waits or ends frames: its service, at its position
+        self.src.line(f"f.pc = {i}")
+        self.src.line(f"code = {self.service(st)}")
+        with self.src.block("if code:"):
+            self.src.line("return code")
+        with self.src.block("if frames[-1] is not f:"):
+            self.src.line(f"f.pc = {i + 1}")
+            self.src.line("return 1")
+
+    def service(self, st: ir.Stmt) -> str:
+        """The call of a waiting statement's service (see `services`)."""
+        s = self.const(st)
+
+        def fn(e: ir.Expr | None) -> str:
+            return "None" if e is None else self.const(self.fn(e))
+
+        def block(b: ir.Block) -> str:
+            return self.const(self.blocks[b.id])
+
+        if isinstance(st, ir.Choose):
+            fns = ", ".join(fn(e) for e in (st.what, st.lo, st.hi, st.n, st.chooser))
+            return f"services.choose(g, f, {s}, ({fns}))"
+        if isinstance(st, ir.Either):
+            options = "(" + "".join(f"{block(b)}, " for b in st.options) + ")"
+            return f"services.either(g, f, {s}, {fn(st.who)}, {options})"
+        if isinstance(st, ir.May):
+            return f"services.may(g, f, {s}, {fn(st.who)}, {block(st.body)})"
+        if isinstance(st, ir.ForEach):
+            inline = (self.const(self.simple_fn(st.body)) if st.body.simple else "None")
+            return (f"services.for_each(g, f, {s}, {fn(st.what)}, {fn(st.chooser)}, "
+                    f"{block(st.body)}, {inline})")
+        if isinstance(st, ir.Perform):
+            args = "(" + "".join(f"{fn(a)}, " for a in st.args) + ")"
+            return f"services.perform(g, f, {s}, {args}, {fn(st.who)})"
+        if isinstance(st, ir.Pick):
+            return (f"services.pick(g, f, {s}, {fn(st.lo)}, {fn(st.hi)}, "
+                    f"{fn(st.chooser)})")
+        if isinstance(st, ir.Reorder):
+            return f"services.reorder(g, f, {s}, {fn(st.what)})"
+        if isinstance(st, ir.Stop):
+            return f"services.stop(g, f, {s}, {fn(st.cond)})"
+        if isinstance(st, ir.StripAny):
+            return f"services.strip_any(g, f, {s}, {fn(st.count)}, {fn(st.target)})"
+        if isinstance(st, ir.React):
+            return f"g.referee.react(g, f, {st.timing!r})"
+        assert isinstance(st, ir.CallBody), st
+        return f"g.referee.call_body(g, f, {st.keyword!r}, {st.params!r})"
+
+    def cite(self, st: ir.Stmt) -> str:
+        return "None" if st.cite is None else self.const(st.cite)
+
+    # simple statements
+
+    def s_Move(self, st: ir.Move, i: int) -> None:
+        seat = self.value(st.owner)
+        what = self.items(st.what)
+        mods, cite, c = repr(st.mods), self.cite(st), self.tmp()
+        with self.src.block(f"for {c} in list({what}):"):
+            self.src.line(f"g.move({c}, {seat}, {st.zone!r}, {mods}, {cite})")
+
+    def s_Exhaust(self, st: ir.Exhaust, i: int) -> None:
+        what = self.items(st.what)
+        with self.src.block(f"if {what}:"):
+            self.src.line(f"g.set_exhausted({what}, {st.flag}, {self.cite(st)})")
+
+    def s_Fatigue(self, st: ir.Fatigue, i: int) -> None:
+        what = self.items(st.what)
+        with self.src.block(f"if {what}:"):
+            self.src.line(f"g.fatigue({what}, {st.flag}, {self.cite(st)})")
+
+    def s_Change(self, st: ir.Change, i: int) -> None:
+        owner = self.value(st.owner)
+        field = (self.into(f"env.get({st.field!r}, {st.field!r})") if st.dynamic
+                 else repr(st.field))
+        value = self.value(st.value)
+        owners, o = self.into(f"as_items_of({owner})"), self.tmp()
+        until, cite = repr(st.until), self.cite(st)
+        if st.sign:
+            delta = self.into(f"{st.sign} * {value}")
+            with self.src.block(f"for {o} in {owners}:"):
+                self.src.line(f"g.change({o}, {field}, {delta}, {until}, {cite})")
+        else:
+            with self.src.block(f"for {o} in {owners}:"):
+                self.src.line(f"g.assign({o}, {field}, {value}, {until}, {cite})")
+
+    def s_Reroll(self, st: ir.Reroll, i: int) -> None:
+        dice, d = self.items(st.die), self.tmp()
+        with self.src.block(f"for {d} in {dice}:"):
+            self.src.line(f"g.reroll({d}, {self.cite(st)})")
+
+    def counters(self, st: ir.Place | ir.Strip, method: str, placer: bool) -> None:
+        n, kind = self.value(st.count), self.value(st.kind)
+        targets, c = self.items(st.target), self.tmp()
+        by = "env['you'], " if placer else ""
+        with self.src.block(f"for {c} in {targets}:"):
+            self.src.line(f"g.{method}({c}, {kind}, {n}, {by}{self.cite(st)})")
+
+    def s_Place(self, st: ir.Place, i: int) -> None:
+        self.counters(st, "place_counters", True)
+
+    def s_Strip(self, st: ir.Strip, i: int) -> None:
+        self.counters(st, "strip_counters", False)
+
+    def s_Give(self, st: ir.Give, i: int) -> None:
+        seat = self.value(st.player)
+        what, c = self.items(st.what), self.tmp()
+        with self.src.block(f"for {c} in list({what}):"):
+            self.src.line(f"g.give({c}, {seat}, {self.cite(st)})")
+
+    def s_Reveal(self, st: ir.Reveal, i: int) -> None:
+        what = self.items(st.what)
+        self.src.line(
+            f"g.events.append(Revealed(list({what}), text({self.cite(st)})))")
+
+    def s_See(self, st: ir.See, i: int) -> None:
+        seer = "env['you']" if st.who is None else self.value(st.who)
+        seer = self.into(seer)
+        what = self.items(st.what)
+        self.src.line(
+            f"g.events.append(Seen({seer}, list({what}), text({self.cite(st)})))")
+
+    def s_Let(self, st: ir.Let, i: int) -> None:
+        v = self.value(st.value)
+        self.src.line(f"env[{st.name!r}] = list({v}) if isinstance({v}, list) else {v}")
+
+    def s_Shuffle(self, st: ir.Shuffle, i: int) -> None:
+        self.src.line(f"g.shuffle(list({self.items(st.what)}), {self.cite(st)})")
+
+    def s_Prevent(self, st: ir.Prevent, i: int) -> None:
+        self.src.line(f"prevent(g, env, {self.cite(st)})")
+
+    def s_Negate(self, st: ir.Negate, i: int) -> None:
+        self.src.line(f"g.negate(list({self.items(st.what)}), {self.cite(st)})")
+
+    def s_Skip(self, st: ir.Skip, i: int) -> None:
+        self.src.line(f"g.skip_step({st.step!r}, {self.cite(st)})")
+
+    def s_CreatePawn(self, st: ir.CreatePawn, i: int) -> None:
+        seat = self.value(st.owner)
+        values = ", ".join(f"{stat!r}: {self.value(v)}" for stat, v in st.printed)
+        values = self.into(f"{{{values}}}")
+        source = "None" if st.source is None else self.value(st.source)
+        self.src.line(f"env[{st.name!r}] = g.create_pawn({seat}, {st.zone!r}, "
+                      f"{source}, {values}, {self.cite(st)})")
+
+    def s_Pay(self, st: ir.Pay, i: int) -> None:
+        with self.src.block("if not env.get('__free'):"):
+            you = self.into("env['you']")
+            amount = self.value(st.amount)
+            self.src.line(f"g.pay({you}, {amount}, {st.kind!r}, {self.cite(st)})")
+
+    def each_card(self, st: ir.Enlist | ir.Withdraw | ir.Banish, method: str,
+                  copy: bool) -> None:
+        what, c = self.items(st.what), self.tmp()
+        items = f"list({what})" if copy else what
+        with self.src.block(f"for {c} in {items}:"):
+            self.src.line(f"g.{method}({c}, {self.cite(st)})")
+
+    def s_Enlist(self, st: ir.Enlist, i: int) -> None:
+        self.each_card(st, "enlist", False)
+
+    def s_Withdraw(self, st: ir.Withdraw, i: int) -> None:
+        self.each_card(st, "withdraw", False)
+
+    def s_Banish(self, st: ir.Banish, i: int) -> None:
+        self.each_card(st, "banish", True)
+
+    def s_AfterChain(self, st: ir.AfterChain, i: int) -> None:
+        body = self.const(self.blocks[st.body.id])
+        self.src.line(f"g.after_chain({body}, dict(env))")
+
+    def s_Attack(self, st: ir.Attack, i: int) -> None:
+        you = self.into("env['you']")
+        victim = self.value(st.victim)
+        team = self.items(st.team)
+        self.src.line(f"g.force_attack({you}, {victim}, list({team}), "
+                      f"{st.exhausting}, {self.cite(st)})")
+
+    def s_EndGame(self, st: ir.EndGame, i: int) -> None:
+        self.src.line(f"g.end_game('an effect ended the game', {self.cite(st)})")
+
+    def s_Reset(self, st: ir.Reset, i: int) -> None:
+        what = self.items(st.what)
+        with self.src.block(f"if {what}:"):
+            self.src.line(f"g.reset_stats({what}, {st.stats!r})")
+
+    def s_Expire(self, st: ir.Expire, i: int) -> None:
+        with self.src.block("if g.marked:"):  # nothing marked: nothing to expire
+            self.src.line(f"g.expire({st.until!r})")
+
+    def s_BeginBattle(self, st: ir.BeginBattle, i: int) -> None:
+        self.src.line(f"g.begin_battle(env['you'], {self.cite(st)})")
+
+    def s_Mark(self, st: ir.Mark, i: int) -> None:
+        what, c = self.items(st.what), self.tmp()
+        with self.src.block(f"for {c} in {what}:"):
+            self.src.line(f"g.mark({c}, {st.tag!r}, {st.until!r})")
+
+    def s_BindNumbers(self, st: ir.BindNumbers, i: int) -> None:
+        self.src.line(f"env.update({self.const(dict(st.values))})")
+
+    def s_KeepTargets(self, st: ir.KeepTargets, i: int) -> None:
+        k = self.tmp()
+        self.src.line(f"env[{st.key!r}] = {{{k}: v for {k}, v in env.items() "
+                      f"if {k}[:1] not in '_#'}}")
+
+    def s_RestoreTargets(self, st: ir.RestoreTargets, i: int) -> None:
+        self.src.line(f"env.update(env[{st.key!r}])")
+
+    def s_HandOver(self, st: ir.HandOver, i: int) -> None:
+        k = self.tmp()
+        self.src.line(f"frames[-2].env.update({{{k}: v for {k}, v in env.items() "
+                      f"if {k}[:1] == '#'}})")
+
+    def s_MakeLink(self, st: ir.MakeLink, i: int) -> None:
+        self.src.line("g.referee.make_link(g, f)")
+
+    # tails: they never wait; they move their frame on before they push
+
+    def s_Call(self, st: ir.Call, i: int) -> None:
+        fields = {p: ("None" if a is None else self.value(a)) for p, a in st.args}
+        given = ", ".join(f"{p!r}: {v}" for p, v in fields.items())
+        required = [fields[p] for p in st.required]
+        if "None" in required:
+            return  # nothing to act on: the effect is impossible
+        tests = [f"{v} is not None" for v in required if not _literal(v)]
+        call = (f"g.call_keyword({st.keyword!r}, {{{given}}}, env, {st.cost}, "
+                f"{self.cite(st)})")
+        with self._when(tests):
+            self.src.line(f"f.pc = {i + 1}")
+            self.src.line(call)
+            self.src.line("return 1")
+
+    @contextmanager
+    def _when(self, tests: list[str]) -> Iterator[None]:
+        if not tests:
+            yield
+            return
+        with self.src.block(f"if {' and '.join(tests)}:"):
+            yield
+
+    def s_Emit(self, st: ir.Emit, i: int) -> None:
+        fields = ", ".join(f"{p!r}: {self.value(a)}" for p, a in st.args)
+        self.src.line(f"f.pc = {i + 1}")
+        self.src.line(f"g.emit({st.event!r}, {{{fields}}}, env, {self.cite(st)})")
+        self.src.line("return 1")
+
+    def s_Resolve(self, st: ir.Resolve, i: int) -> None:
+        self.src.line(f"f.pc = {i + 1}")
+        then = "None" if st.then is None else self.const(self.blocks[st.then.id])
+        what = self.value(st.what)
+        self.src.line(f"g.resolve({what}, env, {self.cite(st)}, {then})")
+        self.src.line("return 1")
+
+    def s_Roll(self, st: ir.Roll, i: int) -> None:
+        count = self.value(st.count)
+        dice, d = self.tmp(), self.tmp()
+        cite = self.cite(st)
+        self.src.line(f"{dice} = g.roll({count}, env['you'], {cite})")
+        self.src.line(f"env[{st.name!r}] = {dice}")
+        self.src.line(f"f.pc = {i + 1}")
+        with self.src.block(f"for {d} in reversed({dice}):"):
+            self.src.line(f"g.fire('rolled', {{'die': {d}, 'roller': env['you']}}, "
+                          f"env, {cite})")
+        self.src.line("return 1")
+
+    def s_Pop(self, st: ir.Pop, i: int) -> None:
+        self.src.line(f"f.pc = {i + 1}")
+        target = self.value(st.target)
+        kind = self.value(st.kind)
+        self.src.line(f"g.pop_counter({target}, {kind}, env['you'], {self.cite(st)})")
+        self.src.line("return 1")
+
+    def s_If(self, st: ir.If, i: int) -> None:
+        cond = self.value(st.cond)
+        with self.src.block(f"if {cond}:"):
+            self.branch(st.then, i)
+        if st.otherwise is not None:
+            with self.src.block("else:"):
+                self.branch(st.otherwise, i)
+
+    def branch(self, block: ir.Block, i: int) -> None:
+        """A branch of the `if` at `i`: in the frame's place where it is `inline`
+        (its tail, if any, moves the frame past the `if`), else in a frame of its
+        own, the frame moved past the `if` first."""
+        if block.inline:
+            for st in block.stmts:
+                self.stmt_in_place(st, i)
+            return
+        self.src.line(f"f.pc = {i + 1}")
+        self.src.line(f"frames.append(Frame({self.const(self.blocks[block.id])}, env))")
+        self.src.line("return 1")
+
+    def stmt_in_place(self, st: ir.Stmt, i: int) -> None:
+        """A statement of an inline branch: simple, or a tail (written as at `i`)."""
+        self.stmt(st, i)
+
+    def s_Repeat(self, st: ir.Repeat, i: int) -> None:
+        n = self.value(st.times)
+        cite = "None" if st.cite is None else self.const(st.cite)
+        self.src.line(f"{self.const(check_repeat)}({n}, {cite})")
+        if st.body.simple:
+            with self.src.block(f"for _ in range({n}):"):
+                for inner in st.body.stmts:
+                    self.stmt(inner, i)
+            return
+        body = self.const(self.blocks[st.body.id])
+        self.src.line(f"f.pc = {i + 1}")
+        with self.src.block(f"if {n} > 0:"):
+            self.src.line(f"frames.append(Frame({body}, env, ['repeat', {n}]))")
+        self.src.line("return 1")
+
+
+class WindowWriter(Writer):
+    """Writes the function listing a window's actions (`listing.options`): per
+    action, its counter gate, then its options; an action with no parameter, or
+    one drawn from a collection, written in place as its plan says; any other
+    shape through the listing's general binder (`Listing.bindings`)."""
+
+    def window(self, listing: Any, acts: list[Any]) -> None:
+        src = self.src
+        src.line("you = seat_of(seat)")
+        src.line("out = []")
+        # the options listed before with this namer, kept (see `Made`)
+        kept = self.const([Made()])
+        src.line(f"made = {kept}[0]")
+        with src.block("if made.namer is not g.namer:"):
+            src.line(f"made = {kept}[0] = Made(g.namer)")
+        self.card_kinds = {"card", "ability", "counter", *listing.card_types}
+        self.known = {"you": "you"}
+        self.resources = self.tmp()  # the resources to pay with, counted when first read
+        self.resource_zones = listing.resource_zones
+        src.line(f"{self.resources} = None")
+        memo = "{}" if listing.standard_per_player else "None"
+        src.line(f"g.standard_memo, g.resources_memo = {memo}, {{}}")
+        with src.block("try:"):
+            self.tables(listing, acts)
+            for act in acts:
+                self.action(act)
+        with src.block("finally:"):
+            src.line("g.standard_memo = g.resources_memo = None")
+        src.line("return out")
+
+    def tables(self, listing: Any, acts: list[Any]) -> None:
+        """What the window's actions read of the listing's tables (the designs
+        whose first ability may resolve, where the cards with abilities an action
+        may take lie), kept by the window for whether the standard condition
+        fails and for the names of the recent events: read once per listing."""
+        self.table: dict[str, str] = {}
+        self.fails = "False"  # whether the standard condition fails for the seat
+        specs = []
+        for act in acts:
+            plan = act.plan
+            if _shape(plan) == "drawn" and plan.resolves is not None:
+                specs.append(("own", act, False))
+            elif _shape(plan) == "card_ability":
+                narrowed = plan.resolves == plan.params[1].name
+                drawn = plan.params[0].source is not None
+                specs.append(("narrowed" if narrowed else "any", act, drawn))
+            else:
+                continue
+            self.table[act.name] = self.tmp()
+        if not specs:
+            return
+        src = self.src
+        fails = "False"
+        if any(kind != "any" for kind, _, _ in specs):
+            fails = self.into("listing.standard_in_listing(g, you) is False")
+        self.fails = fails
+        recent = self.into("frozenset([e[0] for e in g.recent]) if g.recent else "
+                           "frozenset()")
+        names = ", ".join(self.table[act.name] for _, act, _ in specs)
+        kept = self.const({})
+        with src.block("try:"):
+            src.line(f"{names}, = {kept}[({fails}, {recent})]")
+        with src.block("except KeyError:"):
+            specs_ = self.const(tuple(specs))
+            src.line(f"{names}, = {kept}[({fails}, {recent})] = listing.window_tables("
+                     f"g, {specs_}, {fails}, {recent})")
+
+    def action(self, act: Any) -> None:
+        plan, a, src = act.plan, self.const(act), self.src
+        self.known = {"you": "you"}  # each action binds its parameters anew
+        if plan.counter_kinds is not None:  # it takes a counter off a card
+            kinds = self.const(plan.counter_kinds)
+            with src.block(f"if g.counters_in_play and not "
+                           f"{kinds}.isdisjoint(g.counters_in_play):"):
+                self.offers(act, a)
+            return
+        self.offers(act, a)
+
+    def offers(self, act: Any, a: str) -> None:
+        plan, src = act.plan, self.src
+        shape = _shape(plan)
+        if shape != "other":
+            src.line("env = {'you': you}")
+        if shape == "bare":
+            self.bare(act, a)
+        elif shape == "drawn":
+            self.drawn(act, a)
+        elif shape == "card_ability":
+            self.card_ability(act, a)
+        elif shape == "two_drawn":
+            self.two_drawn(act, a)
+        else:
+            args = self.tmp()
+            with src.block(f"for {args} in listing.bindings(g, {a}, seat, ()):"):
+                self.found(plan, args)
+
+    def bind(self, name: str, local: str) -> None:
+        """Parameter `name` is `local` now: in the env (what the listing's helpers
+        read), and read from the local by what is written after."""
+        self.src.line(f"env[{name!r}] = {local}")
+        self.known[name] = local
+
+    def costs(self, plan: ir.ActionPlan) -> None:
+        """On to the next candidate unless the costs can be paid (`affordable_now`):
+        each amount in turn, against the player's HP or the resources they may
+        pay with (counted once per listing)."""
+        if plan.costs:
+            with self.src.block(f"if not ({self.affordable(plan)}):"):
+                self.src.line("continue")
+
+    def affordable(self, plan: ir.ActionPlan) -> str:
+        """A test that each cost of the plan can be paid, its amounts read in turn
+        (each written before the test: none can fail or change what is read)."""
+        tests = []
+        for kind, amount in plan.costs:
+            need = self.value(amount)
+            if kind == "hp":
+                tests.append(f"{need} <= g.players[seat].hp")
+                continue
+            have = self.resources
+            with self.src.block(f"if {have} is None:"):
+                self.src.line(f"{have} = g.unexhausted_resources(seat)")
+            tests.append(f"{need} <= {have}")
+        return " and ".join(tests)
+
+    def found(self, plan: ir.ActionPlan, args: str) -> None:
+        """The option taking `args`, listed: kept from one listing to the next where
+        its arguments are cards, abilities and counters' kinds."""
+        if all(p.type in self.card_kinds for p in plan.params):
+            self.src.line(f"out.append(made[({plan.name!r}, {args})])")
+        else:
+            self.src.line(f"out.append(Action('act', ({plan.name!r}, {args}), None, "
+                          "g.namer))")
+
+    def bare(self, act: Any, a: str) -> None:
+        """`Listing.bare_holds`: its requirement, then its costs."""
+        plan, src = act.plan, self.src
+        requires = [] if plan.requires is None else [
+            f"True if {self.value(plan.requires)} else False"]
+        with self._when(requires):
+            paid = [self.affordable(plan)] if plan.costs else []
+            with self._when(paid):
+                src.line(f"out.append({self.const(act.bare)})")
+
+    def drawn(self, act: Any, a: str) -> None:
+        """One parameter drawn from a collection (`_bind` for it): each candidate
+        once, of its card type, its check, the costs, the activation condition."""
+        plan, src = act.plan, self.src
+        param = plan.params[0]
+        resolves = plan.resolves is not None
+        # the designs whose first ability may resolve now (None: any)
+        own = self.table.get(act.name, "None")
+        items = self.items(param.source)
+        c = self.tmp()
+        with src.block(f"for {c} in dict.fromkeys({items}):"):
+            if param.card_type is not None:
+                with src.block(f"if g.cards[{c}].type != {param.card_type!r}:"):
+                    src.line("continue")
+            if resolves:
+                with src.block(f"if {own} is not None and g.cards[{c}].design "
+                               f"not in {own}:"):
+                    src.line("continue")
+            self.bind(param.name, c)
+            if param.check is not None:
+                with src.block(f"if not {self.value(param.check)}:"):
+                    src.line("continue")
+            self.costs(plan)
+            if resolves:
+                with src.block(f"if not listing.condition_met(g, you, {c}, env):"):
+                    src.line("continue")
+            self.found(plan, f"({c},)")
+
+
+    def pool(self, param: ir.ParamPlan) -> str:
+        """A parameter's candidates drawn from its `in` (`Listing.candidates`):
+        each once, of its card type."""
+        assert param.source is not None
+        items = self.items(param.source)
+        pool = self.into(f"list(dict.fromkeys({items}))")
+        if param.card_type is None:
+            return pool
+        c = self.tmp()
+        return self.into(f"[{c} for {c} in {pool} if g.cards[{c}].type == "
+                         f"{param.card_type!r}]")
+
+    def two_drawn(self, act: Any, a: str) -> None:
+        """Two parameters each drawn from a collection, the second's not naming the
+        first (a card of the hand for one of the reserves): that collection is
+        drawn once, when the first has candidates."""
+        plan, src = act.plan, self.src
+        first, second = plan.params
+        pool = self.pool(first)
+        with src.block(f"if {pool}:"):
+            others = self.pool(second)
+            c, d = self.tmp(), self.tmp()
+            if second.check is None and not plan.costs and plan.resolves is None:
+                # nothing is checked of a pair: each first kept goes with every second
+                with src.block(f"for {c} in {pool}:"):
+                    if first.check is not None:
+                        self.bind(first.name, c)
+                        with src.block(f"if not {self.value(first.check)}:"):
+                            src.line("continue")
+                    with src.block(f"for {d} in {others}:"):
+                        self.found(plan, f"({c}, {d})")
+                return
+            with src.block(f"for {c} in {pool}:"):
+                self.bind(first.name, c)
+                if first.check is not None:
+                    with src.block(f"if not {self.value(first.check)}:"):
+                        src.line("continue")
+                with src.block(f"for {d} in {others}:"):
+                    self.bind(second.name, d)
+                    if second.check is not None:
+                        with src.block(f"if not {self.value(second.check)}:"):
+                            src.line("continue")
+                    self.costs(plan)
+                    if plan.resolves is not None:
+                        with src.block(f"if not listing.condition_met(g, you, "
+                                       f"env[{plan.resolves!r}], env):"):
+                            src.line("continue")
+                    self.found(plan, f"({c}, {d})")
+
+    def card_ability(self, act: Any, a: str) -> None:
+        """A card and one of its abilities (`_bind` for the two): the cards with
+        abilities the action may take, where they may lie (the player's own,
+        by its plan's tables, or drawn from its `in`), then each ability the
+        requirement does not rule out; narrowed, where the standard condition
+        fails, to those that say themselves when they may be activated."""
+        plan, src = act.plan, self.src
+        card, ability = plan.params
+        narrow = "'any'"
+        if plan.resolves == ability.name:
+            narrow = self.into(f"'own' if {self.fails} else 'resolving'")
+        table = self.table[act.name]  # where such cards lie: (zone, designs)...
+        with src.block(f"if {table}:"):
+            if card.source is None:  # the player's cards with abilities, in card order
+                zones, pool = self.into("g.players[seat].zones"), self.into("[]")
+                z, designs, c = self.tmp(), self.tmp(), self.tmp()
+                with src.block(f"for {z}, {designs} in {table}:"), src.block(
+                        f"for {c} in {zones}[{z}]:"), src.block(
+                        f"if g.cards[{c}].design in {designs}:"):
+                    src.line(f"{pool}.append({c})")
+                src.line(f"{pool}.sort()")
+            else:  # those drawn from its `in`, in its order: {zone: designs}
+                items, c = self.items(card.source), self.tmp()
+                pool = self.into(
+                    f"[{c} for {c} in dict.fromkeys({items}) if g.cards[{c}].design "
+                    f"in {table}.get(g.cards[{c}].zone, ())]")
+            self.abilities_of(act, a, pool, narrow)
+
+    def abilities_of(self, act: Any, a: str, pool: str, narrow: str) -> None:
+        plan, src = act.plan, self.src
+        card, ability = plan.params
+        c, state, indices, k, ref = (self.tmp() for _ in range(5))
+        with src.block(f"for {c} in {pool}:"):
+            src.line(f"{state} = g.cards[{c}]")
+            if card.card_type is not None:
+                with src.block(f"if {state}.type != {card.card_type!r}:"):
+                    src.line("continue")
+            self.bind(card.name, c)
+            if card.check is not None:
+                with src.block(f"if not {self.value(card.check)}:"):
+                    src.line("continue")
+            src.line(f"{indices} = {a}.possible.get(({state}.design, {state}.zone))")
+            with src.block(f"if {indices} is None:"):
+                src.line(f"{indices} = listing.possible_for(g, {a}, 1, {state}.design, "
+                         f"{state}.zone)")
+            if narrow != "'any'":
+                printed = self.into(f"g.engine.abilities[{state}.design]")
+                with src.block(f"if {narrow} == 'own':"):
+                    # those that say themselves when they may be activated
+                    src.line(f"{indices} = [{k} for {k} in {indices} "
+                             f"if {printed}[{k}].trigger is not None "
+                             f"or {printed}[{k}].cond is not None]")
+            with src.block(f"for {k} in {indices}:"):
+                src.line(f"{ref} = AbilityRef({c}, {k})")
+                self.bind(ability.name, ref)
+                if ability.check is not None:
+                    with src.block(f"if not {self.value(ability.check)}:"):
+                        src.line("continue")
+                self.costs(plan)
+                if plan.resolves is not None:
+                    what = ref if plan.resolves == ability.name else c
+                    with src.block(
+                            f"if not listing.condition_met(g, you, {what}, env):"):
+                        src.line("continue")
+                self.found(plan, f"({c}, {ref})")
+
+
+def _shape(plan: ir.ActionPlan) -> str:
+    """How a window lists an action: "bare" (no parameter), "drawn" (one, drawn
+    from a collection), "card_ability" (a card, then one of its abilities),
+    "two_drawn" (two drawn, the second's collection not naming the first), or
+    through the general binder ("other")."""
+    params = plan.params
+    if not params:
+        return "bare"
+    if len(params) == 1:
+        return "drawn" if params[0].source is not None else "other"
+    if len(params) != 2:
+        return "other"
+    first, second = params
+    if second.type == "ability" and first.type not in (
+            "ability", "counter", "player", "players"):
+        return "card_ability"
+    if (first.source is not None and second.source is not None
+            and not ir_reads(second.source, first.name)
+            and second.type not in ("ability", "counter")):
+        return "two_drawn"
+    return "other"
+
+
+def ir_reads(e: ir.Expr, name: str) -> bool:
+    """Whether an expression reads `name` from the environment."""
+    if isinstance(e, (ir.Name, ir.NameOr)):
+        return e.name == name
+    for f in e.__dataclass_fields__:
+        value = getattr(e, f)
+        values = value if isinstance(value, tuple) else (value,)
+        if any(isinstance(v, ir.Expr) and ir_reads(v, name) for v in values):
+            return True
+    return False
+
+
+def _literal(v: str) -> bool:
+    return v in ("True", "False") or v.lstrip("-").isdigit() or v.startswith("'")
+
+
+__all__ = ["HELPERS", "Source", "WindowWriter", "Writer", "compiled"]

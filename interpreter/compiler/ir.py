@@ -1,0 +1,757 @@
+"""The intermediate form: what a rule's program means, once its names are resolved.
+
+`lower.py` makes it from the validated syntax tree; `interp.py` evaluates it and
+`codegen.py` writes it as Python; both follow the same meaning, and the tests
+play games under both and compare.
+
+Expressions know where each name comes from (the program's environment, an
+element of a `where`, a term's parameter, a global) and what kind of value each
+attribute is read from (a card's stat, a player's zone, an event's field...): a
+read whose kind is not known when the program is compiled is a `DynAttr`, read
+by the one function that looks at the value (`services.attr`).
+
+Statements know whether they may wait for a decision (`waits`) or push a frame
+(`pushes`); a block of statements that do neither is `simple` and runs without a
+frame of its own, by both backends alike, so the frames a state holds mean the
+same whichever backend made them.
+
+Every node is a frozen, slotted dataclass: hashable, so generated code is cached
+by the form it was written from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from kotc.dsl.ast import Citation
+
+# --- expressions ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    """A value read from the game and the environment, changing neither."""
+
+
+@dataclass(frozen=True, slots=True)
+class Const(Expr):
+    """A literal: an int, a bool, a string (a name), or None."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Expr):
+    """A name bound in the program's environment: an error if it is not."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class NameOr(Expr):
+    """A name bound in the environment, or `default` where it is not (a counter
+    or tag named bare, which a name may stand for)."""
+
+    name: str
+    default: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Local(Expr):
+    """An element of a `where`, or a term's parameter (or its `you`): bound by the
+    expression itself, never in the environment."""
+
+    slot: str
+
+
+@dataclass(frozen=True, slots=True)
+class Active(Expr):
+    """The active player: the environment's `active` where it binds one (a
+    term's does not: `bound`)."""
+
+    bound: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Players(Expr):
+    """The players still in the game, in seat order (a list of the caller's own)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameField(Expr):
+    """`game.turn`, `game.phase`, `game.step`, `game.first_player`, `game.first_turn`."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChainField(Expr):
+    """`chain.open`, `chain.length`, `chain.resolving`, `chain.last_actor`."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class BattleField(Expr):
+    """`battle.ongoing`, or a field of the battle's record (an empty list for a
+    team, None for any other field, while no battle is under way)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardStat(Expr):
+    """A card's stat (a name the edition or a printed card gives stats); where the
+    card has none, read as any other attribute (`services.card_attr`)."""
+
+    card: Expr
+    stat: str
+    sure: bool  # the value is a card for certain (else it is looked at first)
+
+
+@dataclass(frozen=True, slots=True)
+class CardField(Expr):
+    """A card's own field (`exhausted`, `zone`, `pawn`, `fatigued_turn`...)."""
+
+    card: Expr
+    name: str
+    sure: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CardSeat(Expr):
+    """A card's `owner`, `controller` or `last_controller`, as a player."""
+
+    card: Expr
+    name: str
+    sure: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerZone(Expr):
+    """A player's zone: the list of its cards."""
+
+    player: Expr
+    zone: str
+    sure: bool  # the value is a player for certain
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersZone(Expr):
+    """A zone of each of several players, their cards joined in seat order."""
+
+    players: Expr
+    zone: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerField(Expr):
+    """A player's `hp`, `eliminated`, `decked_out`, `agreed`; `left`: the player to
+    its left still in the game."""
+
+    player: Expr
+    name: str
+    sure: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EventField(Expr):
+    """A field of the event a reaction or trigger reads (None where it has none)."""
+
+    event: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DynAttr(Expr):
+    """An attribute of a value whose kind is known only when read
+    (`services.attr`)."""
+
+    value: Expr
+    name: str
+    # read with the program's environment (a name bound to a stat stands for it);
+    # in a term written in place, with the term's own, which binds no such name
+    own_env: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin(Expr):
+    """A function of the language (`count`, `total`, `top`, `cost`, `tagged`...);
+    and two of the engine's: `context` (`game`, `chain` or `battle` as a value)
+    and `unbound` (a name a term's environment does not bind)."""
+
+    func: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TermCall(Expr):
+    """A term not written in place (one that uses itself): run with an environment
+    of its own, its parameters and the caller's `you`."""
+
+    term: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class With(Expr):
+    """`body` with the locals `slots` bound to `values`, in order (a term written
+    in place: its arguments, then its body)."""
+
+    slots: tuple[str, ...]
+    values: tuple[Expr, ...]
+    body: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Not(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class And(Expr):
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Or(Expr):
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Compare(Expr):
+    """`==`, `!=`, or an order comparison, which does not hold with None on
+    either side."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Arith(Expr):
+    """`+` and `-` (of numbers, or of collections: joined without repeats, or taken
+    away), `*`, `/` (rounded down; by zero, 0)."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class In(Expr):
+    """`x in collection` (or `x == value` for a single value)."""
+
+    item: Expr
+    collection: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class InOwnZone(Expr):
+    """`card in card.controller.ZONE` for an element of a `where` over cards: the
+    card's own zone says it."""
+
+    card: Expr
+    zone: str
+
+
+@dataclass(frozen=True, slots=True)
+class Is(Expr):
+    """`x is NAME`: a card type (`kind` "type"), `pawn`, `player`, an ability's
+    modifier ("modifier"), a counter's kind ("counter_kind"), or equality with
+    the name ("name")."""
+
+    kind: str
+    value: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Where(Expr):
+    """`base where cond`. With `slot`, every element is of one kind, bound to that
+    local; with none, each element is bound in the environment under the name its
+    kind gives the first (`card`, `player`, `die`) while `cond` is read."""
+
+    base: Expr
+    cond: Expr
+    slot: str | None
+    kind: str  # "card", "player", "die", or "" where it is known only when read
+
+
+# --- statements -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Stmt:
+    """One statement of a block; `cite` is the rule it runs for."""
+
+    cite: Citation | None
+    # whether it may wait for a decision, or push a frame (moving its own frame
+    # on first): class-wide for most, per statement for some (`If`, `Repeat`...)
+    waits: ClassVar[bool] = False
+    pushes: ClassVar[bool] = False
+
+    @property
+    def simple(self) -> bool:
+        """Neither waits nor pushes: runs straight through, with no frame."""
+        return not (self.waits or self.pushes)
+
+    @property
+    def tail(self) -> bool:
+        """Never waits; if it pushes, it has moved its frame on first: it may end a
+        branch an `if` runs in its own frame's place."""
+        return not self.waits
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Statements run in order, with the rule they come from and a number (a saved
+    frame names its block by number). `simple`: none of them waits or pushes;
+    `inline`: an `if` runs this branch in its own frame's place (simple
+    statements, the last of which may be a tail)."""
+
+    id: int
+    stmts: tuple[Stmt, ...]
+    cite: Citation | None
+    where: str
+    simple: bool = field(init=False, compare=False)
+    inline: bool = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        stmts = self.stmts
+        simple = all(s.simple for s in stmts)
+        inline = not stmts or (all(s.simple for s in stmts[:-1]) and stmts[-1].tail)
+        object.__setattr__(self, "simple", simple)
+        object.__setattr__(self, "inline", inline)
+
+
+# simple statements: they never wait nor push
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Stmt):
+    what: Expr  # the cards, each moved (a copy of the list is taken first)
+    owner: Expr  # the player whose zone they go to
+    zone: str
+    mods: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Exhaust(Stmt):
+    what: Expr
+    flag: bool  # False: unexhaust
+
+
+@dataclass(frozen=True, slots=True)
+class Fatigue(Stmt):
+    what: Expr
+    flag: bool  # False: unfatigue
+
+
+@dataclass(frozen=True, slots=True)
+class Change(Stmt):
+    """`add`/`subtract` (`sign` 1 or -1) or `set` (`sign` 0) a field of each owner:
+    a card's stat, a player's HP, an event's field, a battle's slot. `field` is
+    a stat's name, or with `dynamic` a name bound to one (`which`)."""
+
+    owner: Expr
+    field: str
+    dynamic: bool
+    value: Expr
+    sign: int
+    until: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll(Stmt):
+    die: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Stmt):
+    count: Expr
+    kind: Expr
+    target: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Strip(Stmt):
+    count: Expr
+    kind: Expr
+    target: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Give(Stmt):
+    what: Expr
+    player: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class See(Stmt):
+    what: Expr
+    who: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Prevent(Stmt):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Negate(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Skip(Stmt):
+    step: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreatePawn(Stmt):
+    owner: Expr
+    zone: str
+    name: str
+    source: Expr | None
+    printed: tuple[tuple[str, Expr], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pay(Stmt):
+    amount: Expr
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Enlist(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class AfterChain(Stmt):
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Stmt):
+    victim: Expr
+    team: Expr
+    exhausting: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Banish(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame(Stmt):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Reset(Stmt):
+    what: Expr
+    stats: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Expire(Stmt):
+    until: str
+
+
+@dataclass(frozen=True, slots=True)
+class BeginBattle(Stmt):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Mark(Stmt):
+    what: Expr
+    tag: str
+    until: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class BindNumbers(Stmt):
+    """The numbers a printed text gives its phrase (`x`, `y`, `counter`)."""
+
+    values: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KeepTargets(Stmt):
+    """What a target selection bound, kept under `key` for its effects."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreTargets(Stmt):
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver(Stmt):
+    """The targets chosen on activation, handed to the link (or resolution) the
+    activation makes: the frame below."""
+
+
+@dataclass(frozen=True, slots=True)
+class MakeLink(Stmt):
+    """The link an activation makes, once its cost is paid and its targets chosen."""
+
+
+# statements that may push a frame, having moved their own on first (tails)
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Stmt):
+    """A keyword's program, with its parameters bound (`args` in their order; a
+    required one left None: nothing to act on, nothing done)."""
+
+    keyword: str
+    args: tuple[tuple[str, Expr | None], ...]
+    required: tuple[str, ...]
+    cost: bool
+    pushes = True
+
+
+@dataclass(frozen=True, slots=True)
+class Emit(Stmt):
+    event: str
+    args: tuple[tuple[str, Expr], ...]
+    pushes = True
+
+
+@dataclass(frozen=True, slots=True)
+class Resolve(Stmt):
+    what: Expr
+    then: Block | None
+    pushes = True
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Stmt):
+    count: Expr
+    name: str
+    pushes = True
+
+
+@dataclass(frozen=True, slots=True)
+class Pop(Stmt):
+    kind: Expr
+    target: Expr
+    pushes = True
+
+
+@dataclass(frozen=True, slots=True)
+class If(Stmt):
+    """Runs a branch: in this frame's place where the branch is `inline`, else in a
+    frame of its own."""
+
+    cond: Expr
+    then: Block
+    otherwise: Block | None
+
+    @property
+    def simple(self) -> bool:
+        return self.then.simple and (self.otherwise is None or self.otherwise.simple)
+
+    @property
+    def tail(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat(Stmt):
+    """Its body `times` times: here, when the body is simple; else in a frame of its
+    own that goes round again."""
+
+    times: Expr
+    body: Block
+
+    @property
+    def simple(self) -> bool:
+        return self.body.simple
+
+    @property
+    def tail(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class CallBody(Stmt):
+    """A watched keyword call's own body, once nothing prevented it."""
+
+    keyword: str
+    params: tuple[str, ...]
+    pushes = True
+
+
+# statements that may wait for a decision
+
+
+@dataclass(frozen=True, slots=True)
+class ForEach(Stmt):
+    """Its body for each item (in an order `chooser` picks); here, when the body
+    is simple, else in a frame of its own that goes round again."""
+
+    name: str
+    what: Expr
+    body: Block
+    chooser: Expr | None
+    waits = True
+    pushes = True
+
+    @property
+    def simple(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Stmt):
+    what: Expr
+    name: str
+    lo: Expr | None
+    hi: Expr | None
+    n: Expr | None
+    any: bool
+    single: bool  # `exactly 1`: the name holds the one chosen, not a list
+    chooser: Expr | None
+    random: bool
+    waits = True
+
+
+@dataclass(frozen=True, slots=True)
+class Either(Stmt):
+    options: tuple[Block, ...]
+    labels: tuple[str, ...]
+    who: Expr | None
+    waits = True
+    pushes = True
+
+
+@dataclass(frozen=True, slots=True)
+class May(Stmt):
+    body: Block
+    who: Expr | None
+    waits = True
+    pushes = True
+
+
+@dataclass(frozen=True, slots=True)
+class Perform(Stmt):
+    action: str
+    args: tuple[Expr, ...]
+    mods: tuple[str, ...]
+    who: Expr | None
+    waits = True
+    pushes = True
+
+
+@dataclass(frozen=True, slots=True)
+class Pick(Stmt):
+    name: str
+    lo: Expr
+    hi: Expr
+    chooser: Expr | None
+    waits = True
+
+
+@dataclass(frozen=True, slots=True)
+class Reorder(Stmt):
+    what: Expr
+    waits = True
+
+
+@dataclass(frozen=True, slots=True)
+class StripAny(Stmt):
+    """`strip n any from cards`: from each card, up to `n` counters of any kinds,
+    the player choosing which kind each time more than one is there and not all
+    of them go."""
+
+    count: Expr
+    target: Expr
+    waits = True
+
+
+@dataclass(frozen=True, slots=True)
+class Stop(Stmt):
+    """The rest of the phrase's program does nothing if `cond` holds; in an
+    activation, the activation fails."""
+
+    cond: Expr
+    waits = True  # it ends frames below its own: never run in another's place
+    pushes = True
+
+
+@dataclass(frozen=True, slots=True)
+class React(Stmt):
+    """Offers each reactive counter that watches the frame's event (`timing`:
+    `would`, `before`, `after`, or None for right after it) to its placer."""
+
+    timing: str | None
+    waits = True
+    pushes = True
+
+
+# --- listing plans --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ParamPlan:
+    """How a listing fills one parameter of an action: where its candidates come
+    from (`source`; None: by its type: the players, a card's abilities or
+    counters, the player's cards with abilities), the card type they must have,
+    and the part of the requirement decided once it is bound (`check`)."""
+
+    name: str
+    type: str
+    card_type: str | None
+    source: Expr | None
+    check: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionPlan:
+    """How a listing finds every way to take an action now: its parameters in
+    order; for one with none, its requirement; what it costs (paid first, so
+    checked before it is offered); the parameter whose ability (or card's first)
+    must be activatable now (`resolves`); and, where a parameter takes a counter
+    off a card, the kinds it may take (none in play: nothing to list)."""
+
+    name: str
+    params: tuple[ParamPlan, ...]
+    requires: Expr | None
+    costs: tuple[tuple[str, Expr], ...]
+    resolves: str | None
+    counter_kinds: frozenset[str] | None
+
+
+__all__ = [name for name in dir() if not name.startswith("_") and name[0].isupper()]

@@ -1,0 +1,493 @@
+"""What the language's programs ask of a game, written once for both backends.
+
+The reference interpreter (`interp.py`) and the generated code (`codegen.py`)
+evaluate expressions and run simple statements each in their own way, and call
+these for the rest: an attribute whose kind is known only when it is read
+(`attr`), the collections' `+` and `-`, the contexts `game`, `chain` and
+`battle`, and every statement that waits for a decision (`choose`, `either`,
+`for each`, `may`, `perform`, `pick`, `reorder`) or ends frames (`stop`). Such a
+statement is given its expressions as functions `(game, env) -> value` (`Fns`),
+so that what it means is here alone, whichever backend evaluates them.
+
+A service returns what a statement returns to the program machine
+(`kotc.runtime.vm`): NEXT, PUSHED or WAIT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kotc.runtime.actions import DONE, Action, Decision, picks
+from kotc.runtime.events import CannotPerform, Prevented, Stopped
+from kotc.runtime.state import SEAT_FIELDS
+from kotc.runtime.values import AbilityRef, DieRef, Seat, seat_of
+from kotc.runtime.vm import NEXT, PUSHED, WAIT, Frame
+
+from . import ir
+from .builtins import as_items_of, element_name
+
+Fn = Callable[[Any, dict[str, Any]], Any]
+Game = Any  # the game (`kotc.engine.game.Game`), which this layer does not import
+
+
+def unbound(name: str) -> Any:
+    """A name read where the program's environment does not bind it."""
+    raise RuntimeError(f"'{name}' is not bound here")
+
+
+def text(cite: Any) -> str | None:
+    """A rule's citation as the log writes it."""
+    return None if cite is None else cite.text
+
+
+# --- attributes -------------------------------------------------------------------------
+
+
+def attr(g: Game, value: Any, name: str, env: dict[str, Any]) -> Any:
+    """`value.name`, read by what `value` is: a card, a player, an event's fields,
+    a die, an ability, a context, or a list of these (each one's, joined where
+    each is a list: `players.hand`)."""
+    kind = type(value)  # none of the classes looked for first has subclasses
+    if kind is int:
+        card = g.cards[value]
+        stats = card.stats
+        if name in stats:
+            return stats[name]
+        if name == "controller":
+            return seat_of(card.controller)
+        if name == "owner":
+            return seat_of(card.owner)
+        return card_attr(card, name, env)
+    if isinstance(value, dict):  # an event's fields, most often (`event.target`)
+        return value.get(name)
+    if kind is Context:
+        return value.get(name)
+    if kind is Seat:
+        p = g.players[value]
+        if name in p.zones:
+            return p.zones[name]
+        if name == "left":
+            return seat_of(g.next_seat(value))
+        return getattr(p, name)
+    if kind is DieRef:
+        die = g.dice[value]
+        return die[0] if name == "value" else seat_of(die[1])
+    if isinstance(value, AbilityRef):
+        return value.card
+    if isinstance(value, (list, tuple)):
+        values = [attr(g, v, name, env) for v in value]
+        if values and isinstance(values[0], list):  # `players.hand`: all their cards
+            return [x for v in values for x in v]
+        return values
+    if value is None:
+        return None
+    return card_attr(g.cards[value], name, env)
+
+
+def card_attr(card: Any, name: str, env: dict[str, Any]) -> Any:
+    """A card's attribute that is none of its stats: a name bound to a stat
+    (`which`) stands for that stat; else its printed stats, a seat, its Ultra
+    Points, or a field of its own."""
+    stat = env.get(name, name)
+    if isinstance(stat, str) and stat in card.stats:
+        return card.stats[stat]
+    if name == "printed":
+        return card.printed
+    if name in SEAT_FIELDS:
+        return seat_of(getattr(card, name))
+    if name == "ultra_points":
+        return card.printed.get("ultra_points", 0)
+    return getattr(card, name)
+
+
+def card_stat(g: Game, card: int, stat: str, env: dict[str, Any]) -> Any:
+    """A card's stat; where it has none, what `attr` reads for that name."""
+    c = g.cards[card]
+    stats = c.stats
+    if stat in stats:
+        return stats[stat]
+    return attr(g, card, stat, env)
+
+
+class Context:
+    """`game`, `chain` or `battle` as a value: what `attr` and `set` read and write
+    of it (`set battle.victim to host`)."""
+
+    __slots__ = ("g", "name")
+
+    def __init__(self, g: Game, name: str):
+        self.g, self.name = g, name
+
+    def get(self, field: str) -> Any:
+        if self.name == "game":
+            return game_field(self.g, field)
+        if self.name == "chain":
+            return chain_field(self.g, field)
+        return battle_field(self.g, field)
+
+    def set(self, field: str, value: Any) -> None:
+        g = self.g
+        if self.name == "battle" and g.battle is not None:
+            setattr(g.battle, field, value)
+            g.log("victim", None, victim=value)
+
+
+def game_field(g: Game, name: str) -> Any:
+    if name == "first_player":
+        return seat_of(g.first_player)
+    if name == "first_turn":
+        return g.turn == 1
+    return getattr(g, name)
+
+
+def chain_field(g: Game, name: str) -> Any:
+    ch = g.chain
+    if name == "open":
+        return ch is not None
+    if ch is None:
+        return {"length": 0, "resolving": False, "last_actor": None}[name]
+    if name == "length":
+        return len(ch.links)
+    if name == "last_actor":
+        return seat_of(ch.last_actor)
+    return getattr(ch, name)
+
+
+def battle_field(g: Game, name: str) -> Any:
+    b = g.battle
+    if name == "ongoing":
+        return b is not None
+    if b is None:
+        return [] if name.endswith("team") else None
+    value = getattr(b, name)
+    if name in ("attacker", "defender") and value is not None:
+        return seat_of(value)
+    return value
+
+
+# --- operators ------------------------------------------------------------------------
+
+
+def plus(a: Any, b: Any) -> Any:
+    """`a + b`: numbers added; collections joined, what the second repeats left out."""
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        first = as_items_of(a)
+        try:
+            seen: Any = set(first)  # cards, players, dice: hashable, compared as ints
+        except TypeError:
+            seen = first
+        return list(first) + [x for x in as_items_of(b) if x not in seen]
+    return a + b
+
+
+def minus(a: Any, b: Any) -> Any:
+    """`a - b`: numbers subtracted; from a collection, the items of the second taken
+    away."""
+    if isinstance(a, (list, tuple)):
+        drop = as_items_of(b)
+        return [x for x in a if x not in drop]
+    return a - b
+
+
+def contains(collection: Any, x: Any) -> bool:
+    """`x in collection`; for a single value, whether it is `x`."""
+    if isinstance(collection, (list, tuple)):
+        return x in collection
+    return bool(x == collection)
+
+
+def is_type(g: Game, x: Any, name: str) -> bool:
+    """Whether `x` is a card of type `name`."""
+    return x is not None and not isinstance(x, Seat) and g.cards[x].type == name
+
+
+def has_modifier(g: Game, ability: Any, modifier: str) -> bool:
+    card, index = ability
+    return modifier in g.engine.abilities[g.cards[card].design][index].modifiers
+
+
+def order(op: str, a: Any, b: Any) -> bool:
+    """An order comparison, which does not hold with None on either side."""
+    if a is None or b is None:
+        return False
+    if op == "<":
+        return bool(a < b)
+    if op == "<=":
+        return bool(a <= b)
+    if op == ">":
+        return bool(a > b)
+    return bool(a >= b)
+
+
+# --- statements that wait or end frames -----------------------------------------------
+
+
+def choose(g: Game, f: Frame, st: ir.Choose, fns: Sequence[Fn | None]) -> int:
+    """`choose`: one pick at a time until the most are chosen, or `done` once the
+    least are; randomly, all at once. `fns`: what, lo, hi, n, chooser."""
+    what, lo, hi, n, chooser = fns
+    env = f.env
+    scratch = f.scratch
+    name, single = st.name, st.single
+    if scratch is None:
+        assert what is not None
+        items = list(dict.fromkeys(as_items_of(what(g, env))))
+        if n is not None:
+            least = most = n(g, env)
+        elif st.any:
+            least, most = 0, len(items)
+        else:
+            assert lo is not None and hi is not None
+            least, most = lo(g, env), hi(g, env)
+        if n is not None and len(items) < least:
+            env[name] = None if single else []  # "exactly": impossible
+            return NEXT
+        most = min(most, len(items))
+        least = min(least, most)
+        if st.random:
+            count = g.rng.randint(least, most) if least != most else most
+            picked = g.rng.sample(items, count)
+            env[name] = (picked[0] if picked else None) if single else picked
+            return NEXT
+        scratch = f.scratch = [items, [], least, most]
+    items, picked, least, most = scratch
+    answer = g.answer
+    g.answer = None
+    if answer is not None:
+        if answer.kind == "pick":
+            picked.append(answer.value)
+            items.remove(answer.value)
+        else:
+            most = scratch[3] = len(picked)
+    if len(picked) >= most or not items:
+        f.scratch = None
+        env[name] = (picked[0] if picked else None) if single else picked
+        return NEXT
+    who = chooser(g, env) if chooser is not None else env["you"]
+    if any(type(x) is DieRef for x in items):  # a die's label is made now
+        options = [g.pick_action(x) for x in items]
+    else:
+        options = picks(items, g.namer)
+    if len(picked) >= least:
+        options.append(DONE)
+    g.decision = Decision(int(who), f"choose for '{name}'", options, "vm", st.cite,
+                          (len(picked), least, most))
+    return WAIT
+
+
+def either(g: Game, f: Frame, st: ir.Either, who: Fn | None,
+           blocks: Sequence[Any]) -> int:
+    """`either`: the player picks an option; its program runs."""
+    answer = g.take_answer()
+    if answer is None:
+        seat = who(g, f.env) if who is not None else f.env["you"]
+        options = [Action("option", i, label) for i, label in enumerate(st.labels)]
+        return int(g.ask(seat, "either", options, cite=st.cite))
+    f.pc += 1
+    g.frames.append(Frame(blocks[answer.value], f.env))
+    return PUSHED
+
+
+def may(g: Game, f: Frame, st: ir.May, who: Fn | None, body: Any) -> int:
+    """`may`: the player says yes or no; yes runs the program."""
+    answer = g.take_answer()
+    if answer is None:
+        seat = who(g, f.env) if who is not None else f.env["you"]
+        options = [Action("yes", None, "yes"), Action("no", None, "no")]
+        return int(g.ask(seat, "may", options, cite=st.cite))
+    f.pc += 1
+    if answer.kind == "yes":
+        g.frames.append(Frame(body, f.env))
+    return PUSHED
+
+
+def for_each(g: Game, f: Frame, st: ir.ForEach, what: Fn, chooser: Fn | None,
+             body: Any, inline: Callable[[Game, Frame], None] | None) -> int:
+    """`for each`: its body for each item, in an order a player picks where
+    `ordered_by` says; `inline` runs a simple body with no frame of its own."""
+    scratch = f.scratch
+    if scratch is None:
+        items = list(as_items_of(what(g, f.env)))
+        if not items:
+            return NEXT
+        if chooser is None or len(items) < 2:
+            return _each(g, f, st.name, items, body, inline)
+        scratch = f.scratch = [items, [], chooser(g, f.env)]
+    remaining, ordered, who = scratch
+    answer = g.take_answer()
+    if answer is not None:
+        ordered.append(answer.value)
+        remaining.remove(answer.value)
+    if len(remaining) <= 1:
+        f.scratch = None
+        return _each(g, f, st.name, ordered + remaining, body, inline)
+    options = [g.pick_action(x) for x in remaining]
+    return int(g.ask(who, f"order '{st.name}'", options, cite=st.cite))
+
+
+def _each(g: Game, f: Frame, var: str, items: list[Any], body: Any,
+          inline: Callable[[Game, Frame], None] | None) -> int:
+    if inline is not None:  # a simple body: looped here, no frame
+        env = f.env
+        for x in items:
+            env[var] = x
+            inline(g, f)
+        return NEXT
+    f.pc += 1
+    f.env[var] = items[0]
+    g.frames.append(Frame(body, f.env, ["each", var, items, 0]))
+    return PUSHED
+
+
+def pick(g: Game, f: Frame, st: ir.Pick, lo: Fn, hi: Fn, chooser: Fn | None) -> int:
+    """`pick`: a player picks a number in a range (the low end, if that is all)."""
+    answer = g.take_answer()
+    if answer is not None:
+        f.env[st.name] = answer.value
+        return NEXT
+    low, high = lo(g, f.env), hi(g, f.env)
+    if high <= low:
+        f.env[st.name] = low
+        return NEXT
+    seat = chooser(g, f.env) if chooser is not None else f.env["you"]
+    options = [Action("number", n, str(n)) for n in range(low, high + 1)]
+    return int(g.ask(seat, f"pick '{st.name}'", options, cite=st.cite))
+
+
+def perform(g: Game, f: Frame, st: ir.Perform, args: Sequence[Fn],
+            who: Fn | None) -> int:
+    """`perform`: an action of the ruleset on a player's behalf, checked as the
+    player's own would be (but where its cards come from); where it may be taken
+    several ways, the player picks one."""
+    referee = g.referee
+    answer = g.take_answer()
+    if answer is None:
+        seat = who(g, f.env) if who is not None else f.env["you"]
+        values = [a(g, f.env) for a in args]
+        choices = referee.perform_choices(g, st.action, values, st.mods, seat)
+        if not choices:
+            g.events.append(CannotPerform(st.action, text(st.cite)))
+            return NEXT
+        if len(choices) > 1:
+            f.scratch = [choices, seat]
+            options = [
+                Action("option", i, " ".join(map(str, c)))
+                for i, c in enumerate(choices)
+            ]
+            return int(g.ask(seat, f"perform {st.action}", options, cite=st.cite))
+        chosen = choices[0]
+    else:
+        choices, seat = f.scratch
+        f.scratch = None
+        chosen = choices[answer.value]
+    f.pc += 1
+    referee.push_action(g, st.action, chosen, st.mods, seat, f.env)
+    return PUSHED
+
+
+def reorder(g: Game, f: Frame, st: ir.Reorder, what: Fn) -> int:
+    """`reorder team of`: the team's player picks its members front to back; the
+    last one left takes the last place."""
+    scratch = f.scratch
+    if scratch is None:
+        found = g.referee.formed_team(g, what(g, f.env))
+        if found is None or len(found[0]) < 2:
+            return NEXT
+        team, seat = found
+        scratch = f.scratch = [int(seat), list(team), []]
+    seat, remaining, ordered = scratch
+    answer = g.take_answer()
+    if answer is not None:
+        ordered.append(answer.value)
+        remaining.remove(answer.value)
+    if len(remaining) > 1:
+        options = [g.pick_action(c) for c in remaining]
+        return int(g.ask(seat, "formation order", options, cite=st.cite))
+    f.scratch = None
+    g.referee.reorder_team(g, ordered + remaining, st.cite)
+    return NEXT
+
+
+def strip_any(g: Game, f: Frame, st: ir.StripAny, count: Fn, target: Fn) -> int:
+    """`strip n any from cards`: from each card, up to n counters of any kinds, the
+    player (`you`) choosing which kind each time more than one is there and not
+    all of them go."""
+    scratch = f.scratch
+    if scratch is None:  # the cards, the one at hand, how many are left to take
+        scratch = f.scratch = [list(as_items_of(target(g, f.env))), 0, None]
+    cards = scratch[0]
+    answer = g.take_answer()
+    if answer is not None:
+        g.strip_counters(cards[scratch[1]], scratch[3][answer.value], 1, st.cite)
+        scratch[2] -= 1
+    while scratch[1] < len(cards):
+        card = cards[scratch[1]]
+        if scratch[2] is None:
+            scratch[2] = count(g, f.env)
+        kinds = list(dict.fromkeys(k for k, _ in g.cards[card].counters))
+        held = len(g.cards[card].counters)
+        if scratch[2] > 0 and len(kinds) > 1 and held > scratch[2]:
+            scratch[3:] = [kinds]
+            labels = g.engine.programs.counter_labels
+            options = [Action("option", i, labels.get(k, k)) for i, k in enumerate(kinds)]
+            return int(g.ask(f.env["you"], "remove which counter", options,
+                             cite=st.cite))
+        for k in kinds:  # one kind, or every counter goes: no choice
+            g.strip_counters(card, k, min(scratch[2], held), st.cite)
+        scratch[1], scratch[2] = scratch[1] + 1, None
+    f.scratch = None
+    return NEXT
+
+
+def stop(g: Game, f: Frame, st: ir.Stop, cond: Fn) -> int:
+    """`stop if`: the rest of the phrase's program (its frame) does nothing; in an
+    activation (its cost, or its targets chosen on activation), the activation
+    fails, down to the link or resolution it was to make, and what was to follow
+    it happens now."""
+    if not cond(g, f.env):
+        return NEXT
+    f.pc = len(f.block.stmts)
+    if f.env.get("__activating"):
+        frames, i = g.frames, -2
+        while True:
+            below = frames[i]
+            below.pc = len(below.block.stmts)
+            if not below.env.get("__activating"):
+                break
+            i -= 1
+        then = below.env.get("__then")
+        if then is not None:  # no link: what was to follow it happens now
+            below.block, below.pc = g.engine.programs.blocks[then[0]], 0
+            below.env = dict(then[1])
+        g.events.append(Stopped(True, text(st.cite)))
+    else:
+        g.events.append(Stopped(None, text(st.cite)))
+    return PUSHED  # `go` returns; the machine finds the frame done
+
+
+def prevent(g: Game, env: dict[str, Any], cite: Any) -> None:
+    """`prevent event`: the event a `would` reaction reads does not happen."""
+    event = env.get("event")
+    if event is not None:
+        event["__prevented"] = True
+        g.events.append(Prevented(event.get("__name"), text(cite)))
+
+
+def call(g: Game, f: Frame, st: ir.Call, fields: dict[str, Any]) -> int:
+    """A keyword's program, with its parameters bound: nothing, where a required
+    one is None (nothing to act on)."""
+    for p in st.required:
+        if fields[p] is None:
+            return NEXT
+    f.pc += 1
+    g.call_keyword(st.keyword, fields, f.env, st.cost, st.cite)
+    return PUSHED
+
+
+__all__ = [
+    "Context", "attr", "battle_field", "card_attr", "card_stat", "chain_field",
+    "choose", "contains", "either", "element_name", "for_each", "game_field",
+    "has_modifier", "is_type", "may", "minus", "order", "perform", "pick", "plus",
+    "prevent", "reorder", "stop", "strip_any", "text", "unbound",
+]

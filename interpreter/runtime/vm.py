@@ -1,0 +1,105 @@
+"""The small machine programs run on: blocks, frames, and the loop that runs them.
+
+A `Block` is a compiled list of statements, numbered so that a suspended program
+can be saved as plain data: a stack of `Frame`s, each a block, a position (`pc`)
+and the names bound so far (`env`, shared by the blocks of one program). A
+block's `go(game, frame)` runs its statements from the frame's position on and
+returns:
+
+- `NEXT`: the block is done (or its loop goes round again);
+- `PUSHED`: a statement pushed a frame (or ended some), having moved the frame
+  past itself first; the machine runs what is now on top;
+- `WAIT`: a statement set a decision and waits for its answer, the frame left at
+  that statement, which runs again once the answer is in.
+
+How `go` runs the statements is the backend's business: the reference
+interpreter's loop, or a function written for the block (`kotc.compiler`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+NEXT, PUSHED, WAIT = 0, 1, 2
+
+
+class Block:
+    """A block of statements ready to run: its number, statements (the
+    intermediate form's), citation, where it comes from, and `go`."""
+
+    __slots__ = ("id", "stmts", "cite", "where", "go", "form")
+
+    def __init__(self, form: Any, go: Callable[[Any, Frame], int]):
+        self.form = form  # the intermediate form's block
+        self.id: int = form.id
+        self.stmts: tuple[Any, ...] = form.stmts
+        self.cite = form.cite
+        self.where: str = form.where
+        self.go = go
+
+    def __repr__(self) -> str:
+        return f"<Block {self.id} {self.where}>"
+
+
+class Frame:
+    """A block being run: position, bound names, loop state, a statement's state
+    between decisions (`scratch`), and the event a reaction reads."""
+
+    __slots__ = ("block", "pc", "env", "loop", "scratch", "event")
+
+    def __init__(
+        self,
+        block: Block,
+        env: dict[str, Any],
+        loop: list[Any] | None = None,
+        event: dict[str, Any] | None = None,
+    ):
+        # one by one: fewer steps than assigning them as tuples
+        self.block = block
+        self.pc = 0
+        self.env = env
+        self.loop = loop
+        self.scratch: Any = None
+        self.event = event
+
+
+def run(g: Any) -> int:
+    """Run the frames on top of `g.frames` until they finish or a decision is
+    pending (WAIT)."""
+    frames = g.frames
+    while frames:
+        f = frames[-1]
+        # `go` read as a field, then called (as a method, a field's function is
+        # looked up the slow way)
+        go = f.block.go
+        code = go(g, f)
+        if not code:  # NEXT: the frame is done, or its loop goes round again
+            loop = f.loop  # a list, never empty
+            if loop and next_iteration(f, loop):
+                continue
+            frames.pop()
+        elif code == WAIT:
+            return WAIT
+    return NEXT
+
+
+def next_iteration(f: Frame, loop: list[Any]) -> bool:
+    """Advance a `for each` or `repeat` frame; False when the loop is done."""
+    if loop[0] == "repeat":
+        if loop[1] <= 1:
+            return False
+        loop[1] -= 1
+        f.pc = 0
+        return True
+    _, var, items, index = loop
+    index += 1
+    if index >= len(items):
+        return False
+    loop[3] = index
+    f.env[var] = items[index]
+    f.pc = 0
+    return True
+
+
+__all__ = ["NEXT", "PUSHED", "WAIT", "Block", "Frame", "next_iteration", "run"]
