@@ -1002,6 +1002,30 @@ class SameText(Rule):
 
 
 @dataclass(frozen=True)
+class SubAbilities(Setting):
+    """Whose targets an effect acts on: the ability's (`each_ability`), or each
+    sentence's own (`each_sentence`), where `body` is what a sentence that selects
+    no targets runs instead of a selection."""
+
+    scope: str = "each_ability"
+    body: Block = ()
+    setting = "sub_abilities"
+
+    @property
+    def own_targets(self) -> bool:
+        """Whether each sentence designates its own targets."""
+        return self.scope == "each_sentence"
+
+
+@dataclass(frozen=True)
+class Clauses(Setting):
+    """Texts that part one sentence into its target selection and its effects."""
+
+    joiners: tuple[str, ...] = ()
+    setting = "clauses"
+
+
+@dataclass(frozen=True)
 class Phrase(Named):
     """A printed card text (`[x]` a number, `[counter]` a counter) and its meaning."""
 

@@ -159,6 +159,12 @@ class Ruleset:
     @overload
     def setting(self, section: str, name: Literal["texts_match"]
                 ) -> ast.TextsMatch | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["sub_abilities"]
+                ) -> ast.SubAbilities | None: ...
+    @overload
+    def setting(self, section: str, name: Literal["clauses"]
+                ) -> ast.Clauses | None: ...
 
     def setting(self, section: str, name: str) -> ast.Rule | None:
         """A setting rule (`deck_size`, `starting_hp`...) or None where absent."""

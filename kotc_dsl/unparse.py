@@ -373,6 +373,8 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.VariableLimit: "limit {text:q} {variable} at_most {max}",
     ast.TextsMatch: "texts_match {options}",
     ast.SameText: "reads {others:q,} as {text:q}",
+    ast.SubAbilities: "sub_abilities {scope} {cite} [{body:block}]",
+    ast.Clauses: "clauses parted_by {joiners:q,}",
     ast.Phrase: "{phrase_kind} {ident} {text:q} {trigger} [if {cond}] "
                 "[with {modifiers:,}] {cite} [{body:block}]",
     ast.Invariant: "invariant {ident} {label:q} [for each {element} in {domain}:] {cond}",

@@ -407,6 +407,29 @@ class Checker:
         ):
             self.error(r, f"target phrase '{r.name}' must choose `... as targets`")
 
+    def rule_SubAbilities(self, r: ast.SubAbilities) -> None:
+        if not r.own_targets:
+            if r.body:
+                self.error(r, "`sub_abilities each_ability` takes no program: a "
+                              "sentence with no target selection keeps the ability's")
+            return
+        if not r.body:
+            self.error(r, "`sub_abilities each_sentence` needs a program: what a "
+                          "sentence that selects no targets runs (`let targets = "
+                          "none`)")
+            return
+        self.block(r.body, self.scope(this="card"))
+        if not any(isinstance(s, (ast.Choose, ast.Let)) and s.name == "targets"
+                   for s in r.body):
+            self.error(r, "the program of a sentence that selects no targets must "
+                          "bind `targets` (`let targets = none`)")
+
+    def rule_Clauses(self, r: ast.Clauses) -> None:
+        for joiner in r.joiners:
+            if not joiner.strip() or "." in joiner:
+                self.error(r, f"clauses are parted by a text with no '.' in it, "
+                              f"not {joiner!r}")
+
     # --- parameters, triggers, events ------------------------------------------------
 
     def param_type(self, p: ast.Param) -> str:

@@ -137,6 +137,12 @@ CASES: dict[str, Case] = {
         Loc(6, 5, "`stop` ends the ability a phrase is part of"),
         Loc(12, 29, "`stop` ends the ability a phrase is part of"),
     )),
+    "sub_abilities_without_program": Case((
+        Loc(5, 3, "`sub_abilities each_sentence` needs a program"),
+        Loc(6, 3, "clauses are parted by a text with no '.' in it, not '. '"),
+    )),
+    "sub_abilities_program_binds_nothing": one(
+        5, 3, "the program of a sentence that selects no targets must bind `targets`"),
     "simultaneous_steps_apart": one(5, 3, "two or more consecutive battle steps"),
     "repeat_a_billion_times": Case((
         Loc(6, 12, "1000000000 repeats: a written count must be from 0 to 1000"),
