@@ -423,6 +423,9 @@ class Referee(Listing):
     def _roll_off(self, g, step) -> int:
         contenders = list(range(len(g.players)))
         while True:
+            # ties roll again: each round is work of the step, bounded (dice that
+            # always tie, as a chance policy may give, end as an error, not a hang)
+            g.engine.bounds.check_work(g, len(contenders), step.cite)
             totals = {
                 s: sum(g.rng.roll() for _ in range(step.first_player_dice))
                 for s in contenders

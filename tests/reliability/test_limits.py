@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from kotc import Game, load_edition, starter_decks
+from kotc.runtime.dice import Dice
 from kotc.runtime.limits import LIMITS, LimitExceeded, check_dice, check_repeat
 
 BODIES = {
@@ -140,3 +142,14 @@ def test_show_lists_every_bound_in_force(kotc, tmp_path):
     for name, (bound, _what) in LIMITS.items():
         if name != "dice_per_roll":
             assert f"limit {name} {bound}" in out
+
+
+def test_dice_that_always_tie_end_the_roll_off_as_an_error_not_a_hang():
+    # a chance policy may answer every die alike: the roll for the first player
+    # would tie for ever
+    class Alike(Dice):
+        def roll(self) -> int:
+            return 3
+
+    with pytest.raises(LimitExceeded, match=r"\(work_per_step\)"):
+        Game.new(load_edition("17th"), starter_decks("17th"), seed=1, dice=Alike(1))
