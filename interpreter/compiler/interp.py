@@ -114,6 +114,9 @@ class Interpreter:
         return [c for s in self.evaluate(e.players, g, env, loc)
                 for c in players[s].zones[zone]]
 
+    def e_Join(self, e: ir.Join, g: Game, env: Env, loc: Locals) -> Any:
+        return [c for part in e.parts for c in self.evaluate(part, g, env, loc)]
+
     def e_PlayerField(self, e: ir.PlayerField, g: Game, env: Env, loc: Locals) -> Any:
         v = self.evaluate(e.player, g, env, loc)
         if e.sure or type(v) is Seat:

@@ -67,8 +67,9 @@ class Local(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Active(Expr):
-    """The active player: the environment's `active` where it binds one (a
-    term's does not: `bound`)."""
+    """The active player: the environment's `active` where it may bind one
+    (`bound`: the program or its caller names it; a term's environment binds
+    none)."""
 
     bound: bool = True
 
@@ -143,6 +144,14 @@ class PlayersZone(Expr):
 
     players: Expr
     zone: str
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Expr):
+    """`a + b` of zones of different names: their cards one after the other (a
+    card is in one zone, so none repeats, as `+` of collections leaves out)."""
+
+    parts: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from . import ir
 from .builtins import as_items_of
 from .codegen import WindowWriter, Writer, compiled
 from .interp import Interpreter
-from .lower import PLAYER, Lowering, keyword_names, param_kind
+from .lower import CARD, PLAYER, Lowering, keyword_names, param_kind
 
 BACKENDS = ("generated", "reference")
 
@@ -76,6 +76,12 @@ class Programs:
         self.terms: dict[str, tuple[tuple[str, ...], Eval]] = {}
         for name, (params, body) in self.term_forms.items():
             self.terms[name] = (params, self.fn(body, f"term {name}"))
+        # the standard activation condition, read where `you`, the ability and its
+        # card (`source`) are bound; a written window reads it in place
+        std = ruleset.setting("actions", "standard_activation")
+        self.standard_form = None if std is None else self.lowering.expr(
+            std.cond, self.lowering.scope({"you": PLAYER, "source": CARD,
+                                           "ability": None}))
         self.keyword_blocks: dict[str, Block] = {}
         for kw in ruleset.keywords.values():
             self.keyword_blocks[kw.name] = self.block(
@@ -172,7 +178,7 @@ class Programs:
         params = {name: form[0] for name, form in self.term_forms.items()}
         writer = WindowWriter(self.blocks, self.fn, self._simple, self.terms, params,
                               self.counter_kinds)
-        writer.window(listing, acts)
+        writer.window(listing, acts, self.standard_form)
         where = "window " + ", ".join(a.name for a in acts)
         return compiled("window", "listing, g, seat", writer.src.text(), where,
                         writer.namespace())
