@@ -20,6 +20,7 @@ import hashlib
 import linecache
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from operator import itemgetter
 from types import CodeType, FunctionType
 from typing import Any
 
@@ -30,12 +31,13 @@ from kotc.runtime.values import AbilityRef, Seat, seat_of
 from kotc.runtime.vm import Frame
 
 from . import ir, services
-from .builtins import BUILTINS, as_items_of, element_name
+from .builtins import BUILTINS, GAME_METHODS, as_items_of, element_name
 from .lower import ELEMENT_NAMES
 
 # what every generated function may call
 HELPERS: dict[str, Any] = {
     "Action": Action,
+    "COUNTER_KIND": itemgetter(0),  # of a counter on a card, [kind, placer]
     "Made": Made,
     "AbilityRef": AbilityRef,
     "Frame": Frame,
@@ -380,7 +382,15 @@ class Writer:
                 return f"len({x})"
             count = self.const(BUILTINS["count"])
             return f"(len({x}) if type({x}) is list else {count}(g, {x}))"
+        if e.func == "is_empty":
+            x = self.atom(e.args[0])
+            if self.listed(e.args[0]):
+                return f"(not {x})"
+            is_empty = self.const(BUILTINS["is_empty"])
+            return f"(not {x} if type({x}) is list else {is_empty}(g, {x}))"
         args = self.operands(*e.args)
+        if e.func in GAME_METHODS:
+            return f"g.{GAME_METHODS[e.func]}({', '.join(args)})"
         if e.func == "tagged":
             return f"({args[1]} in g.cards[{args[0]}].tags)"
         return f"{self.const(BUILTINS[e.func])}(g, {', '.join(args)})"
@@ -914,6 +924,7 @@ class WindowWriter(Writer):
         fails and for the names of the recent events: read once per listing."""
         self.table: dict[str, str] = {}
         self.fails = "False"  # whether the standard condition fails for the seat
+        self.standard = "None"  # whether it holds, where read here
         specs = []
         for act in acts:
             plan = act.plan
@@ -951,10 +962,15 @@ class WindowWriter(Writer):
         after (`Listing.standard_in_listing`); else, not known to fail."""
         if not listing.standard_per_player:
             return "False"
-        holds = "True" if standard is None else self.hold(
+        holds = self.standard = "True" if standard is None else self.hold(
             self.boolean(standard, self.value(standard)))
         self.src.line(f"g.standard_memo[you] = {holds}")
         return self.into(f"not {holds}")
+
+    def activatable(self, what: str) -> str:
+        """A test that the ability `what` (or a card's first) may be activated now
+        (`Listing.condition_met`), given the standard condition where read."""
+        return f"listing.condition_met(g, you, {what}, env, {self.standard})"
 
     def action(self, act: Any) -> None:
         plan, a = act.plan, self.const(act)
@@ -980,10 +996,17 @@ class WindowWriter(Writer):
             self.card_ability(act, a)
         elif shape == "two_drawn":
             self.two_drawn(act, a)
+        elif shape == "card_counter":
+            self.card_counter(act, a)
         else:
             args = self.tmp()
             with self.block(f"for {args} in listing.bindings(g, {a}, seat, ()):"):
                 self.found(plan, args)
+
+    def each_once(self, source: ir.Expr, items: str) -> str:
+        """The candidates `items` drawn from `source`, each once, in order: as they
+        are where none can repeat (a zone's cards...)."""
+        return items if _is_distinct(source) else f"dict.fromkeys({items})"
 
     def bind(self, name: str, local: str) -> None:
         """Parameter `name` is `local` now: in the env (what the listing's helpers
@@ -1043,7 +1066,7 @@ class WindowWriter(Writer):
         own = self.table.get(act.name, "None")
         items = self.items(param.source)
         c = self.tmp()
-        with self.block(f"for {c} in dict.fromkeys({items}):"):
+        with self.block(f"for {c} in {self.each_once(param.source, items)}:"):
             if param.card_type is not None:
                 with self.block(f"if g.cards[{c}].type != {param.card_type!r}:"):
                     src.line("continue")
@@ -1057,7 +1080,7 @@ class WindowWriter(Writer):
                     src.line("continue")
             self.costs(plan)
             if resolves:
-                with self.block(f"if not listing.condition_met(g, you, {c}, env):"):
+                with self.block(f"if not {self.activatable(c)}:"):
                     src.line("continue")
             self.found(plan, f"({c},)")
 
@@ -1067,7 +1090,8 @@ class WindowWriter(Writer):
         each once, of its card type."""
         assert param.source is not None
         items = self.items(param.source)
-        pool = self.into(f"list(dict.fromkeys({items}))")
+        pool = (items if _is_distinct(param.source)
+                else self.into(f"list(dict.fromkeys({items}))"))
         if param.card_type is None:
             return pool
         c = self.tmp()
@@ -1106,10 +1130,43 @@ class WindowWriter(Writer):
                             src.line("continue")
                     self.costs(plan)
                     if plan.resolves is not None:
-                        with self.block(f"if not listing.condition_met(g, you, "
-                                       f"env[{plan.resolves!r}], env):"):
+                        what = f"env[{plan.resolves!r}]"
+                        with self.block(f"if not {self.activatable(what)}:"):
                             src.line("continue")
                     self.found(plan, f"({c}, {d})")
+
+    def card_counter(self, act: Any, a: str) -> None:
+        """A card drawn from a collection, then a kind of counter on it (`_bind` for
+        the two): each card once, of its card type, holding counters, its check;
+        each kind on it once, in the order first placed, its check; the costs;
+        the activation condition."""
+        plan = act.plan
+        card, counter = plan.params
+        items = self.items(card.source)
+        c, state, k = self.tmp(), self.tmp(), self.tmp()
+        with self.block(f"for {c} in {self.each_once(card.source, items)}:"):
+            self.src.line(f"{state} = g.cards[{c}]")
+            skip = f"not {state}.counters"
+            if card.card_type is not None:
+                skip += f" or {state}.type != {card.card_type!r}"
+            with self.block(f"if {skip}:"):
+                self.src.line("continue")
+            self.bind(card.name, c)
+            if card.check is not None:
+                with self.block(f"if not {self.test(card.check)}:"):
+                    self.src.line("continue")
+            with self.block(f"for {k} in dict.fromkeys(map(COUNTER_KIND, "
+                            f"{state}.counters)):"):
+                self.bind(counter.name, k)
+                if counter.check is not None:
+                    with self.block(f"if not {self.test(counter.check)}:"):
+                        self.src.line("continue")
+                self.costs(plan)
+                if plan.resolves is not None:
+                    what = f"env[{plan.resolves!r}]"
+                    with self.block(f"if not {self.activatable(what)}:"):
+                        self.src.line("continue")
+                self.found(plan, f"({c}, {k})")
 
     def card_ability(self, act: Any, a: str) -> None:
         """A card and one of its abilities (`_bind` for the two): the cards with
@@ -1135,7 +1192,8 @@ class WindowWriter(Writer):
             else:  # those drawn from its `in`, in its order: {zone: designs}
                 items, c = self.items(card.source), self.tmp()
                 pool = self.into(
-                    f"[{c} for {c} in dict.fromkeys({items}) if g.cards[{c}].design "
+                    f"[{c} for {c} in {self.each_once(card.source, items)} "
+                    f"if g.cards[{c}].design "
                     f"in {table}.get(g.cards[{c}].zone, ())]")
             self.abilities_of(act, a, pool, narrow)
 
@@ -1172,8 +1230,7 @@ class WindowWriter(Writer):
                 self.costs(plan)
                 if plan.resolves is not None:
                     what = ref if plan.resolves == ability.name else c
-                    with self.block(
-                            f"if not listing.condition_met(g, you, {what}, env):"):
+                    with self.block(f"if not {self.activatable(what)}:"):
                         src.line("continue")
                 self.found(plan, f"({c}, {ref})")
 
@@ -1181,6 +1238,7 @@ class WindowWriter(Writer):
 def _shape(plan: ir.ActionPlan) -> str:
     """How a window lists an action: "bare" (no parameter), "drawn" (one, drawn
     from a collection), "card_ability" (a card, then one of its abilities),
+    "card_counter" (a card drawn from a collection, then a kind of counter on it),
     "two_drawn" (two drawn, the second's collection not naming the first), or
     through the general binder ("other")."""
     params = plan.params
@@ -1191,6 +1249,10 @@ def _shape(plan: ir.ActionPlan) -> str:
     if len(params) != 2:
         return "other"
     first, second = params
+    if (second.type == "counter" and second.source is None
+            and first.source is not None
+            and first.type not in ("ability", "counter", "player", "players")):
+        return "card_counter"
     if second.type == "ability" and first.type not in (
             "ability", "counter", "player", "players"):
         return "card_ability"
@@ -1222,6 +1284,16 @@ def _is_bool(e: ir.Expr) -> bool:
     if isinstance(e, (ir.ChainField, ir.BattleField)):
         return e.name in ("open", "ongoing")
     return isinstance(e, (ir.Compare, ir.Not, ir.And, ir.Or, ir.In, ir.InOwnZone))
+
+
+def _is_distinct(e: ir.Expr) -> bool:
+    """Whether no item of `e`'s value repeats, for certain (a zone's cards: a card
+    is in one zone; the players)."""
+    if isinstance(e, ir.PlayerZone):
+        return e.sure
+    if isinstance(e, ir.Where):
+        return _is_distinct(e.base)
+    return isinstance(e, (ir.PlayersZone, ir.Players, ir.Join))
 
 
 def _is_fresh(e: ir.Expr) -> bool:
