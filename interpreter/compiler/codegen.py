@@ -276,6 +276,8 @@ class Writer:
         known = self.known.get(e.name)
         if known is not None:
             return known
+        if e.bound:
+            return f"env[{e.name!r}]"
         t = self.tmp()
         with self.block("try:"):
             self.src.line(f"{t} = env[{e.name!r}]")

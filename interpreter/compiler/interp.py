@@ -57,6 +57,8 @@ class Interpreter:
         return e.value
 
     def e_Name(self, e: ir.Name, g: Game, env: Env, loc: Locals) -> Any:
+        if e.bound:
+            return env[e.name]
         try:
             return env[e.name]
         except KeyError:

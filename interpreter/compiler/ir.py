@@ -43,9 +43,12 @@ class Const(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Name(Expr):
-    """A name bound in the program's environment: an error if it is not."""
+    """A name bound in the program's environment: an error if it is not. `bound`:
+    one the engine binds wherever the program runs, to a value of a known kind
+    (`you`, `this`, `host`), read as it is."""
 
     name: str
+    bound: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -243,8 +243,8 @@ class Lowering:
         elif sc.term:
             value, kind, sure = ir.Builtin("unbound", (ir.Const(head),)), None, False
         else:
-            value = ir.Name(head)
             kind, sure = sc.names.get(head, UNKNOWN)
+            value = ir.Name(head, bound=sure and head in SURE_NAMES)
         for name in rest:
             value, kind, sure = self.attribute(value, kind, sure, name, sc)
         return value, kind, sure
