@@ -547,8 +547,8 @@ class Writer:
         src.line("return 0")
 
     def simple_body(self, stmts: tuple[ir.Stmt, ...]) -> None:
-        """A simple block's statements, run in a loop's place (`for each`)."""
-        self.src.line("env = f.env")
+        """A simple block's statements, run with no frame of their own (`for each`'s
+        body, a keyword's): `run(g, env)`."""
         self.src.line("frames = g.frames")
         for i, st in enumerate(stmts):
             self.stmt(st, i)
@@ -803,8 +803,8 @@ class Writer:
                 f"{self.cite(st)})")
         with self._when(tests):
             self.src.line(f"f.pc = {i + 1}")
-            self.src.line(call)
-            self.src.line("return 1")
+            with self.block(f"if {call}:"):  # else it ran here, with no frame
+                self.src.line("return 1")
 
     @contextmanager
     def _when(self, tests: list[str]) -> Iterator[None]:

@@ -499,8 +499,8 @@ class Interpreter:
         if body.simple:
             stmts = body.stmts
 
-            def inline(g: Game, f: Frame) -> None:
-                self.run_simple(g, f, stmts)
+            def inline(g: Game, env: Env) -> None:
+                self.run_simple(g, Frame(self.blocks[body.id], env), stmts)
 
         chooser = None if st.chooser is None else self.fn(st.chooser)
         return services.for_each(g, f, st, self.fn(st.what), chooser,
