@@ -161,6 +161,9 @@ class Writer:
         # entered past the read (see `forget`)
         self.known: dict[str, str] = {}
         self.lists: set[str] = set()  # locals that hold a list for certain
+        # locals that hold an ability of a card, with the text of its printed ability
+        # (a window binds each it lists so)
+        self.printed: dict[str, str] = {}
         self.consts: dict[str, Any] = {}
         self._names: dict[int, str] = {}  # id of a constant -> its name
         self.count = 0
@@ -485,7 +488,8 @@ class Writer:
         test = {
             "pawn": f"g.cards[{x}].pawn",
             "player": f"isinstance({x}, Seat)",
-            "modifier": f"has_modifier(g, {x}, {n})",
+            "modifier": (f"{n} in {self.printed[x]}.modifiers" if x in self.printed
+                         else f"has_modifier(g, {x}, {n})"),
             "counter_kind": f"{self.const(self.counter_kinds)}.get({x}) == {n}",
         }.get(e.kind, f"{x} == {n}")
         return f"({test})"
@@ -1216,8 +1220,12 @@ class WindowWriter(Writer):
             with self.block(f"if {indices} is None:"):
                 src.line(f"{indices} = listing.possible_for(g, {a}, 1, {state}.design, "
                          f"{state}.zone)")
-            if narrow != "'any'":
+            # the card's printed abilities, where what follows reads them
+            printed = None
+            if narrow != "'any'" or (ability.check is not None
+                                     and _tests_modifier(ability.check)):
                 printed = self.into(f"g.engine.abilities[{state}.design]")
+            if narrow != "'any'":
                 with self.block(f"if {narrow} == 'own':"):
                     # those that say themselves when they may be activated
                     src.line(f"{indices} = [{k} for {k} in {indices} "
@@ -1226,6 +1234,8 @@ class WindowWriter(Writer):
             with self.block(f"for {k} in {indices}:"):
                 src.line(f"{ref} = AbilityRef({c}, {k})")
                 self.bind(ability.name, ref)
+                if printed is not None:
+                    self.printed[ref] = f"{printed}[{k}]"
                 if ability.check is not None:
                     with self.block(f"if not {self.test(ability.check)}:"):
                         src.line("continue")
@@ -1263,6 +1273,18 @@ def _shape(plan: ir.ActionPlan) -> str:
             and second.type not in ("ability", "counter")):
         return "two_drawn"
     return "other"
+
+
+def _tests_modifier(e: ir.Expr) -> bool:
+    """Whether an expression tests a value for an ability's modifier (`is`)."""
+    if isinstance(e, ir.Is) and e.kind == "modifier":
+        return True
+    for f in e.__dataclass_fields__:
+        value = getattr(e, f)
+        values = value if isinstance(value, tuple) else (value,)
+        if any(isinstance(v, ir.Expr) and _tests_modifier(v) for v in values):
+            return True
+    return False
 
 
 def ir_reads(e: ir.Expr, name: str) -> bool:
