@@ -39,7 +39,21 @@ def _total(g, xs) -> int:
     return sum(g.value_of(x) for x in as_items_of(xs))
 
 
+# The functions that are operations of the game, by the name of the game's method:
+# generated code calls the method itself.
+GAME_METHODS: dict[str, str] = {
+    "cost": "cost_of",
+    "placed_by": "counters_placed",
+    "left_of": "left_of",
+}
+
+
+def _method(name: str) -> Callable:
+    return lambda g, *args: getattr(g, name)(*args)
+
+
 BUILTINS: dict[str, Callable] = {
+    **{func: _method(method) for func, method in GAME_METHODS.items()},
     "count": _count,
     "total": _total,
     "top": lambda g, n, xs: _as_items(xs)[-n:][::-1] if n > 0 else [],
@@ -48,10 +62,7 @@ BUILTINS: dict[str, Callable] = {
     "min": lambda g, a, b: min(a, b),
     "half_up": lambda g, a: -(-a // 2),
     "is_empty": lambda g, xs: not as_items_of(xs),
-    "cost": lambda g, c: g.cost_of(c),
-    "placed_by": lambda g, c, k, p: g.counters_placed(c, k, p),
     "counters_on": lambda g, c, k: g.counters_placed(c, k, None),
-    "left_of": lambda g, p: g.left_of(p),
     "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
     "victims": lambda g, p: g.referee.possible_victims(g, p),
     "enlistable": lambda g, p: g.referee.enlistable(g, p),

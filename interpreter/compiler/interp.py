@@ -56,6 +56,8 @@ class Interpreter:
         return e.value
 
     def e_Name(self, e: ir.Name, g: Game, env: Env, loc: Locals) -> Any:
+        if e.bound:
+            return env[e.name]
         try:
             return env[e.name]
         except KeyError:
@@ -112,6 +114,9 @@ class Interpreter:
         zone, players = e.zone, g.players
         return [c for s in self.evaluate(e.players, g, env, loc)
                 for c in players[s].zones[zone]]
+
+    def e_Join(self, e: ir.Join, g: Game, env: Env, loc: Locals) -> Any:
+        return [c for part in e.parts for c in self.evaluate(part, g, env, loc)]
 
     def e_PlayerField(self, e: ir.PlayerField, g: Game, env: Env, loc: Locals) -> Any:
         v = self.evaluate(e.player, g, env, loc)
@@ -493,8 +498,8 @@ class Interpreter:
         if body.simple:
             stmts = body.stmts
 
-            def inline(g: Game, f: Frame) -> None:
-                self.run_simple(g, f, stmts)
+            def inline(g: Game, env: Env) -> None:
+                self.run_simple(g, Frame(self.blocks[body.id], env), stmts)
 
         chooser = None if st.chooser is None else self.fn(st.chooser)
         return services.for_each(g, f, st, self.fn(st.what), chooser,

@@ -43,9 +43,12 @@ class Const(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Name(Expr):
-    """A name bound in the program's environment: an error if it is not."""
+    """A name bound in the program's environment: an error if it is not. `bound`:
+    one the engine binds wherever the program runs, to a value of a known kind
+    (`you`, `this`, `host`), read as it is."""
 
     name: str
+    bound: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +70,9 @@ class Local(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Active(Expr):
-    """The active player: the environment's `active` where it binds one (a
-    term's does not: `bound`)."""
+    """The active player: the environment's `active` where it may bind one
+    (`bound`: the program or its caller names it; a term's environment binds
+    none)."""
 
     bound: bool = True
 
@@ -143,6 +147,14 @@ class PlayersZone(Expr):
 
     players: Expr
     zone: str
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Expr):
+    """`a + b` of zones of different names: their cards one after the other (a
+    card is in one zone, so none repeats, as `+` of collections leaves out)."""
+
+    parts: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)

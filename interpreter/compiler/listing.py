@@ -242,7 +242,13 @@ class Listing:
                 return False
         return True
 
-    def condition_met(self, g, seat: Seat, what: Any, env: dict) -> bool:
+    def condition_met(self, g, seat: Seat, what: Any, env: dict,
+                      standard: bool | None = None) -> bool:
+        """Whether `seat` may activate the ability `what` (a card: its first) now:
+        its trigger on a recent event it has not answered, else its own condition,
+        else the standard activation condition (`standard`, where the caller has
+        read it for `seat`; else from the listing's memo, or read in full); and
+        its printed cost can be paid."""
         # `what`: an ability, or a card for its first ability (no AbilityRef made)
         if type(what) is AbilityRef:
             card, index = what
@@ -257,14 +263,14 @@ class Listing:
         if trigger is None and cond is None:
             # the standard condition, once per player per listing, decides first:
             # outside its window (a chain, another phase) nothing more is read
-            listed = self.standard_in_listing(g, seat)
+            listed = self.standard_in_listing(g, seat) if standard is None else standard
             if listed is False:
                 return False
-        inner = {"you": seat, "this": card}
         # interpretation: an activation whose printed cost cannot be paid in full
         # would only fail, so it is not offered (as the latest rulebook's §Pay says:
         # "you cannot use it")
-        if ab.affordable is not None and not ab.affordable(g, inner):
+        if ab.affordable is not None and not ab.affordable(g, {"you": seat,
+                                                                 "this": card}):
             return False
         if trigger is not None:  # `_answerable`, but for the first it finds
             events, cond = trigger.events, ab.trigger_cond
@@ -273,11 +279,12 @@ class Listing:
                     answered = fields.get("__answered")
                     if answered and [card, index] in answered:
                         continue
-                    if cond is None or cond(g, {**inner, "event": fields}):
+                    if cond is None or cond(g, {"you": seat, "this": card,
+                                                "event": fields}):
                         return True
             return False
         if cond is not None:
-            return bool(cond(g, inner))
+            return bool(cond(g, {"you": seat, "this": card}))
         if listed:
             return True  # it held, above
         ref = what if type(what) is AbilityRef else ability_ref(AbilityRef, (card, 0))

@@ -209,6 +209,13 @@ class Lowering:
             kind, sure = None, False
             if op in ("+", "-") and lk == rk == CARDS:
                 kind, sure = CARDS, lsure and rsure
+                left_zones, right_zones = zones_read(left), zones_read(right)
+                if op == "+" and left_zones and right_zones and not (
+                        left_zones & right_zones):
+                    parts = [p for side in (left, right)
+                             for p in (side.parts if isinstance(side, ir.Join)
+                                       else (side,))]
+                    return ir.Join(tuple(parts)), CARDS, True
             return ir.Arith(op, left, right), kind, sure
         return ir.Compare(op, left, right), None, False
 
@@ -220,7 +227,7 @@ class Lowering:
         if local is not None:
             value, kind, sure = ir.Local(local[0]), local[1], local[2]
         elif head == "active":
-            value, kind, sure = ir.Active(bound=not sc.term), PLAYER, True
+            value, kind, sure = ir.Active(bound=sc.bound(head)), PLAYER, True
         elif head == "players":
             value, kind, sure = ir.Players(), PLAYERS, True
         elif head in ("game", "chain", "battle"):
@@ -236,8 +243,8 @@ class Lowering:
         elif sc.term:
             value, kind, sure = ir.Builtin("unbound", (ir.Const(head),)), None, False
         else:
-            value = ir.Name(head)
             kind, sure = sc.names.get(head, UNKNOWN)
+            value = ir.Name(head, bound=sure and head in SURE_NAMES)
         for name in rest:
             value, kind, sure = self.attribute(value, kind, sure, name, sc)
         return value, kind, sure
@@ -683,6 +690,16 @@ class Lowering:
                 continue  # not a test this look can read
             kinds = kinds - passing if negated else passing
         return frozenset(kinds)
+
+
+def zones_read(e: ir.Expr) -> frozenset[str]:
+    """The names of the zones whose cards `e` is, where it is a zone of a player
+    (or of each of several) for certain, or such zones joined; else none."""
+    if isinstance(e, ir.PlayerZone) and e.sure or isinstance(e, ir.PlayersZone):
+        return frozenset((e.zone,))
+    if isinstance(e, ir.Join):
+        return frozenset().union(*(zones_read(p) for p in e.parts))
+    return frozenset()
 
 
 def conjuncts(e: ast.Expr | None) -> list[ast.Expr]:

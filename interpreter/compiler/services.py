@@ -303,7 +303,7 @@ def may(g: Game, f: Frame, st: ir.May, who: Fn | None, body: Any) -> int:
 
 
 def for_each(g: Game, f: Frame, st: ir.ForEach, what: Fn, chooser: Fn | None,
-             body: Any, inline: Callable[[Game, Frame], None] | None) -> int:
+             body: Any, inline: Callable[[Game, dict[str, Any]], None] | None) -> int:
     """`for each`: its body for each item, in an order a player picks where
     `ordered_by` says; `inline` runs a simple body with no frame of its own."""
     scratch = f.scratch
@@ -328,12 +328,12 @@ def for_each(g: Game, f: Frame, st: ir.ForEach, what: Fn, chooser: Fn | None,
 
 
 def _each(g: Game, f: Frame, var: str, items: list[Any], body: Any,
-          inline: Callable[[Game, Frame], None] | None) -> int:
+          inline: Callable[[Game, dict[str, Any]], None] | None) -> int:
     if inline is not None:  # a simple body: looped here, no frame
         env = f.env
         for x in items:
             env[var] = x
-            inline(g, f)
+            inline(g, env)
         return NEXT
     f.pc += 1
     f.env[var] = items[0]
@@ -477,13 +477,12 @@ def prevent(g: Game, env: dict[str, Any], cite: Any) -> None:
 
 def call(g: Game, f: Frame, st: ir.Call, fields: dict[str, Any]) -> int:
     """A keyword's program, with its parameters bound: nothing, where a required
-    one is None (nothing to act on)."""
+    one is None (nothing to act on); run here, where it needs no frame."""
     for p in st.required:
         if fields[p] is None:
             return NEXT
     f.pc += 1
-    g.call_keyword(st.keyword, fields, f.env, st.cost, st.cite)
-    return PUSHED
+    return PUSHED if g.call_keyword(st.keyword, fields, f.env, st.cost, st.cite) else NEXT
 
 
 __all__ = [

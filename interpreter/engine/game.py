@@ -1002,10 +1002,12 @@ class Game:
 
     def call_keyword(
         self, name: str, fields: dict, env: dict, as_cost: bool, cite
-    ) -> None:
+    ) -> bool:
         """Run a keyword's program; when an ability or a counter in play may watch
-        the call, through the referee, which offers it to them. Written here, not
-        forwarded: effects call keywords at most steps."""
+        the call, through the referee, which offers it to them. Whether it pushed a
+        frame (a program that neither waits nor pushes, unwatched, runs here, with
+        no frame of its own). Written here, not forwarded: effects call keywords
+        at most steps."""
         usage = self.usage
         try:
             usage[name] += 1
@@ -1018,9 +1020,15 @@ class Game:
         if name not in referee.listened and (
             not self.counters_in_play or not referee.watching_call(self, name)
         ):
-            self.frames.append(Frame(self.engine.programs.keyword_blocks[name], kenv))
-            return
+            programs = self.engine.programs
+            run = programs.keyword_runs.get(name)
+            if run is not None:
+                run(self, kenv)
+                return False
+            self.frames.append(Frame(programs.keyword_blocks[name], kenv))
+            return True
         referee.call_watched(self, name, fields, env, kenv)
+        return True
 
     def resolve(self, what: Any, env: dict, cite, then: Block | None = None) -> None:
         self.referee.resolve(self, what, env, cite, then)
