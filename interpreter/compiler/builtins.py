@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kotc.runtime.values import AbilityRef, DieRef, Seat
+from kotc.runtime.values import AbilityRef, DieRef, Seat, seat_of
 
 
 def as_items_of(value: Any) -> list | tuple:
@@ -35,6 +35,11 @@ def _as_items(xs) -> list:
     return xs if type(xs) is list else list(xs)
 
 
+def _first(g, xs) -> Any:
+    items = as_items_of(xs)
+    return items[0] if items else None
+
+
 def _total(g, xs) -> int:
     return sum(g.value_of(x) for x in as_items_of(xs))
 
@@ -55,5 +60,7 @@ BUILTINS: dict[str, Callable] = {
     "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
     "victims": lambda g, p: g.referee.possible_victims(g, p),
     "enlistable": lambda g, p: g.referee.enlistable(g, p),
+    "defender_of": lambda g, v: seat_of(g.referee.defender_of(g, v)),
+    "first": _first,
     "tagged": lambda g, c, t: g.is_tagged(c, t),
 }

@@ -48,6 +48,7 @@ HELPERS: dict[str, Any] = {
     "game_field": services.game_field,
     "chain_field": services.chain_field,
     "battle_field": services.battle_field,
+    "set_record": services.set_record,
     "plus": services.plus,
     "minus": services.minus,
     "has_modifier": services.has_modifier,
@@ -462,6 +463,10 @@ class Writer:
         if isinstance(st, ir.Choose):
             fns = ", ".join(fn(e) for e in (st.what, st.lo, st.hi, st.n, st.chooser))
             return f"services.choose(g, f, {s}, ({fns}))"
+        if isinstance(st, ir.ChooseDie):
+            holes = "(" + "".join(f"({n!r}, {fn(e)}), " for n, e in st.holes) + ")"
+            return (f"services.choose_die(g, f, {s}, {fn(st.what)}, {fn(st.chooser)}, "
+                    f"{holes})")
         if isinstance(st, ir.Either):
             options = "(" + "".join(f"{block(b)}, " for b in st.options) + ")"
             return f"services.either(g, f, {s}, {fn(st.who)}, {options})"
@@ -666,7 +671,9 @@ class Writer:
         if "None" in required:
             return  # nothing to act on: the effect is impossible
         tests = [f"{v} is not None" for v in required if not _literal(v)]
-        call = (f"g.call_keyword({st.keyword!r}, {{{given}}}, env, {st.cost}, "
+        # the keyword run as another player: its own environment, with that `you`
+        env = "env" if st.who is None else f"{{**env, 'you': {self.value(st.who)}}}"
+        call = (f"g.call_keyword({st.keyword!r}, {{{given}}}, {env}, {st.cost}, "
                 f"{self.cite(st)})")
         with self._when(tests):
             self.src.line(f"f.pc = {i + 1}")
@@ -680,6 +687,14 @@ class Writer:
             return
         with self.src.block(f"if {' and '.join(tests)}:"):
             yield
+
+    def s_SetRecord(self, st: ir.SetRecord, i: int) -> None:
+        value = self.value(st.value)
+        self.src.line(f"set_record(g, {st.flow!r}, {st.field!r}, {value})")
+
+    def s_Drop(self, st: ir.Drop, i: int) -> None:
+        what = "None" if st.what is None else self.value(st.what)
+        self.src.line(f"services.drop(g, {self.const(st)}, {what})")
 
     def s_Emit(self, st: ir.Emit, i: int) -> None:
         fields = ", ".join(f"{p!r}: {self.value(a)}" for p, a in st.args)

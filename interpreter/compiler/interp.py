@@ -427,7 +427,22 @@ class Interpreter:
 
     def s_Call(self, st: ir.Call, g: Game, f: Frame) -> int:
         fields = {p: None if a is None else self.value(a, g, f) for p, a in st.args}
-        return services.call(g, f, st, fields)
+        who = None if st.who is None else self.value(st.who, g, f)
+        return services.call(g, f, st, fields, who)
+
+    def s_SetRecord(self, st: ir.SetRecord, g: Game, f: Frame) -> int:
+        services.set_record(g, st.flow, st.field, self.value(st.value, g, f))
+        return NEXT
+
+    def s_Drop(self, st: ir.Drop, g: Game, f: Frame) -> int:
+        what = None if st.what is None else self.value(st.what, g, f)
+        services.drop(g, st, what)
+        return NEXT
+
+    def s_ChooseDie(self, st: ir.ChooseDie, g: Game, f: Frame) -> int:
+        chooser = None if st.chooser is None else self.fn(st.chooser)
+        holes = tuple((name, self.fn(e)) for name, e in st.holes)
+        return services.choose_die(g, f, st, self.fn(st.what), chooser, holes)
 
     def s_Emit(self, st: ir.Emit, g: Game, f: Frame) -> int:
         fields = {p: self.value(a, g, f) for p, a in st.args}
