@@ -926,6 +926,14 @@ class HpFloor(Setting):
 
 
 @dataclass(frozen=True)
+class Limit(Named):
+    """A bound on the engine's work that an edition states (`kotc.dsl.limits`)."""
+
+    value: int = 0
+    kind = "limit"
+
+
+@dataclass(frozen=True)
 class Zombies(Setting):
     setting = "zombies_play_on"
 
@@ -1056,7 +1064,7 @@ class Invariant(Named):
 
 SECTIONS = (
     "setup", "cards", "zones", "turn", "actions", "battle", "chain", "counters",
-    "keywords", "events", "endgame", "legality", "phrases", "invariants",
+    "keywords", "events", "endgame", "legality", "phrases", "invariants", "limits",
 )
 
 

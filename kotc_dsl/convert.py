@@ -330,6 +330,7 @@ for _cls in (
     ast.Criterion,
     ast.Tag,
     ast.Invariant,
+    ast.Limit,
 ):
     _SPECIAL[_cls.__name__] = _named(_cls)
 
@@ -349,6 +350,7 @@ SECTION_RULES = {
     "LegalitySection": "legality",
     "PhrasesSection": "phrases",
     "InvariantsSection": "invariants",
+    "LimitsSection": "limits",
 }
 
 

@@ -56,6 +56,10 @@ class RulesetError(Exception):
         self.diagnostics = sorted(set(diagnostics), key=_sort_key)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
+    def __reduce__(self) -> tuple[type[RulesetError], tuple[list[Diagnostic]]]:
+        # pickled between processes, it is rebuilt from its problems
+        return type(self), (self.diagnostics,)
+
 
 def _sort_key(d: Diagnostic) -> tuple[str, int, int, str]:
     return (d.origin.file, d.origin.line, d.origin.col, d.message)

@@ -196,9 +196,14 @@ def _cite_at(tokens: list[str]) -> int | None:
 def _ranks(tokens: list[str]) -> list[float]:
     """For each token, how good a place it is to start a new line: the word it
     is, and how deep in parentheses (0: never, as between `@` and its section,
-    or before a block's brace)."""
+    inside an overriding rule's head, or before a block's brace)."""
     ranks: list[float] = [0.0] * len(tokens)
     depth = 0
+    # `override KIND NAME "Label"`: kept together, up to its label if it has one
+    head = 0
+    if tokens[0] == "override":
+        quoted_at = [i for i, t in enumerate(tokens[:4]) if t[:1] in "\"'"]
+        head = quoted_at[0] if quoted_at else 2
     for i, t in enumerate(tokens):
         quoted = t[:1] in "\"'"
         if i:
@@ -213,6 +218,8 @@ def _ranks(tokens: list[str]) -> list[float]:
             if before[:1] in "\"'" and cited:
                 r = max(r, 6)  # after a citation (or its interpretation)
             if t in ("{", "}") or (quoted and before in ("@", "interpretation")):
+                r = 0
+            if i <= head:  # an overriding rule's head stays on one line
                 r = 0
             ranks[i] = r
         if not quoted:

@@ -9,8 +9,11 @@ the whole-edition checks that kotc's loader runs itself.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
+import sys
+from collections.abc import Iterator
 from typing import Any, TypeAlias
 
 from textx import TextXSyntaxError, metamodel_from_file
@@ -49,6 +52,14 @@ _TOO_LONG = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 # Control characters other than tab and the line ends: a name holding an escape
 # sequence could rewrite what a terminal shows.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# The deepest brackets ((), [], {} together) kotc reads: far past what rules need, and
+# shallow enough that what parses can be converted, checked, compiled and played
+# within Python's usual recursion limit; what is deeper is refused where it is.
+MAX_NESTING = 40
+# Strings and comments hold brackets that do not nest; the rest is read for them.
+_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/|[()\[\]{}]', re.DOTALL)
+# The parser descends some 35 Python frames per bracket: enough for `MAX_NESTING`.
+_PARSE_RECURSION = 10_000
 
 
 def screen(text: str, path: str) -> None:
@@ -68,16 +79,49 @@ def screen(text: str, path: str) -> None:
                    f"{MAX_DIGITS})" if what == "number"
                    else f"control character U+{ord(found.group()):04X} in the text")
         raise TextXSyntaxError(message, line=line, col=col, filename=path)
+    _screen_nesting(text, path)
+
+
+def _screen_nesting(text: str, path: str) -> None:
+    depth = 0
+    for found in _BRACKETS.finditer(text):
+        bracket = found.group()
+        if len(bracket) > 1:  # a string or a comment
+            continue
+        if bracket in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                line = text.count("\n", 0, found.start()) + 1
+                col = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+                raise TextXSyntaxError(
+                    f"brackets nested more than {MAX_NESTING} deep", line=line, col=col,
+                    filename=path)
+        elif bracket in ")]}":
+            depth = max(depth - 1, 0)
+
+
+@contextlib.contextmanager
+def _deep_enough() -> Iterator[None]:
+    """Let the parser descend as deep as `MAX_NESTING` brackets need (Python 3.11
+    runs Python-to-Python calls without growing the C stack)."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, _PARSE_RECURSION))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
 
 
 def parse(text: str, path: str) -> TextXModel:
     """Parse one rule file's text with the kotc metamodel (no validation)."""
     screen(text, path)
-    return _shared("kotc").model_from_str(text, file_name=path)
+    with _deep_enough():
+        return _shared("kotc").model_from_str(text, file_name=path)
 
 
 def parse_other(kind: str, text: str, path: str) -> TextXModel:
     """Parse a card file (`kind="card"`), a deck file (`"deck"`) or a scenario
     file (`"scenario"`)."""
     screen(text, path)
-    return _shared(kind).model_from_str(text, file_name=path)
+    with _deep_enough():
+        return _shared(kind).model_from_str(text, file_name=path)

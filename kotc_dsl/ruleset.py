@@ -207,6 +207,11 @@ class Ruleset:
         return [r for r in self.rules("battle") if isinstance(r, ast.BattleStep)]
 
     @property
+    def limits(self) -> dict[str, ast.Limit]:
+        """The bounds this edition states (the rest are kotc's: `kotc.dsl.limits`)."""
+        return self._of("limits", ast.Limit)
+
+    @property
     def counters(self) -> dict[str, ast.Counter]:
         return self._of("counters", ast.Counter)
 

@@ -366,6 +366,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.LoseCondition: "lose {ident} {label:q} [when {cond}] [on {event}]",
     ast.HpFloor: "hp_floor {floor}",
     ast.Zombies: "zombies play_on",
+    ast.Limit: "limit {ident} {value}",
     ast.Criterion: "criterion {ident} {label:q} [keep {cond}] [highest {value}]",
     ast.CleanSlate: "clean_slate {edition} {verdict}",
     ast.Refurbish: "{verb} {text:q} as {new:q}",

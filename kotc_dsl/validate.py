@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from . import ast
 from .errors import Diagnostic
+from .limits import DEFAULT_LIMITS
 from .ruleset import Ruleset
 from .suggest import hint
 from .types import (
@@ -167,6 +168,12 @@ class Checker:
                     f"range {value.lo}..{value.hi} is empty: its lower "
                     f"bound is above its upper bound",
                 )
+
+    def rule_Limit(self, rule: ast.Limit) -> None:
+        most, what = DEFAULT_LIMITS[rule.name]
+        if not 1 <= rule.value <= most:
+            self.error(rule, f"limit {rule.name} ({what}) is {rule.value:,}: an edition "
+                             f"may state from 1 to kotc's own bound, {most:,}")
 
     def ref(self, node: ast.Node, name: str, table: Iterable[str], what: str) -> bool:
         if name in table:

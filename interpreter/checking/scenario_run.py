@@ -41,7 +41,7 @@ from kotc.dsl.scenario_model import (
 )
 from kotc.dsl.scenario_words import Vocabulary, log_events
 from kotc.dsl.scenarios import edition_ruleset
-from kotc.dsl.shipped import EDITIONS_DIR, starter_deck_files
+from kotc.dsl.shipped import EDITIONS_DIR, ruleset_starter_deck_files
 from kotc.dsl.unparse import unparse_expr
 from kotc.engine import referee as referee_module
 from kotc.engine.decks import deck_from_file, vanilla_deck
@@ -447,7 +447,10 @@ class _Play:
                                                   f"{step.origin.col})"))
 
     def new_game(self, start: NewGame, script: list[int]) -> None:
-        files = [Path(p) for p in start.decks] or starter_deck_files(self.rs.name)[:2]
+        # no decks named: the starter decks of the shipped edition the rules are
+        # (or are edited from), never of another edition of the same name
+        files = ([Path(p) for p in start.decks]
+                 or ruleset_starter_deck_files(self.rs.files)[:2])
         decks = [deck_from_file(f)[1] for f in files] or [vanilla_deck(self.rs)]
         words = self.words.design
         decks = [Deck([words(c) for c in d.cards], [words(c) for c in d.reserves])

@@ -116,7 +116,8 @@ def simulate_command(args: argparse.Namespace, con: Console) -> int:
     lacks. The players are random agents unless --agent names others (your bot
     against random play, say). A progress bar with the rate and time left runs on
     standard error when it is a terminal. An agent that fails (raises, or chooses
-    an illegal action) stops the run: exit status 1, and the seed of its game.
+    an illegal action), or a rule that asks for more than the engine's bounds (a
+    roll of a million dice), stops the run: exit status 1, and the seed of its game.
     """
     if below_one(con, "simulate", (("--games", args.games), ("--workers", args.workers),
                                    ("--players", args.players),

@@ -25,7 +25,6 @@ from typing import Any
 
 from kotc.runtime.actions import Action, Made
 from kotc.runtime.events import Revealed, Seen
-from kotc.runtime.limits import check_repeat
 from kotc.runtime.values import AbilityRef, Seat, seat_of
 from kotc.runtime.vm import Frame
 
@@ -755,7 +754,7 @@ class Writer:
     def s_Repeat(self, st: ir.Repeat, i: int) -> None:
         n = self.value(st.times)
         cite = "None" if st.cite is None else self.const(st.cite)
-        self.src.line(f"{self.const(check_repeat)}({n}, {cite})")
+        self.src.line(f"g.engine.bounds.check_repeat({n}, {cite}, g)")
         if st.body.simple:
             with self.src.block(f"for _ in range({n}):"):
                 for inner in st.body.stmts:

@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kotc.runtime.events import Revealed, Seen
-from kotc.runtime.limits import check_repeat
 from kotc.runtime.values import Seat, seat_of
 from kotc.runtime.vm import NEXT, PUSHED, Block, Frame
 
@@ -487,7 +486,7 @@ class Interpreter:
 
     def s_Repeat(self, st: ir.Repeat, g: Game, f: Frame) -> int:
         n = self.value(st.times, g, f)
-        check_repeat(n, st.cite)
+        g.engine.bounds.check_repeat(n, st.cite, g)
         if st.body.simple:
             for _ in range(n):
                 self.run_simple(g, f, st.body.stmts)

@@ -345,6 +345,7 @@ def for_each(g: Game, f: Frame, st: ir.ForEach, what: Fn, chooser: Fn | None,
         items = list(as_items_of(what(g, f.env)))
         if not items:
             return NEXT
+        g.engine.bounds.check_work(g, len(items), st.cite)
         if chooser is None or len(items) < 2:
             return _each(g, f, st.name, items, body, inline)
         scratch = f.scratch = [items, [], chooser(g, f.env)]

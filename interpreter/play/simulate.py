@@ -24,6 +24,7 @@ from typing import Any
 from kotc.dsl import Ruleset, load_edition
 from kotc.engine.decks import game_decks, vanilla_deck
 from kotc.engine.game import Deck, Engine, Game, card_pool, check_players
+from kotc.runtime.limits import LimitExceeded
 
 from .agents import AgentError, make_agents, play
 from .records import Witness, game_record, play_parameters, table_digest
@@ -188,8 +189,9 @@ def play_game(table: Table, seed: int, rotation: int) -> dict[str, Any]:
     """Play one game of the run and make its record (`records.game_record`).
 
     Returns:
-        The record; or, when an agent failed, `{"seed", "rotation", "error"}` (told,
-        not raised: a worker's answer must pickle).
+        The record; or, when an agent failed or a rule asked past a bound of
+        `kotc.runtime.limits`, `{"seed", "rotation", "error"}` (told, not raised: a
+        worker's answer must pickle).
     """
     ready = _ready(table)
     entrants = table.seats(rotation)
@@ -200,7 +202,7 @@ def play_game(table: Table, seed: int, rotation: int) -> dict[str, Any]:
     agents = make_agents([table.agents[e] for e in entrants], seed, table.players)
     try:
         play(game, [witness.watch(a, seat) for seat, a in enumerate(agents)])
-    except AgentError as err:
+    except (AgentError, LimitExceeded) as err:
         return {"seed": seed, "rotation": rotation, "error": str(err)}
     seats = [(table.deck_names[e], table.agents[e]) for e in entrants]
     return game_record(game, witness, ready.plays, ready.cites, seats,
@@ -209,7 +211,7 @@ def play_game(table: Table, seed: int, rotation: int) -> dict[str, Any]:
 
 def play_chunk(table: Table, games: list[tuple[int, int]]) -> list[dict[str, Any]]:
     """Play a chunk of games; their records in the chunk's order. Stops at a game
-    whose agent failed, its error record last."""
+    that failed, its error record last."""
     records = []
     for seed, rotation in games:
         records.append(play_game(table, seed, rotation))

@@ -16,7 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from kotc.cli import main as cli
 from kotc.dsl import Diagnostic, RulesetError, ast, edition_files, load_edition
-from kotc.dsl.language import EDITIONS_DIR
+from kotc.dsl.language import EDITIONS_DIR, MAX_NESTING
+from kotc.dsl.limits import bounds
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(EDITIONS_DIR.glob("*.kotc"))
@@ -162,12 +163,15 @@ def test_an_unexpected_failure_is_a_located_problem_not_a_traceback(
 
 def test_absurdly_deep_nesting_is_a_located_problem(kotc, in_tmp):
     deep = "(" * 5000 + "true" + ")" * 5000
-    (in_tmp / "deep.kotc").write_text(
-        TINY.replace('private  @ "Fields"', f'private  @ "Fields"\n}}\nendgame {{\n'
-                     f'  lose deep "Deep" when {deep}  @ "Fields"'), encoding="utf-8")
+    text = TINY.replace('private  @ "Fields"', f'private  @ "Fields"\n}}\nendgame {{\n'
+                        f'  lose deep "Deep" when {deep}  @ "Fields"')
+    (in_tmp / "deep.kotc").write_text(text, encoding="utf-8")
     code, out, err = kotc("check", "deep.kotc")
     assert code == 2 and err == ""
-    assert out.startswith("deep.kotc:1:1: nested too deeply")
+    # located at the first parenthesis past the bound (the section's brace is one)
+    line = text[:text.index(deep)].count("\n") + 1
+    col = text.index(deep) - text.rfind("\n", 0, text.index(deep)) + MAX_NESTING - 1
+    assert out.startswith(f"deep.kotc:{line}:{col}: syntax error: brackets nested more")
 
 
 def test_a_failing_flow_check_is_a_located_problem_not_a_traceback(
@@ -236,7 +240,9 @@ def test_show_each_section_with_citations(kotc, name, section):
         assert f"{cite.edition} §{cite.section}" in out
         if cite.interpretation:
             assert f"[interpretation: {cite.interpretation}]" in out
-    if not rules:
+    if section == "limits":  # kotc's own bounds are shown where none is stated
+        assert all(f"limit {n} " in out for n in bounds(ruleset))
+    elif not rules:
         assert f"{name} has no {section} rules" in out
 
 

@@ -139,3 +139,13 @@ def test_a_scenario_file_is_not_formatted(kotc, tmp_path):
 
 def test_the_shipped_files_are_where_the_test_looks():
     assert len(SHIPPED) >= 12 and all(isinstance(p, Path) for p in SHIPPED)
+
+
+def test_an_overriding_rule_keeps_its_head_on_one_line():
+    long = "Mulligan: once, optionally, bury any cards from hand and draw as many"
+    lines = fmt_module.layout(f'  override step mulligan "{long}" @ "Setup and Deck '
+                              'Building" {')
+    assert lines[0] == f'  override step mulligan "{long}"'
+    short = fmt_module.layout('  override keyword inflict "Inflict damage to a minion" '
+                              '(target: minion, amount: int, die: die?) @ "Battles" {')
+    assert short[0] == '  override keyword inflict "Inflict damage to a minion"'

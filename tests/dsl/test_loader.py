@@ -6,7 +6,7 @@ import pickle
 from pathlib import Path
 
 import pytest
-from kotc.dsl import cache, edition_files, load_edition, load_path
+from kotc.dsl import Diagnostic, ast, cache, edition_files, load_edition, load_path
 from kotc.dsl.errors import RulesetError
 from textx.metamodel import TextXMetaModel
 
@@ -181,3 +181,12 @@ def test_an_unknown_edition_name_is_reported_without_a_made_up_position():
     with pytest.raises(RulesetError) as info:
         load_edition("nope")
     assert str(info.value).startswith("nope: unknown edition (known: 11th, ")
+
+
+def test_a_ruleset_error_pickles_back_with_its_problems():
+    # raised in a worker process, it must come back to the run whole
+    problems = [Diagnostic(ast.Origin("a.kotc", 3, 4), "unknown name 'x'"),
+                Diagnostic(ast.Origin("a.kotc", 1, 2), "a problem")]
+    back = pickle.loads(pickle.dumps(RulesetError(problems)))
+    assert back.diagnostics == RulesetError(problems).diagnostics
+    assert str(back) == "a.kotc:1:2: a problem\na.kotc:3:4: unknown name 'x'"

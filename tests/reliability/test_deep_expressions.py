@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from kotc.dsl.language import MAX_NESTING
 from kotc.dsl.validate import MAX_EXPR_DEPTH
 
 
@@ -37,6 +38,39 @@ def test_a_chain_too_deep_is_refused_where_it_is(kotc, tmp_path, terms):
 @pytest.mark.parametrize("joiner", [" or ", " and "])
 def test_a_chain_check_accepts_compiles_and_plays(kotc, tmp_path, joiner):
     path = _edition(tmp_path, MAX_EXPR_DEPTH - 2, joiner)
+    code, out, err = kotc("check", str(path))
+    assert code == 0, out + err
+    run = subprocess.run([sys.executable, "-m", "kotc", "play", str(path), "--max-turns",
+                          "2"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+
+
+def _bracketed(tmp_path, depth: int):
+    cond = "(" * (depth - 2) + "player.hp == 7" + ")" * (depth - 2)
+    path = tmp_path / "brackets.kotc"
+    path.write_text(f'''\
+edition "deep" number 118 extends "17th"
+setup {{
+  step deep "Deep" after mulligan @ "Setup and Deck Building" {{
+    for each p in players where {cond} {{ draw(p, 1) }}
+  }}
+}}
+''', encoding="utf-8")
+    return path
+
+
+def test_brackets_too_deep_are_refused_where_they_go_too_deep(kotc, tmp_path):
+    # the section's and the step's braces are two levels; the first parenthesis is
+    # at column 33, so the one past the bound is at 33 + (MAX_NESTING - 2)
+    path = _bracketed(tmp_path, MAX_NESTING + 1)
+    code, out, err = kotc("check", str(path))
+    assert code == 2, out + err
+    assert (f"{path}:4:{33 + MAX_NESTING - 2}: syntax error: brackets nested more than "
+            f"{MAX_NESTING} deep") in out
+
+
+def test_brackets_as_deep_as_read_check_and_play(kotc, tmp_path):
+    path = _bracketed(tmp_path, MAX_NESTING)
     code, out, err = kotc("check", str(path))
     assert code == 0, out + err
     run = subprocess.run([sys.executable, "-m", "kotc", "play", str(path), "--max-turns",
