@@ -209,9 +209,17 @@ class SetOp(Stmt):
 
 
 @dataclass(frozen=True)
-class Roll(Stmt):
+class RollGroup(Node):
     count: Expr
-    name: str
+    target: Path  # a name, or a record's field (`battle.attack_dice`)
+    who: Expr | None = None  # who rolls them (`you` if none)
+
+
+@dataclass(frozen=True)
+class Roll(Stmt):
+    """Dice rolled at once, in groups; then each die is announced (`rolled`)."""
+
+    groups: tuple[RollGroup, ...]
 
 
 @dataclass(frozen=True)

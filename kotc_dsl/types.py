@@ -134,14 +134,16 @@ FUNCTIONS = {
     "enlistable": (("player",), "cards"),
     # the first item of a list (none, of an empty one)
     "first": (("any_collection",), "any"),
+    # the dice a team rolls: one per point of the battle section's `dice_per` stat
+    "dice_for": (("cards",), "int"),
     # who defends a victim: a player themselves, a minion's owner or controller
     # (the battle section's `defender`)
     "defender_of": (("victim",), "player"),
 }
 
 # The battle's operations the engine performs, that a battle step may do beside its
-# parts: forming the teams, rolling the dice.
-BATTLE_OPERATIONS = ("form_attack", "form_defense", "roll_dice")
+# parts: forming the teams.
+BATTLE_OPERATIONS = ("form_attack", "form_defense")
 
 # The types a record's field may have (its first value: none, an empty list, false).
 RECORD_TYPES = frozenset({"player", "victim", "card", "cards", "dice", "bool", "int"})

@@ -587,9 +587,18 @@ class Checker:
         return self.context_attrs[head].get(name)
 
     def stmt_Roll(self, s: ast.Roll, sc: Scope) -> dict:
-        self.typed(s.count, sc, "int", "how many dice to roll")
-        self.bounded(s.count, "dice rolled at once")
-        return {s.name: "dice"}
+        bound = {}
+        for group in s.groups:
+            self.typed(group.count, sc, "int", "how many dice to roll")
+            self.bounded(group.count, "dice rolled at once")
+            if group.who is not None:
+                self.typed(group.who, sc, "player", "who rolls")
+            if len(group.target.parts) == 1:
+                bound[group.target.parts[0]] = "dice"
+            elif self.record_field(group.target) != "dice":
+                self.error(group.target, f"dice are rolled as a name or a record's "
+                                         f"dice, not '{group.target}'")
+        return bound
 
     def bounded(self, e: ast.Expr, what: str) -> None:
         """A count written as a number stays within what a game can play out (a

@@ -61,6 +61,7 @@ BUILTINS: dict[str, Callable] = {
     "victims": lambda g, p: g.referee.possible_victims(g, p),
     "enlistable": lambda g, p: g.referee.enlistable(g, p),
     "defender_of": lambda g, v: seat_of(g.referee.defender_of(g, v)),
+    "dice_for": lambda g, team: g.referee.dice_for(g, team),
     "first": _first,
     "tagged": lambda g, c, t: g.is_tagged(c, t),
 }

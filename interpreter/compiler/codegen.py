@@ -709,15 +709,27 @@ class Writer:
         self.src.line("return 1")
 
     def s_Roll(self, st: ir.Roll, i: int) -> None:
-        count = self.value(st.count)
-        dice, d = self.tmp(), self.tmp()
         cite = self.cite(st)
-        self.src.line(f"{dice} = g.roll({count}, env['you'], {cite})")
-        self.src.line(f"env[{st.name!r}] = {dice}")
+        rolled = []
+        for group in st.groups:
+            count = self.value(group.count)
+            who = "env['you']" if group.who is None else self.value(group.who)
+            dice = self.tmp()
+            self.src.line(f"{dice} = g.roll({count}, {who}, {cite})")
+            if group.name is not None:
+                self.src.line(f"env[{group.name!r}] = {dice}")
+            else:
+                self.src.line(f"services.rolled(g, {self.const(group)}, {dice}, env)")
+            rolled.append((dice, who))
         self.src.line(f"f.pc = {i + 1}")
-        with self.src.block(f"for {d} in reversed({dice}):"):
-            self.src.line(f"g.fire('rolled', {{'die': {d}, 'roller': env['you']}}, "
-                          f"env, {cite})")
+        if len(rolled) == 1:  # most often: the dice announced here, the last first
+            (dice, who), d = rolled[0], self.tmp()
+            with self.src.block(f"for {d} in reversed({dice}):"):
+                self.src.line(f"g.fire('rolled', {{'die': {d}, 'roller': {who}}}, "
+                              f"env, {cite})")
+        else:
+            pairs = ", ".join(f"({dice}, {who})" for dice, who in rolled)
+            self.src.line(f"services.announce(g, [{pairs}], env, {cite})")
         self.src.line("return 1")
 
     def s_Pop(self, st: ir.Pop, i: int) -> None:

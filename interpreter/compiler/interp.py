@@ -457,11 +457,13 @@ class Interpreter:
 
     def s_Roll(self, st: ir.Roll, g: Game, f: Frame) -> int:
         env = f.env
-        dice = g.roll(self.value(st.count, g, f), env["you"], st.cite)
-        env[st.name] = dice
+        rolled = []
+        for group in st.groups:
+            n = self.value(group.count, g, f)
+            who = env["you"] if group.who is None else self.value(group.who, g, f)
+            rolled.append((services.rolled(g, group, g.roll(n, who, st.cite), env), who))
         f.pc += 1
-        for d in reversed(dice):
-            g.fire("rolled", {"die": d, "roller": env["you"]}, env, st.cite)
+        services.announce(g, rolled, env, st.cite)
         return PUSHED
 
     def s_Pop(self, st: ir.Pop, g: Game, f: Frame) -> int:

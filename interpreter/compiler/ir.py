@@ -558,9 +558,22 @@ class Resolve(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Roll(Stmt):
+class RollGroup:
+    """Dice one player rolls (`who`, else `you`), kept as a name of the program's
+    environment or as a field of the battle's record."""
+
     count: Expr
-    name: str
+    who: Expr | None
+    name: str | None
+    field: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Stmt):
+    """Groups of dice rolled at once, each logged as rolled; then every die is
+    announced (`rolled`), the last first."""
+
+    groups: tuple[RollGroup, ...]
     pushes = True
 
 

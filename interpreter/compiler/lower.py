@@ -164,8 +164,11 @@ class Lowering:
                 _, kind, sure = self.lower(s.what, scope)
                 element = {CARDS: CARD, PLAYERS: PLAYER}.get(kind or "")
                 yield s.name, (element, sure) if element else UNKNOWN
-            elif isinstance(s, (ast.Choose, ast.ChooseDie, ast.Roll, ast.Pick,
-                                ast.CreatePawn)):
+            elif isinstance(s, ast.Roll):
+                for group in s.groups:
+                    if len(group.target.parts) == 1:
+                        yield group.target.parts[0], UNKNOWN
+            elif isinstance(s, (ast.Choose, ast.ChooseDie, ast.Pick, ast.CreatePawn)):
                 yield s.name, UNKNOWN
             for value in vars(s).values():
                 if isinstance(value, tuple) and value and isinstance(value[0], ast.Stmt):
@@ -448,7 +451,12 @@ class Lowering:
 
     def stmt_Roll(self, s: ast.Roll, cite: Cite, where: str,
                  sc: Scope) -> ir.Stmt:
-        return ir.Roll(cite, self.expr(s.count, sc), s.name)
+        groups = tuple(
+            ir.RollGroup(self.expr(g.count, sc), self.opt(g.who, sc),
+                         g.target.parts[0] if len(g.target.parts) == 1 else None,
+                         g.target.parts[1] if len(g.target.parts) == 2 else None)
+            for g in s.groups)
+        return ir.Roll(cite, groups)
 
     def stmt_Reroll(self, s: ast.Reroll, cite: Cite, where: str,
                    sc: Scope) -> ir.Stmt:

@@ -523,6 +523,28 @@ def call(g: Game, f: Frame, st: ir.Call, fields: dict[str, Any],
     return PUSHED
 
 
+# --- dice ------------------------------------------------------------------------------
+
+
+def rolled(g: Game, group: ir.RollGroup, dice: list[DieRef],
+           env: dict[str, Any]) -> list[DieRef]:
+    """A group's dice kept where its `as` says: a name, or the battle's record."""
+    if group.name is not None:
+        env[group.name] = dice
+    elif g.battle is not None and group.field is not None:
+        setattr(g.battle, group.field, dice)
+    return dice
+
+
+def announce(g: Game, rolled: Sequence[tuple[list[DieRef], Any]], env: dict[str, Any],
+             cite: Any) -> None:
+    """Every die rolled at once is announced (`rolled`, with its roller), the last
+    first: the first announced is the last to be reacted to."""
+    for dice, who in reversed(rolled):
+        for d in reversed(dice):
+            g.fire("rolled", {"die": d, "roller": who}, env, cite)
+
+
 # --- a flow's record ------------------------------------------------------------------
 
 
@@ -552,8 +574,9 @@ def drop(g: Game, st: ir.Drop, what: Any) -> None:
 
 
 __all__ = [
-    "Context", "attr", "battle_field", "call", "card_attr", "card_stat", "chain_field",
-    "choose", "choose_die", "contains", "drop", "either", "element_name", "for_each",
-    "game_field", "has_modifier", "is_type", "may", "minus", "order", "perform", "pick",
-    "plus", "prevent", "reorder", "set_record", "stop", "strip_any", "text", "unbound",
+    "Context", "announce", "attr", "battle_field", "call", "card_attr", "card_stat",
+    "chain_field", "choose", "choose_die", "contains", "drop", "either",
+    "element_name", "for_each", "game_field", "has_modifier", "is_type", "may",
+    "minus", "order", "perform", "pick", "plus", "prevent", "reorder", "rolled",
+    "set_record", "stop", "strip_any", "text", "unbound",
 ]

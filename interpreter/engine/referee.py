@@ -1337,25 +1337,15 @@ class Referee(Listing):
         g.log("defend", cite, defender=b.defender, team=list(b.defense_team))
         return True
 
-    def _op_roll_dice(self, g, b, cite) -> bool:
+    def dice_for(self, g, team: list) -> int:
+        """The dice a team rolls: one per point of the battle section's `dice_per`
+        stat of each member, none for a value below 0 (what the DSL's
+        `dice_for(team)` reads)."""
         stat, cards = self.dice_per, g.cards
-        attack = defense = 0  # summed by loops: no comprehensions' calls
-        for c in b.attack_team:
-            attack += max(cards[c].stats.get(stat, 0), 0)
-        for c in b.defense_team:
-            defense += max(cards[c].stats.get(stat, 0), 0)
-        b.attack_dice = g.roll(attack, b.attacker, cite)
-        b.defense_dice = g.roll(defense, b.defender, cite)
-        # what `fire` looks at first, once for all the dice: whether anything may
-        # react to a roll (nothing a die's event pushes changes that)
-        if "rolled" in self.listened or (
-            g.counters_in_play and self._watching(g, (None, "rolled"))
-        ):
-            env = {"you": seat_of(b.attacker)}
-            for d in reversed(b.attack_dice + b.defense_dice):
-                fields = {"die": d, "roller": seat_of(g.dice[d][1])}
-                self.fire(g, "rolled", fields, env, cite)
-        return True
+        total = 0  # summed by a loop: no comprehension's call
+        for c in team:
+            total += max(cards[c].stats.get(stat, 0), 0)
+        return total
 
     def _part(self, step: ast.BattleStep, part: ast.BattlePart):
         """What runs a part of a battle step: its program, under the step's

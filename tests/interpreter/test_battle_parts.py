@@ -1,12 +1,15 @@
 """The statements battle steps' parts are written with mean the same under both
-backends: `choose die` offers one option per value, lowest first, labelled from
-the names bound; a keyword called `by` a player runs as that player; `drop`
-takes one item, or all, out of a list the battle's record keeps, and a part's
-`set` of its record is silent where an effect's is logged."""
+backends: dice rolled at once in groups go where each group is kept, rolled by
+its player, and are announced the last first; `choose die` offers one option per
+value, lowest first, labelled from the names bound; a keyword called `by` a
+player runs as that player; `drop` takes one item, or all, out of a list the
+battle's record keeps, and a part's `set` of its record is silent where an
+effect's is logged."""
 
 from __future__ import annotations
 
 import pytest
+from kotc.compiler import services
 from kotc.compiler.lower import PLAYER
 from kotc.dsl import ast, load_edition
 from kotc.engine.decks import default_decks
@@ -47,7 +50,7 @@ def _run(g: Game, engine: Engine, stmts: tuple, env: dict, flow: str | None = No
 def test_choose_die_offers_each_value_once_lowest_first(backend):
     g, engine, cards = _table("11th", backend)
     env = {"you": Seat(0), "c": cards[0]}
-    roll = ast.Roll(ast.IntLit(12), "ds")
+    roll = ast.Roll((ast.RollGroup(ast.IntLit(12), p("ds")),))
     pick = ast.ChooseDie(p("ds"), "d", "pick a die", "hit {value} on {c}",
                          chooser=ast.FuncCall("left_of", (p("you"),)))
     _run(g, engine, (roll, pick), env)
@@ -63,6 +66,34 @@ def test_choose_die_offers_each_value_once_lowest_first(backend):
         assert a.label == f"hit {value} on {card_label(g.cards[cards[0]].name, cards[0])}"
     g.apply(d.options[-1])
     assert env["d"] == d.options[-1].value
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_dice_rolled_at_once_go_where_they_are_kept_by_their_rollers(backend):
+    g, engine, cards = _table("11th", backend)
+    g.battle = new_battle(0)
+    env = {"you": Seat(0)}
+    them = ast.FuncCall("left_of", (p("you"),))
+    roll = ast.Roll((ast.RollGroup(ast.IntLit(2), p("battle", "attack_dice")),
+                     ast.RollGroup(ast.IntLit(3), p("ds"), who=them)))
+    _run(g, engine, (roll,), env, "battle")
+    mine, theirs = g.battle.attack_dice, env["ds"]
+    assert [g.dice[d][1] for d in mine] == [0, 0]
+    assert [g.dice[d][1] for d in theirs] == [1, 1, 1]
+    # each group logged as rolled by its roller, in order
+    assert [(e.kind, e.data["player"], len(e.data["dice"])) for e in g.events] == [
+        ("roll", 0, 2), ("roll", 1, 3)]
+
+
+def test_dice_are_announced_last_first_with_their_rollers():
+    announced = []
+
+    class Table:
+        def fire(self, name, fields, env, cite):
+            announced.append((name, fields["die"], fields["roller"]))
+
+    services.announce(Table(), [([0, 1], Seat(0)), ([2], Seat(1))], {}, None)
+    assert announced == [("rolled", 2, 1), ("rolled", 1, 0), ("rolled", 0, 0)]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
