@@ -321,6 +321,7 @@ for _cls in (
     ast.Action,
     ast.Modifier,
     ast.BattleStep,
+    ast.BattlePart,
     ast.Keyword,
     ast.Term,
     ast.EventDecl,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kotc.runtime.values import AbilityRef, DieRef, Seat
+from kotc.runtime.values import AbilityRef, DieRef, Seat, seat_of
 
 
 def as_items_of(value: Any) -> list | tuple:
@@ -33,6 +33,11 @@ def _count(g, xs) -> int:
 def _as_items(xs) -> list:
     """A list to slice: a list as it is (a slice copies only what it takes)."""
     return xs if type(xs) is list else list(xs)
+
+
+def _first(g, xs) -> Any:
+    items = as_items_of(xs)
+    return items[0] if items else None
 
 
 def _total(g, xs) -> int:
@@ -66,5 +71,8 @@ BUILTINS: dict[str, Callable] = {
     "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
     "victims": lambda g, p: g.referee.possible_victims(g, p),
     "enlistable": lambda g, p: g.referee.enlistable(g, p),
+    "defender_of": lambda g, v: seat_of(g.referee.defender_of(g, v)),
+    "dice_for": lambda g, team: g.referee.dice_for(g, team),
+    "first": _first,
     "tagged": lambda g, c, t: g.is_tagged(c, t),
 }

@@ -147,8 +147,6 @@ def leave(g: Game, c: CardState) -> None:
     b = g.battle
     if b is not None:
         withdraw(g, c.id, None)
-        if type(b.victim) is int and b.victim == c.id:  # not a seat
-            b.left_from = c.controller
 
 
 def give(g: Game, card: int, seat: int, cite: ast.Citation | None) -> None:
