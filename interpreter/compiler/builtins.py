@@ -1,6 +1,7 @@
 """The functions rule expressions may call (`count`, `total`, `top`, `cost`...),
 and how a value that may be one item or a collection is listed: shared by the
-statements (`programs`) and the expressions written as Python (`pyexpr`)."""
+reference interpreter (`interp`), the code generator (`codegen`) and the
+statements both call (`services`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 from kotc.runtime.values import AbilityRef, DieRef, Seat, seat_of
 
 
-def as_items_of(value: Any) -> list | tuple:
+def as_items_of(value: Any) -> list[Any] | tuple[Any, ...]:
+    """The items of a value that may be one item or a collection (None: none)."""
     if value is None:
         return ()
     if isinstance(value, (list, tuple)) and not isinstance(value, AbilityRef):
@@ -26,21 +28,25 @@ def element_name(x: Any) -> str:
     return "card"
 
 
-def _count(g, xs) -> int:
+Builtin = Callable[..., Any]  # `(game, *arguments) -> value`
+Game = Any  # the game (`kotc.engine.game.Game`), which this layer does not import
+
+
+def _count(g: Game, xs: Any) -> int:
     return len(as_items_of(xs))
 
 
-def _as_items(xs) -> list:
+def _as_items(xs: Any) -> list[Any]:
     """A list to slice: a list as it is (a slice copies only what it takes)."""
     return xs if type(xs) is list else list(xs)
 
 
-def _first(g, xs) -> Any:
+def _first(g: Game, xs: Any) -> Any:
     items = as_items_of(xs)
     return items[0] if items else None
 
 
-def _total(g, xs) -> int:
+def _total(g: Game, xs: Any) -> int:
     return sum(g.value_of(x) for x in as_items_of(xs))
 
 
@@ -53,11 +59,11 @@ GAME_METHODS: dict[str, str] = {
 }
 
 
-def _method(name: str) -> Callable:
+def _method(name: str) -> Builtin:
     return lambda g, *args: getattr(g, name)(*args)
 
 
-BUILTINS: dict[str, Callable] = {
+BUILTINS: dict[str, Builtin] = {
     **{func: _method(method) for func, method in GAME_METHODS.items()},
     "count": _count,
     "total": _total,

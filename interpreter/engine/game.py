@@ -459,11 +459,13 @@ class Game:
         seed: int = 0,
         dice: list[int] | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
+        backend: str = "generated",
     ) -> Game:
         """An empty table for building a position by hand (rulings, tests): no
-        setup has run; place cards with `put`, then `resume` at a phase."""
+        setup has run; place cards with `put`, then `resume` at a phase. The
+        rules' programs run by `backend` (see `Engine`)."""
         g = cls.__new__(cls)
-        g.engine = Engine.shared(ruleset, designs)
+        g.engine = Engine.shared(ruleset, designs, backend)
         g.referee = g.engine.referee
         g._init_state(players, seed, dice, max_turns)
         return g
