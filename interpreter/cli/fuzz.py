@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import sys
 import tempfile
 import time
@@ -116,9 +117,7 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
         con.error(f"kotc fuzz: --out: {problem}")
         return BAD_INPUT
 
-    try:
-        import hypothesis  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("hypothesis") is None:  # an optional package
         con.error("kotc fuzz: needs the hypothesis package (pip install hypothesis)")
         return BAD_INPUT
     start = time.perf_counter()

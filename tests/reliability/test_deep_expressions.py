@@ -13,8 +13,8 @@ from kotc.dsl.language import MAX_NESTING
 from kotc.dsl.validate import MAX_EXPR_DEPTH
 
 
-def _edition(tmp_path, terms: int, joiner: str = " or "):
-    cond = joiner.join(["player.hp == 7"] * terms)
+def _with_condition(tmp_path, cond: str):
+    """An edition whose one setup step loops `where` `cond` (at line 4, column 33)."""
     path = tmp_path / "deep.kotc"
     path.write_text(f'''\
 edition "deep" number 118 extends "17th"
@@ -25,6 +25,10 @@ setup {{
 }}
 ''', encoding="utf-8")
     return path
+
+
+def _edition(tmp_path, terms: int, joiner: str = " or "):
+    return _with_condition(tmp_path, joiner.join(["player.hp == 7"] * terms))
 
 
 @pytest.mark.parametrize("terms", [MAX_EXPR_DEPTH + 1, 199, 246, 1000])
@@ -46,17 +50,9 @@ def test_a_chain_check_accepts_compiles_and_plays(kotc, tmp_path, joiner):
 
 
 def _bracketed(tmp_path, depth: int):
-    cond = "(" * (depth - 2) + "player.hp == 7" + ")" * (depth - 2)
-    path = tmp_path / "brackets.kotc"
-    path.write_text(f'''\
-edition "deep" number 118 extends "17th"
-setup {{
-  step deep "Deep" after mulligan @ "Setup and Deck Building" {{
-    for each p in players where {cond} {{ draw(p, 1) }}
-  }}
-}}
-''', encoding="utf-8")
-    return path
+    # the section's and the step's braces are two of the `depth` levels
+    return _with_condition(tmp_path, "(" * (depth - 2) + "player.hp == 7"
+                           + ")" * (depth - 2))
 
 
 def test_brackets_too_deep_are_refused_where_they_go_too_deep(kotc, tmp_path):

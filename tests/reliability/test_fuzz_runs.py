@@ -3,6 +3,7 @@ directory (issue 26, item 14)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -18,3 +19,12 @@ def test_examples_n_means_n_runs_and_leaves_no_hypothesis_folder(tmp_path):
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["runs"] == 30
     assert list(tmp_path.iterdir()) == [], "fuzz left files in the current directory"
+
+
+def test_fuzz_without_hypothesis_says_how_to_get_it(kotc, monkeypatch, tmp_path):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "hypothesis" else real(name, *a))
+    code, out, err = kotc("fuzz", "17th", "--out", str(tmp_path / "f.kscn"))
+    assert code == 2 and "needs the hypothesis package" in err
+    assert list(tmp_path.iterdir()) == []
