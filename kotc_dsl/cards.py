@@ -7,7 +7,7 @@ an edition's phrases. Nothing here depends on an edition: that is `legality.py`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -16,6 +16,7 @@ from textx import TextXError, get_location
 from .ast import Origin
 from .errors import Diagnostic, RulesetError
 from .language import parse_other
+from .limits import DEFAULT_LIMITS
 from .load import SUFFIX, find_edition
 from .phrasing import normalize
 from .shipped import deck_file
@@ -24,13 +25,50 @@ from .suggest import syntax_hint
 
 @dataclass(frozen=True)
 class Text:
-    """One printed piece of an ability: a condition, a cost or a sentence."""
+    """One printed piece of an ability: a condition, a cost or a sentence; `raw`
+    is the text as written (its layout), where `text` is spaced as the phrase
+    tables are."""
 
     text: str
     origin: Origin
+    raw: str = field(default="", compare=False, repr=False)
 
     def __str__(self) -> str:
         return self.text
+
+    def part(self, start: int, end: int) -> Text:
+        r"""The piece `text[start:end]`, located where it is written.
+
+        >>> t = Text("Target it; destroy it.", Origin("c.kcard", 3, 5),
+        ...          "Target it;\n  destroy it.")
+        >>> str(t.part(11, 22).origin)
+        'c.kcard:4:3'
+        """
+        at = _raw_offsets(self.raw)[start] if self.raw else start
+        before = self.raw[:at] if self.raw else ""
+        line = self.origin.line + before.count("\n")
+        col = at - before.rfind("\n") if "\n" in before else self.origin.col + at
+        return Text(self.text[start:end], Origin(self.origin.file, line, col),
+                    self.raw[at:] if self.raw else "")
+
+
+def _raw_offsets(raw: str) -> list[int]:
+    """For each character of `normalize(raw)`, where it is in `raw`: runs of
+    whitespace are one space, an arrow `->` one `→`, the ends stripped."""
+    out: list[int] = []
+    i = 0
+    while i < len(raw):
+        if raw[i].isspace():
+            j = i
+            while j < len(raw) and raw[j].isspace():
+                j += 1
+            if out and j < len(raw):
+                out.append(i)
+            i = j
+            continue
+        out.append(i)
+        i += 2 if raw.startswith("->", i) else 1
+    return out
 
 
 @dataclass(frozen=True)
@@ -109,8 +147,8 @@ class DeckList:
 MAX_COPIES = 1000
 # The largest printed stat: far past any card, far below a roll of dice or a
 # count that exhausts memory (`sp 1000000000000` is refused where it is written;
-# the engine holds stats computed in play to the same bound).
-MAX_STAT_VALUE = 10**9
+# the engine holds stats computed in play to the same bound: `kotc.dsl.limits`).
+MAX_STAT_VALUE = DEFAULT_LIMITS["stat_value"][0]
 
 
 def _origin(obj, path: str) -> Origin:
@@ -181,7 +219,7 @@ def printed_text(obj, path: str) -> Text | None:
     as the phrase tables are, with where it is written; None for none."""
     if obj is None:
         return None
-    return Text(normalize(obj.text), _origin(obj, path))
+    return Text(normalize(obj.text), _origin(obj, path), obj.text)
 
 
 def load_cards(path: str | Path) -> list[CardDesign]:

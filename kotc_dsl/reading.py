@@ -1,12 +1,18 @@
 """Reading a card's printed abilities with an edition's phrases.
 
 Each activation condition, cost and sentence must match one phrase of the
-edition; a sentence that matches a target phrase starts a sub-ability, and the
-effect sentences after it act on its targets. Where an edition prints conditions
-and costs as plain sentences at the head of an ability (the 11th rulebook's
-"Activate when ..."), the leading sentences are read as them when they match.
-The result tells the engine which programs a card runs and with which numbers
-and counters.
+edition. How sentences make sub-abilities is the edition's data
+(`sub_abilities`): where a target selection holds for the rest of the ability
+(the 11th and 12th), a sentence that matches a target phrase starts a
+sub-ability and the effect sentences after it act on its targets; where each
+sentence designates its own targets (the 13th on), each sentence is one
+sub-ability, and one that selects no targets runs the edition's program for
+that instead (it has none). The edition's `clauses` part one sentence into its
+target selection and its effects ("Target up to 1 on-field minion; destroy
+it."). Where an edition prints conditions and costs as plain sentences at the
+head of an ability (the 11th rulebook's "Activate when ..."), the leading
+sentences are read as them when they match. The result tells the engine which
+programs a card runs and with which numbers and counters.
 """
 
 from __future__ import annotations
@@ -86,6 +92,9 @@ class _Reader:
         self.counter_names = {c.label.lower(): c.name for c in ruleset.counters.values()}
         self.counter_labels = tuple(c.label for c in ruleset.counters.values())
         self.wording = wording(ruleset)
+        self.untargeted = _untargeted(ruleset)
+        clauses = ruleset.setting("phrases", "clauses")
+        self.joiners = clauses.joiners if clauses else ()
 
     def ability(self, a: AbilityText) -> AbilityReading:
         condition = self.read(a.condition, ("condition",), "activation condition")
@@ -99,16 +108,97 @@ class _Reader:
             sentences = sentences[cost is not None:]
         subs: list[SubAbility] = []
         for sentence in sentences:
-            reading = self.read(sentence, ("target", "effect"), "sentence")
-            if reading is None:
+            readings = self.sentence(sentence)
+            if not readings:
                 continue
-            if reading.phrase.phrase_kind == "target":
-                subs.append(SubAbility(reading, ()))
-            elif subs:
-                subs[-1] = SubAbility(subs[-1].target, subs[-1].effects + (reading,))
-            else:
-                subs.append(SubAbility(None, (reading,)))
+            if self.untargeted is not None:  # the sentence is a sub-ability
+                head, *rest = readings
+                if head.phrase.phrase_kind == "target":
+                    subs.append(SubAbility(head, tuple(rest)))
+                else:
+                    none = Reading(self.untargeted, {}, None, sentence)
+                    subs.append(SubAbility(none, tuple(readings)))
+                continue
+            for reading in readings:  # a selection holds until the next one
+                if reading.phrase.phrase_kind == "target":
+                    subs.append(SubAbility(reading, ()))
+                elif subs:
+                    subs[-1] = SubAbility(subs[-1].target,
+                                          subs[-1].effects + (reading,))
+                else:
+                    subs.append(SubAbility(None, (reading,)))
         return AbilityReading(a.name, condition, cost, tuple(subs))
+
+    def sentence(self, text: Text) -> list[Reading]:
+        """A sentence read whole, or as clauses parted by the edition's `clauses`:
+        a target selection or an effect first, effects after it. Nothing read when
+        no parting reads every clause: each clause no phrase reads is reported
+        (the whole sentence, if it has one clause or every clause reads alone)."""
+        kinds = ("target", "effect")
+        whole = self.attempt_kinds(text, kinds)
+        if whole is not None:
+            return [whole]
+        cuts = self.cuts(text.text)
+        parted = self.parted(text, cuts, 0, kinds)
+        if parted is not None:
+            return parted
+        bounds = [0, *(i for c in cuts for i in c), len(text.text)]
+        spans = [(a, b) for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
+        unread = [(a, b, kinds if a == 0 else ("effect",)) for a, b in spans
+                  if self.clause(text, a, b, kinds if a == 0 else ("effect",)) is None]
+        if len(spans) == 1 or not unread:
+            unread = [(0, len(text.text), kinds)]
+        for a, b, clause_kinds in unread:
+            piece = text if (a, b) == (0, len(text.text)) else _trimmed(text, a, b)
+            what = "effect" if clause_kinds == ("effect",) else "sentence"
+            self.problems.append(self.why_not(piece, self.phrases_of(clause_kinds),
+                                              what))
+        return []
+
+    def cuts(self, printed: str) -> list[tuple[int, int]]:
+        """Where the edition's joiners stand in a sentence: (start, end) of each."""
+        found = {(m.start(), m.end()) for j in self.joiners
+                 for m in re.finditer(re.escape(j), printed)}
+        return sorted(found)
+
+    def parted(self, text: Text, cuts: list[tuple[int, int]], start: int,
+               kinds: tuple[str, ...]) -> list[Reading] | None:
+        """`text` from `start` on, as a clause of one of `kinds` and effect clauses
+        after it, parted at joiners (the first parting that reads)."""
+        for cut_start, cut_end in cuts:
+            if cut_start <= start:
+                continue
+            first = self.clause(text, start, cut_start, kinds)
+            if first is None:
+                continue
+            rest = self.clause(text, cut_end, len(text.text), ("effect",))
+            after = [rest] if rest is not None else self.parted(
+                text, cuts, cut_end, ("effect",))
+            if after is not None:
+                return [first, *after]
+        return None
+
+    def clause(self, text: Text, start: int, end: int,
+               kinds: tuple[str, ...]) -> Reading | None:
+        """The clause `text[start:end]` read as a sentence of its own (a clause
+        before a joiner ends where the sentence would, with '.')."""
+        piece = _trimmed(text, start, end)
+        if not piece.text:
+            return None
+        if not piece.text.endswith("."):
+            piece = Text(piece.text + ".", piece.origin, piece.raw)
+        return self.attempt_kinds(piece, kinds)
+
+    def phrases_of(self, kinds: tuple[str, ...]) -> list[ast.Phrase]:
+        return [p for k in kinds for p in self.by_kind.get(k, ())]
+
+    def attempt_kinds(self, text: Text, kinds: tuple[str, ...]) -> Reading | None:
+        """A text read as a phrase of one of `kinds`, or None (nothing reported)."""
+        for kind in kinds:
+            found = self.attempt(text, kind)
+            if found is not None:
+                return found
+        return None
 
     def attempt(self, text: Text, kind: str) -> Reading | None:
         """A sentence read as a condition or cost phrase, or None (nothing reported)."""
@@ -136,9 +226,7 @@ class _Reader:
 
     def why_not(self, text: Text, phrases: list[ast.Phrase], what: str) -> Unread:
         """The unread piece: why no phrase reads it, and the closest phrase."""
-        close = difflib.get_close_matches(_as_template(text.text),
-                                          [p.text for p in phrases], n=1, cutoff=0.6)
-        closest = next((p for p in phrases if close and p.text == close[0]), None)
+        closest = _closest(text.text, phrases, self.wording)
         why = f"no {what} phrase of the {self.rs.name} edition reads it"
         for p in phrases:
             found = match(p.text, text.text, ANY_COUNTER, self.wording)
@@ -155,10 +243,51 @@ class _Reader:
         return Unread(text.origin, message, text.text, closest)
 
 
-def _as_template(text: str) -> str:
-    """A printed text with its numbers as placeholders, to compare with phrases.
+def _trimmed(text: Text, start: int, end: int) -> Text:
+    """`text[start:end]` without the spaces around it, located where it is."""
+    piece = text.text[start:end]
+    start += len(piece) - len(piece.lstrip())
+    end = start + len(piece.strip())
+    return text.part(start, end)
+
+
+def _untargeted(rs: Ruleset) -> ast.Phrase | None:
+    """Where each sentence designates its own targets, what a sentence that
+    selects none runs in place of a selection, as a target phrase of no printed
+    text; None where a selection holds for the rest of the ability."""
+    rule = rs.setting("phrases", "sub_abilities")
+    if rule is None or not rule.own_targets:
+        return None
+    return ast.Phrase(ident="no_targets", phrase_kind="target", body=rule.body,
+                      cite=rule.cite, origin=rule.origin)
+
+
+def _closest(printed: str, phrases: list[ast.Phrase],
+             wording: Wording) -> ast.Phrase | None:
+    """The phrase most like a printed text, as printed or as the phrases write it
+    ("it" for "the targets"), if any is close enough."""
+    scored = [(difflib.SequenceMatcher(None, form, p.text).ratio(), -i, p)
+              for form in dict.fromkeys((_as_template(printed),
+                                         _as_template(printed, wording)))
+              for i, p in enumerate(phrases)]
+    best = max(scored, default=None, key=lambda x: x[:2])
+    return best[2] if best is not None and best[0] >= 0.6 else None
+
+
+def _as_template(text: str, wording: Wording | None = None) -> str:
+    """A printed text as the phrases write it, to compare with them: numbers as
+    placeholders, a text that stands for another (`wording.same`) as that one, a
+    clause's first letter capitalised as a sentence's is.
 
     >>> _as_template("Draw 2 cards.")
     'Draw [x] cards.'
+    >>> _as_template("petrify it.", Wording((("the targets", "it"),)))
+    'Petrify the targets.'
     """
-    return re.sub(r"\b\d+\b", "[x]", text)
+    text = re.sub(r"\b\d+\b", "[x]", text)
+    for group in wording.same if wording else ():
+        others = "|".join(re.escape(t) for t in group[1:])
+        if others:
+            text = re.sub(rf"\b(?:{others})\b(?!')", group[0], text,
+                          flags=re.IGNORECASE)
+    return text[:1].upper() + text[1:]

@@ -38,10 +38,12 @@ def graph_command(args, con) -> int:
     """Draw an edition's flow: setup, turn, battle steps, chain, and the game's end.
 
     Clusters per subflow; arrows labelled with the actions and guards that move
-    along them; citations and rule-file positions as SVG tooltips. With
+    along them; each node's citation under its title; the rules each arrow cites
+    and the rule-file positions as SVG tooltips (a PNG, which has none, shows the
+    arrows' citations under their labels); a legend of the styles drawn. With
     `--diff A B`, one graph shows what B added (green), removed (red, dashed)
-    and changed (orange) relative to A. SVG and PNG need Graphviz's `dot`;
-    DOT text never does.
+    and changed (orange) relative to A, each listed action in its own colour.
+    SVG and PNG need Graphviz's `dot`; DOT text never does.
     """
     if (args.edition is None) == (args.diff is None):
         con.error("kotc graph: give one EDITION, or --diff A B")
@@ -53,13 +55,16 @@ def graph_command(args, con) -> int:
     if any(r is None for r in loaded):
         return 2
     flows = [compile_ruleset(r) for r in loaded]
+    # a picture has no tooltips: its arrows show the rules they cite
+    static = bool(args.output) and file_format(Path(args.output)) == "png"
     try:
         if args.diff:
             title = f"{flows[0].edition} -> {flows[1].edition}: " + (
                 "whole game" if args.flow == "all" else args.flow)
-            dot = write_dot(flow_diff(*flows), args.flow, title, "neither edition")
+            dot = write_dot(flow_diff(*flows), args.flow, title, "neither edition",
+                            static)
         else:
-            dot = to_dot(flows[0], args.flow)
+            dot = to_dot(flows[0], args.flow, static)
     except ValueError as err:
         con.error(f"kotc graph: {err}")
         return 2

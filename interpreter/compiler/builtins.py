@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kotc.runtime.values import AbilityRef, DieRef, Seat
+from kotc.runtime.values import AbilityRef, DieRef, Seat, seat_of
 
 
 def as_items_of(value: Any) -> list[Any] | tuple[Any, ...]:
@@ -39,6 +39,11 @@ def _count(g: Game, xs: Any) -> int:
 def _as_items(xs: Any) -> list[Any]:
     """A list to slice: a list as it is (a slice copies only what it takes)."""
     return xs if type(xs) is list else list(xs)
+
+
+def _first(g: Game, xs: Any) -> Any:
+    items = as_items_of(xs)
+    return items[0] if items else None
 
 
 def _total(g: Game, xs: Any) -> int:
@@ -72,5 +77,8 @@ BUILTINS: dict[str, Builtin] = {
     "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
     "victims": lambda g, p: g.referee.possible_victims(g, p),
     "enlistable": lambda g, p: g.referee.enlistable(g, p),
+    "defender_of": lambda g, v: seat_of(g.referee.defender_of(g, v)),
+    "dice_for": lambda g, team: g.referee.dice_for(g, team),
+    "first": _first,
     "tagged": lambda g, c, t: g.is_tagged(c, t),
 }

@@ -26,7 +26,6 @@ from typing import Any
 
 from kotc.runtime.actions import Action, Made
 from kotc.runtime.events import Revealed, Seen
-from kotc.runtime.limits import check_repeat
 from kotc.runtime.values import AbilityRef, Seat, seat_of
 from kotc.runtime.vm import Frame
 
@@ -51,6 +50,7 @@ HELPERS: dict[str, Any] = {
     "game_field": services.game_field,
     "chain_field": services.chain_field,
     "battle_field": services.battle_field,
+    "set_record": services.set_record,
     "plus": services.plus,
     "minus": services.minus,
     "has_modifier": services.has_modifier,
@@ -587,6 +587,10 @@ class Writer:
         if isinstance(st, ir.Choose):
             fns = ", ".join(fn(e) for e in (st.what, st.lo, st.hi, st.n, st.chooser))
             return f"services.choose(g, f, {s}, ({fns}))"
+        if isinstance(st, ir.ChooseDie):
+            holes = "(" + "".join(f"({n!r}, {fn(e)}), " for n, e in st.holes) + ")"
+            return (f"services.choose_die(g, f, {s}, {fn(st.what)}, {fn(st.chooser)}, "
+                    f"{holes})")
         if isinstance(st, ir.Either):
             options = "(" + "".join(f"{block(b)}, " for b in st.options) + ")"
             return f"services.either(g, f, {s}, {fn(st.who)}, {options})"
@@ -803,7 +807,9 @@ class Writer:
         if "None" in required:
             return  # nothing to act on: the effect is impossible
         tests = [f"{v} is not None" for v in required if not _literal(v)]
-        call = (f"g.call_keyword({st.keyword!r}, {{{given}}}, env, {st.cost}, "
+        # the keyword run as another player: its own environment, with that `you`
+        env = "env" if st.who is None else f"{{**env, 'you': {self.value(st.who)}}}"
+        call = (f"g.call_keyword({st.keyword!r}, {{{given}}}, {env}, {st.cost}, "
                 f"{self.cite(st)})")
         with self._when(tests):
             self.src.line(f"f.pc = {i + 1}")
@@ -817,6 +823,14 @@ class Writer:
             return
         with self.block(f"if {' and '.join(tests)}:"):
             yield
+
+    def s_SetRecord(self, st: ir.SetRecord, i: int) -> None:
+        value = self.value(st.value)
+        self.src.line(f"set_record(g, {st.flow!r}, {st.field!r}, {value})")
+
+    def s_Drop(self, st: ir.Drop, i: int) -> None:
+        what = "None" if st.what is None else self.value(st.what)
+        self.src.line(f"services.drop(g, {self.const(st)}, {what})")
 
     def s_Emit(self, st: ir.Emit, i: int) -> None:
         fields = ", ".join(f"{p!r}: {self.atom(a)}" for p, a in st.args)
@@ -832,15 +846,27 @@ class Writer:
         self.src.line("return 1")
 
     def s_Roll(self, st: ir.Roll, i: int) -> None:
-        count = self.atom(st.count)
-        dice, d = self.tmp(), self.tmp()
         cite = self.cite(st)
-        self.src.line(f"{dice} = g.roll({count}, env['you'], {cite})")
-        self.src.line(f"env[{st.name!r}] = {dice}")
+        rolled = []
+        for group in st.groups:
+            count = self.atom(group.count)
+            who = "env['you']" if group.who is None else self.atom(group.who)
+            dice = self.tmp()
+            self.src.line(f"{dice} = g.roll({count}, {who}, {cite})")
+            if group.name is not None:
+                self.src.line(f"env[{group.name!r}] = {dice}")
+            else:
+                self.src.line(f"services.rolled(g, {self.const(group)}, {dice}, env)")
+            rolled.append((dice, who))
         self.src.line(f"f.pc = {i + 1}")
-        with self.block(f"for {d} in reversed({dice}):"):
-            self.src.line(f"g.fire('rolled', {{'die': {d}, 'roller': env['you']}}, "
-                          f"env, {cite})")
+        if len(rolled) == 1:  # most often: the dice announced here, the last first
+            (dice, who), d = rolled[0], self.tmp()
+            with self.block(f"for {d} in reversed({dice}):"):
+                self.src.line(f"g.fire('rolled', {{'die': {d}, 'roller': {who}}}, "
+                              f"env, {cite})")
+        else:
+            pairs = ", ".join(f"({dice}, {who})" for dice, who in rolled)
+            self.src.line(f"services.announce(g, [{pairs}], env, {cite})")
         self.src.line("return 1")
 
     def s_Pop(self, st: ir.Pop, i: int) -> None:
@@ -878,7 +904,7 @@ class Writer:
     def s_Repeat(self, st: ir.Repeat, i: int) -> None:
         n = self.atom(st.times)
         cite = "None" if st.cite is None else self.const(st.cite)
-        self.src.line(f"{self.const(check_repeat)}({n}, {cite})")
+        self.src.line(f"g.engine.bounds.check_repeat({n}, {cite}, g)")
         if st.body.simple:
             self.forget()  # each time round, what the body binds is read anew
             with self.block(f"for _ in range({n}):"):

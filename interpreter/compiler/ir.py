@@ -551,6 +551,7 @@ class Call(Stmt):
     args: tuple[tuple[str, Expr | None], ...]
     required: tuple[str, ...]
     cost: bool
+    who: Expr | None = None  # the keyword runs as this player (`you`)
     pushes = True
 
 
@@ -569,9 +570,22 @@ class Resolve(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Roll(Stmt):
+class RollGroup:
+    """Dice one player rolls (`who`, else `you`), kept as a name of the program's
+    environment or as a field of the battle's record."""
+
     count: Expr
-    name: str
+    who: Expr | None
+    name: str | None
+    field: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Stmt):
+    """Groups of dice rolled at once, each logged as rolled; then every die is
+    announced (`rolled`), the last first."""
+
+    groups: tuple[RollGroup, ...]
     pushes = True
 
 
@@ -692,6 +706,42 @@ class Pick(Stmt):
     name: str
     lo: Expr
     hi: Expr
+    chooser: Expr | None
+    waits = True
+
+
+@dataclass(frozen=True, slots=True)
+class SetRecord(Stmt):
+    """A flow's own program setting a field of its record (`set battle.defender
+    to ...` in a battle's part): silently, as the flow keeps its record (an
+    effect's `set` is a `Change`, and logged)."""
+
+    flow: str
+    field: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Drop(Stmt):
+    """`drop X from battle.FIELD`, or `drop all`: a list the record keeps, made
+    anew without that item (its first), or empty."""
+
+    flow: str
+    field: str
+    what: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseDie(Stmt):
+    """`choose die from DICE as NAME by P asking "..." labelled "..."`: one option
+    per value, lowest first (the first die of that value); the label's `{value}`
+    is the die's, its other holes (`holes`) the names bound there."""
+
+    what: Expr
+    name: str
+    prompt: str
+    label: str
+    holes: tuple[tuple[str, Expr], ...]
     chooser: Expr | None
     waits = True
 

@@ -103,6 +103,14 @@ class Programs:
         self._made()
         return self.blocks[form.id]
 
+    def flow_block(self, flow: str, stmts: tuple[ast.Stmt, ...],
+                   cite: ast.Citation | None, where: str) -> Block:
+        """A program of a flow itself (a battle step's part), `you` its first
+        player: it keeps the flow's record without telling."""
+        form = self.lowering.flow_program(flow, stmts, cite, where, {"you": PLAYER})
+        self._made()
+        return self.blocks[form.id]
+
     def internal(self, stmts: tuple[ir.Stmt, ...], cite: ast.Citation | None,
                  where: str) -> Block:
         """A block of the intermediate form's statements, as the engine makes them."""

@@ -33,6 +33,7 @@ from kotc.runtime.events import (
     Event,
     Logged,
 )
+from kotc.runtime.limits import Bounds
 from kotc.runtime.state import Battle, CardState, Chain, PlayerState
 from kotc.runtime.values import (
     AbilityRef,
@@ -119,6 +120,8 @@ class Engine:
         self.backend = backend
         printed = frozenset(s.stat for d in designs for s in d.stats)
         self.programs = Programs(ruleset, printed, backend)
+        # the bounds on the work a rule may ask, the edition's or kotc's
+        self.bounds = Bounds(ruleset)
         self.abilities: dict[str, list[CompiledAbility]] = {}
         self.designs: dict[str, CardDesign] = {}
         # in name order: the programs are numbered as compiled, and a saved game
@@ -348,6 +351,8 @@ class Game:
         "chain", "battle", "victims", "after", "dice", "recent", "events", "flags",
         "max_turns", "is_over", "outcome", "applied", "node", "dirty",
         "counters_in_play", "marked", "usage",
+        # the loop rounds run since decision number `work_at` (`Bounds.check_work`)
+        "work", "work_at",
         # its engine, and the engine's `referee`, which the flow and the primitives
         # read at most steps: set where a game is made (`new`, `position`,
         # `_restored`; `clone` copies them)
@@ -408,7 +413,7 @@ class Game:
         seed: int = 0,
         players: int | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
-        dice: list[int] | None = None,
+        dice: list[int] | Dice | None = None,
         engine: Engine | None = None,
     ) -> Game:
         """Set up a game and play until the first decision.
@@ -419,7 +424,9 @@ class Game:
             seed: seeds dice, shuffles and random choices.
             players: how many play (2..8 recommended); default: one per deck.
             max_turns: a safety limit; reaching it ends the game by agreement.
-            dice: scripted die results to use before the seeded ones.
+            dice: scripted die results to use before the seeded ones, or the
+                dice themselves (a `Dice` that answers every chance event: a
+                ruling's script, chance decided from outside).
             engine: the compiled rules and cards to play with (default: the engine
                 `Engine.shared` keeps for this ruleset and these decks' cards).
 
@@ -506,7 +513,7 @@ class Game:
         self.cards: list[CardState] = []
         self.namer = Namer(self.engine, ())
         self.standard_memo = self.resources_memo = None
-        self.rng = Dice(seed, dice)
+        self.rng = dice if isinstance(dice, Dice) else Dice(seed, dice)
         self.seed = seed
         self.turn = 0
         self.active = 0
@@ -529,6 +536,7 @@ class Game:
         self.is_over = False  # whether the game has ended (read often: a plain field)
         self.outcome: dict | None = None
         self.applied = 0
+        self.work = self.work_at = 0
         self.node = "start"
         self.dirty = True
         # counters on cards, by kind (no entry for none): kept by the primitives that
@@ -773,6 +781,7 @@ class Game:
             "dirty",
         ):
             setattr(g, k, data[k])
+        g.work, g.work_at = 0, g.applied
         g.is_over = data["over"]
         blocks = engine.programs.blocks
         g.frames, g.after = _programs_from_json(data, blocks)

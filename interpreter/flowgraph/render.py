@@ -3,7 +3,9 @@
 One cluster per subflow; parallel edges (several actions between the same two
 nodes) merge into one arrow listing them; the many "the game may end here"
 edges become one arrow from each cluster to the endgame check; citations and
-file positions become tooltips (SVG `<title>`). Node ids are generated (`n0`,
+file positions become tooltips (SVG `<title>`), each line once; a node shows its
+citation under its title, and a picture with no tooltips (PNG) each arrow's under
+its label; a legend says what the styles drawn mean. Node ids are generated (`n0`,
 `n1`...) because the graph's own ids contain `:`, which DOT tools mishandle.
 
 A single subflow is drawn with its neighbours as dashed stubs: the node that
@@ -16,9 +18,11 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import graphviz
 import networkx as nx
+from kotc.dsl.ast import Citation
 
 from .flow import SUBFLOWS, FlowGraph, where
 
@@ -73,6 +77,45 @@ _STATUS_STYLE = {
 }
 _LIST_KINDS = {"action", "respond", "call"}  # merged labels read as a list
 
+# What each node role, edge kind and diff mark means, in the legend's words.
+_ROLE_MEANING = {
+    "start": "where the game begins",
+    "setup_step": "a setup step",
+    "turn_start": "a turn begins",
+    "phase": "a phase begins",
+    "program": "a program runs",
+    "choice": "one of several programs",
+    "window": "players may act",
+    "battle_step": "a battle step",
+    "chain_open": "a chain opens",
+    "chain_respond": "players respond",
+    "chain_resolve": "links resolve",
+    "chain_close": "the chain closes",
+    "endgame_check": "the endgame is checked",
+    "eliminated": "a player is out",
+    "game_over": "the game is over",
+    "anytime": "actions open at any time",
+    "stub": "another part of the game",
+}
+_KIND_MEANING = {
+    "next": "then",
+    "turn": "the next turn",
+    "guard": "when the condition holds",
+    "otherwise": "when no condition holds",
+    "skip": "skipped when the condition holds",
+    "choice": "a player chooses",
+    "action": "actions taken",
+    "call": "enters a part of the game",
+    "return": "back to where it was entered",
+    "respond": "a response",
+    "resolve": "resolution",
+    "end": "it ends: by a player, or by a condition",
+    "lose": "a player loses",
+    "recheck": "checked again",
+    "endgame": "the game may end here",
+}
+_MARK_MEANING = {"added": "added", "removed": "removed", "changed": "changed"}
+
 
 # --- what to draw ----------------------------------------------------------------
 
@@ -86,6 +129,23 @@ class _Arrow:
     tips: list[str] = field(default_factory=list)
     status: str | None = None
     ltail: str | None = None
+    # in a diff: each label's own mark (an arrow listing actions may list some added,
+    # some removed, some kept)
+    marks: dict[str, str | None] = field(default_factory=dict)
+    cites: list[str] = field(default_factory=list)
+
+    def add(self, label: str, tip: str, status: str | None, cite: str | None) -> None:
+        """One more edge drawn by this arrow: its label, tooltip and citation, each
+        listed once however many edges share it."""
+        if label and label not in self.labels:
+            self.labels.append(label)
+            self.marks[label] = status
+        elif label and self.marks.get(label) != status:
+            self.marks[label] = None
+        if tip not in self.tips:
+            self.tips.append(tip)
+        if cite and cite not in self.cites:
+            self.cites.append(cite)
 
 
 def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arrow]]:
@@ -149,15 +209,16 @@ def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arr
         # In a diff, an arrow from the any-time box or to a stub stands for many
         # edges: one arrow, marked only when every edge it stands for has the
         # same mark (a step renamed inside the battle leaves "battle over" as is).
+        # Lists of actions share one arrow whatever their marks: each label then
+        # carries its own (two arrows on one self-loop would draw over each other).
         status = d.get("status")
-        merged = d.get("anytime") or not all(inside)
+        merged = d.get("anytime") or not all(inside) or d["kind"] in _LIST_KINDS
         key = (tail, head, d["kind"], "any" if merged else status)
         arrow = arrows.setdefault(key, _Arrow(tail, head, d["kind"], status=status))
         if arrow.status != status:
             arrow.status = None
-        if d["label"] and d["label"] not in arrow.labels:
-            arrow.labels.append(d["label"])
-        arrow.tips.append(_tip(d["label"] or d["kind"], d))
+        cite = _short(d.get("cite"))
+        arrow.add(d["label"], _tip(d["label"] or d["kind"], d), status, cite)
     return nodes, list(arrows.values()) + list(endings.values())
 
 
@@ -177,20 +238,22 @@ def _anytime_box(graph: nx.MultiDiGraph, node: str, nodes: dict) -> str:
 # --- DOT text --------------------------------------------------------------------
 
 
-def to_dot(fg: FlowGraph, flow: str = "all") -> str:
-    """DOT source of `fg`, one subflow or `all`.
+def to_dot(fg: FlowGraph, flow: str = "all", static: bool = False) -> str:
+    """DOT source of `fg`, one subflow or `all`; `static` for a picture with no
+    tooltips (PNG), whose arrows then show the rules they cite.
 
     Raises:
         ValueError: for a flow that is not one of `FLOWS`, or that the edition
             lacks (an edition without chain rules has no chain to draw).
     """
     title = f"{fg.edition} edition: {'whole game' if flow == 'all' else flow}"
-    return write_dot(fg.graph, flow, title, fg.edition)
+    return write_dot(fg.graph, flow, title, fg.edition, static)
 
 
 def write_dot(graph: nx.MultiDiGraph, flow: str, title: str,
-              edition: str = "this graph") -> str:
-    """DOT text for a flow multigraph whose nodes may carry a diff `status`.
+              edition: str = "this graph", static: bool = False) -> str:
+    """DOT text for a flow multigraph whose nodes may carry a diff `status`, with a
+    legend of what its shapes, colours and lines mean.
 
     Raises:
         ValueError: as `to_dot`.
@@ -226,9 +289,52 @@ def write_dot(graph: nx.MultiDiGraph, flow: str, title: str,
         tail, head = a.tail, a.head
         if a.kind == "return":  # written caller first, so the caller ranks above
             tail, head = head, tail
-        lines.append(f"  {ids[tail]} -> {ids[head]} [{_attrs(_edge_attrs(a))}];")
+        lines.append(f"  {ids[tail]} -> {ids[head]} [{_attrs(_edge_attrs(a, static))}];")
+    lines += _legend(nodes, arrows, len(ids))
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+# how an arrow's line looks, in the legend's table (which cannot draw lines)
+_LINE_SAMPLE = {"dashed": "- - -▶", "dotted": "·····▶", "bold": "━━━▶"}
+
+
+def _legend(nodes: dict[str, dict], arrows: list[_Arrow], first: int) -> list[str]:
+    """One node, numbered `first`: a table saying what the drawing's node styles,
+    arrow styles and diff marks mean, only those it uses."""
+    roles = list(dict.fromkeys(d["role"] for d in nodes.values()))
+    kinds = list(dict.fromkeys(a.kind for a in arrows))
+    marks = set([d.get("status") for d in nodes.values()] + [a.status for a in arrows]
+                + [m for a in arrows for m in a.marks.values()])
+    # roles or kinds drawn alike share a row: the legend explains what can be seen
+    node_rows: dict[tuple, list[str]] = {}
+    for role in roles:
+        style = _NODE_STYLE.get(role, {})
+        node_rows.setdefault(tuple(sorted(style.items())), []).append(
+            _ROLE_MEANING.get(role, role))
+    edge_rows: dict[tuple, list[str]] = {}
+    for kind, style in [(k, _EDGE_STYLE.get(k, {})) for k in kinds] + [
+            (m, _STATUS_STYLE[m]) for m in _MARK_MEANING if m in marks]:
+        meaning = _KIND_MEANING.get(kind) or _MARK_MEANING.get(kind, kind)
+        edge_rows.setdefault(tuple(sorted(style.items())), []).append(meaning)
+    rows = []
+    for key, meanings in node_rows.items():
+        fill = dict(key).get("fillcolor", "#ffffff")
+        rows.append(f'<TR><TD BGCOLOR="{fill}" BORDER="1" WIDTH="40"> </TD>'
+                    f'<TD ALIGN="LEFT">{_esc("; ".join(meanings))}</TD></TR>')
+    for key, meanings in edge_rows.items():
+        style = dict(key)
+        line = next((v for k, v in _LINE_SAMPLE.items() if k in style.get("style", "")),
+                    "———▶")
+        colour = style.get("color", "#000000")
+        rows.append(f'<TR><TD><FONT COLOR="{colour}">{line}</FONT></TD>'
+                    f'<TD ALIGN="LEFT"><FONT COLOR="{colour}">'
+                    f'{_esc("; ".join(meanings))}</FONT></TD></TR>')
+    table = ('<<TABLE BORDER="1" COLOR="#cccccc" CELLBORDER="0" CELLSPACING="2" '
+             'CELLPADDING="2"><TR><TD COLSPAN="2"><B>Legend</B></TD></TR>'
+             + "".join(rows) + "</TABLE>>")
+    attrs = dict(shape="plaintext", fontsize="9", label=table, tooltip="legend")
+    return [f"  n{first} [{_attrs(attrs)}];"]
 
 
 def _cluster_style(sub: str) -> dict:
@@ -249,13 +355,23 @@ def _node_attrs(d: dict) -> dict:
     return attrs
 
 
-def _edge_attrs(a: _Arrow) -> dict:
+def _edge_attrs(a: _Arrow, static: bool = False) -> dict:
     attrs = dict(_EDGE_STYLE.get(a.kind, {}))
     if a.labels:
         sep = ", " if a.kind in _LIST_KINDS else "\n"
         text = sep.join(a.labels)
         attrs["label"] = "\n".join(textwrap.wrap(text, 34)) if sep == ", " else "\n".join(
             "\n".join(textwrap.wrap(x, 34)) for x in a.labels)
+        if a.kind in _LIST_KINDS and any(m != a.status for m in a.marks.values()):
+            attrs["label"] = _marked_list(a)
+    if static and a.cites:  # no tooltips in a picture: the rules it cites, below
+        cites = a.cites[:2] + (["…"] if len(a.cites) > 2 else [])
+        plain = attrs.get("label", "")
+        if plain.startswith("<"):
+            attrs["label"] = plain[:-1] + f"<BR/>{_cite_font(cites)}>"
+        else:
+            body = "<BR/>".join(_esc(x) for x in plain.split("\n")) if plain else ""
+            attrs["label"] = f"<{body}{'<BR/>' if body else ''}{_cite_font(cites)}>"
     attrs["tooltip"] = "\n".join(a.tips)
     if a.ltail:
         attrs["ltail"] = a.ltail
@@ -270,6 +386,44 @@ def _edge_attrs(a: _Arrow) -> dict:
     return attrs
 
 
+def _marked_list(a: _Arrow) -> str:
+    """An HTML label listing actions, each in its own diff colour: `+` added, `−`
+    removed, `~` changed, plain when kept."""
+    sign = {"added": "+", "removed": "−", "changed": "~"}
+    words = []
+    for label in a.labels:
+        mark = a.marks.get(label)
+        text = _esc(f"{sign[mark]}{label}" if mark else label)
+        colour = _STATUS_STYLE[mark]["fontcolor"] if mark else None
+        words.append((len(label) + 1, f'<FONT COLOR="{colour}">{text}</FONT>' if colour
+                      else text))
+    lines, line, width = [], [], 0
+    for size, word in words:  # wrapped at 34 characters, as plain labels are
+        if line and width + size > 34:
+            lines.append(", ".join(line) + ",")
+            line, width = [], 0
+        line.append(word)
+        width += size + 2
+    lines.append(", ".join(line))
+    return "<" + "<BR/>".join(lines) + ">"
+
+
+def _short(cite: Any) -> str | None:
+    """A citation as a drawing shows it: edition and section, and whether it is an
+    interpretation (whose words are in the tooltip and in `kotc show`)."""
+    if cite is None:
+        return None
+    if not isinstance(cite, Citation):
+        return str(cite)
+    text = f"{cite.edition} §{cite.section}"
+    return text + " (interpretation)" if cite.interpretation else text
+
+
+def _cite_font(cites: list[str]) -> str:
+    return ('<FONT POINT-SIZE="8" COLOR="#666666">'
+            + "<BR/>".join(_esc(c) for c in cites) + "</FONT>")
+
+
 _MAX_LINES = 7
 _WIDTH = 46
 
@@ -281,6 +435,8 @@ def _html_label(d: dict) -> str:
     head = "" if d["role"] == "choice" else f"<B>{title}</B>"
     if was and was.get("label") and was["label"] != d["label"]:
         head += f'<BR/><FONT POINT-SIZE="9">was: {_esc(was["label"])}</FONT>'
+    if d.get("cite") is not None and d["role"] not in ("stub", "anytime"):
+        head += f"<BR/>{_cite_font([_short(d['cite'])])}"
     wrapped: list[str] = []
     for line in d.get("detail", []):
         wrapped += textwrap.wrap(line, _WIDTH, subsequent_indent="  ") or [""]

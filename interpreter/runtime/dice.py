@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+# a die's faces, each as likely as the others: what a roll is a choice among
+FACES = (1, 2, 3, 4, 5, 6)
+
 
 class Dice:
     """Six-sided dice: seeded, or scripted with the values to come.

@@ -190,7 +190,7 @@ class Battle(Record):
     __slots__ = (
         "attacker", "defender", "victim", "attack_team", "defense_team",
         "attack_dice", "defense_dice", "skipped", "forced", "cancelled", "holding",
-        "left_from", "op", "stage", "answer", "unplaced",
+        "op", "stage", "answer", "unplaced",
         # set once a step's window opens (`Referee._step_window`)
         "asking", "passes",
     )
@@ -205,7 +205,6 @@ class Battle(Record):
     forced: bool
     cancelled: bool
     holding: bool
-    left_from: int | None
     op: int
     stage: int
     answer: Any

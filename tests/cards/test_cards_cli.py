@@ -85,7 +85,7 @@ def test_card_check_shows_the_refurbished_text_and_exits_0(kotc):
                        "-e", "17th")
     assert code == 0
     assert "Granary Raid: refurbished" in out
-    assert 'reads as: "Target up to 2 cards in your granary. Bounce the targets."' in out
+    assert 'reads as: "Target up to 2 cards in your granary; bounce the targets."' in out
     assert "[17th §Refurbished Card Texts]" in out
 
 

@@ -113,8 +113,8 @@ def test_a_12th_edition_design_is_legal_under_the_12th():
 def test_x_of_your_resources_reads_as_x_cards_in_your_granary_in_the_17th():
     v = verdict("resources_13th.kcard", "Granary Raid", "17th")
     assert v.status == "refurbished" and v.playable
-    assert v.refurbished_text == ("Target up to 2 cards in your granary. "
-                                  "Bounce the targets.")
+    assert v.refurbished_text == ("Target up to 2 cards in your granary; "
+                                  "bounce the targets.")
     [finding] = v.findings
     assert finding.cite.section == "Refurbished Card Texts"
     [ability] = v.readings
@@ -303,10 +303,13 @@ def test_a_keyword_the_edition_does_not_define_is_unread_with_the_closest_phrase
     v = verdict("unknown_keyword_13th.kcard", "Early Gorgon", "13th")
     assert v.status == "legal" and v.findings == []
     [unread] = v.unread
-    assert unread.text == "Petrify the targets."
-    assert unread.message.startswith('"Petrify the targets.": no sentence phrase of the '
+    # the sentence's target selection reads; its effect, a clause, does not, and is
+    # located where it is printed
+    assert unread.text == "petrify it."
+    assert unread.message.startswith('"petrify it.": no effect phrase of the '
                                      '13th edition reads it; closest: ')
-    assert unread.closest is not None
+    # "it" stands for "the targets" (It), so the closest phrase acts on the targets
+    assert unread.closest.text.endswith(" the targets.")
     assert (unread.origin.line, unread.origin.col) == (5, 40)
     assert verdict("unknown_keyword_13th.kcard", "Early Gorgon", "17th").status \
         == "refurbished"

@@ -281,3 +281,58 @@ def test_dot_failing_is_a_render_error_and_writes_nothing(flows, tmp_path, monke
     with pytest.raises(RenderError, match="`dot` failed: Error: out of memory"):
         write_file(to_dot(flows["13th"]), tmp_path / "flow.svg")
     assert list(tmp_path.iterdir()) == []
+
+
+def _legend_rows(text: str) -> list[str]:
+    (table,) = [line for line in text.splitlines() if 'tooltip="legend"' in line]
+    cells = re.findall(r'<TD ALIGN="LEFT">(.*?)</TD>', table)
+    return [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in cells]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("flow", FLOWS)
+def test_the_legend_says_in_words_what_each_style_drawn_means(flows, edition, flow):
+    if flow not in {*flows[edition].subflows, "all"}:
+        pytest.skip(f"{edition} has no {flow} flow")
+    text = to_dot(flows[edition], flow)
+    rows = _legend_rows(text)
+    d = Dot(text)
+    drawn_fills = {a.get("fillcolor") for n, a in d.nodes.items() if "fillcolor" in a}
+    legend_fills = set(re.findall(r'<TD BGCOLOR="(#[0-9a-f]+)"', text))
+    assert drawn_fills <= legend_fills  # every node colour drawn is explained
+    assert rows and len(rows) == len(set(rows))
+    assert all("_" not in r for r in rows), rows  # words, not the engine's names
+
+
+def test_a_diff_marks_each_action_of_a_shared_arrow(flows):
+    text = write_dot(flow_diff(flows["12th"], flows["17th"]), "turn", "12th -> 17th")
+    d = Dot(text)
+    loops = d.edge("Action Phase", "Action Phase")
+    assert len(loops) == 1  # one arrow, not two drawn over each other
+    assert "summon" in loops[0]["label"]
+    assert '<FONT COLOR="#c62828">−set_trap</FONT>' in text
+    assert {"added", "removed"} <= {r for r in _legend_rows(text)}
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_tooltips_list_each_line_once(flows, edition):
+    for _, _, attrs in Dot(to_dot(flows[edition])).edges:
+        lines = attrs["tooltip"].split("\\n") if "\\n" in attrs["tooltip"] else [
+            attrs["tooltip"]]
+        assert len(lines) == len(set(lines))
+    raw = to_dot(flows[edition])
+    for tip in re.findall(r'tooltip="((?:[^"\\]|\\.)*)"', raw):
+        lines = tip.split("\\n")
+        assert len(lines) == len(set(lines)), tip
+
+
+def test_a_picture_shows_the_rules_its_arrows_cite(flows):
+    skip = "skip Draw Phase when"
+    plain = [line for line in to_dot(flows["13th"], "turn").splitlines() if skip in line]
+    static = [line for line in to_dot(flows["13th"], "turn", static=True).splitlines()
+              if skip in line]
+    assert "13th §Turn Order" not in plain[0].split("tooltip=")[0]
+    assert "13th §Turn Order" in static[0].split("tooltip=")[0]
+    # and every node shows its own citation, picture or not
+    assert "13th §Turn Order" in Dot(to_dot(flows["13th"], "turn")).nodes[
+        Dot(to_dot(flows["13th"], "turn")).id("Draw Phase")]["label"]

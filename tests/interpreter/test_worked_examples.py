@@ -147,10 +147,12 @@ def spell(rs, name: str, *sentences: str) -> CardDesign:
     )
 
 
-TARGET_ONE_MINION = {
-    "12th": "Target up to 1 in-play minions.",
-    "13th": "Target up to 1 in-play cards.",
-    "17th": "Target up to 1 on-field minions.",
+# One sentence, the target selection and its effect: from the 13th, a sentence
+# with no selection of its own has no targets (Target).
+DESTROY_ONE_MINION = {
+    "12th": "Target up to 1 in-play minion; destroy it.",
+    "13th": "Target up to 1 in-play card; destroy it.",
+    "17th": "Target up to 1 on-field minion; destroy it.",
 }
 
 
@@ -159,7 +161,7 @@ def test_chain_example_weakness_resolves_before_destroy(edition, weakened):
     """§Chains: link 1 destroys the targets, link 2 is a Weakness Counter popped in
     response; link 2 resolves first (12th/13th: -1; 17th: to 0), then link 1."""
     rs = load_edition(edition)
-    doom = spell(rs, "Doom", TARGET_ONE_MINION[edition], "Destroy the targets.")
+    doom = spell(rs, "Doom", DESTROY_ONE_MINION[edition])
     g = Game.position(rs, [minion(rs, "Brute", 3, 5), doom])
     with_decks(g, "Brute")
     zone = field_zone(rs)
