@@ -1,6 +1,6 @@
 """How fast the engine plays: decisions and games per second, per edition.
 
-    python benchmarks/engine_speed.py [--games 40] [--repeat 3] [--work] [--compiled]
+    python benchmarks/engine_speed.py [--games 40] [--repeat 3] [--work]
     python benchmarks/engine_speed.py --against REV [--games 40] [--repeat 3] [--work]
 
 For each edition, random agents play seeded games on its starter decks. Then the
@@ -15,8 +15,7 @@ Each DSL engine is built once and timed in steady play, as a long simulation
 runs it: it first plays the games once, untimed, writing the code of each
 window as the window first opens and filling the tables it keeps (`--cold`
 gives each run a new engine, and times that work with the games).
-`--compiled` runs the same code compiled with Cython, the baseline included
-(`compiled.py`). Times are the process's CPU time, so time the machine gives to
+Times are the process's CPU time, so time the machine gives to
 others does not count; `--work` adds Python calls and bytecodes per decision,
 which do not move with the machine's load at all, and the DSL engine's bytecodes
 by layer (see `LAYERS`). The time a clone of a game in progress takes is
@@ -53,8 +52,6 @@ import timeit
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-if os.environ.get("KOTC_COMPILED"):  # set by --compiled: the compiled build first
-    sys.path.insert(0, os.environ["KOTC_COMPILED"])
 
 from kotc.dsl import edition_files, load_edition  # noqa: E402
 from kotc.engine.decks import (
@@ -381,11 +378,6 @@ def main() -> None:
         "figures that do not move with the machine's load (slow)",
     )
     parser.add_argument(
-        "--compiled",
-        action="store_true",
-        help="run the same code compiled with Cython (see compiled.py); needs Cython",
-    )
-    parser.add_argument(
         "--against",
         metavar="REV",
         help="time this git revision beside the working tree, in the same run",
@@ -398,19 +390,6 @@ def main() -> None:
     if args.against:
         against(args.against, args.games, args.repeat, args.work)
         return
-    if args.compiled and not os.environ.get("KOTC_COMPILED"):
-        from compiled import build
-
-        folder = build()
-        env = dict(os.environ, KOTC_COMPILED=str(folder))
-        argv = [sys.executable, __file__, "--games", str(args.games)]
-        argv += ["--repeat", str(args.repeat)] + (["--work"] if args.work else [])
-        argv += ["--cold"] if args.cold else []
-        sys.exit(subprocess.run(argv, env=env).returncode)
-    import kotc.engine.game
-
-    compiled = not kotc.engine.game.__file__.endswith(".py")
-    print(f"engine: {'compiled with Cython' if compiled else 'CPython, as written'}")
     print(
         f"{'edition':<10}{'decks':<12}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}"
     )
