@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import importlib
 import json
 import os
@@ -169,11 +170,16 @@ LAYERS = {code: layer for name, layer in LAYER_FUNCTIONS if (code := _code(name)
 
 def steady_engine(rs, decks, games: int, cold: bool) -> Engine | None:
     """An engine that has played the games once, so that what it makes on first
-    use is made (None, `cold`: each run makes an engine of its own)."""
+    use is made (None, `cold`: each run makes an engine of its own). What lives
+    on then is left out of the collector's full passes (`gc.freeze`), as a long
+    simulation leaves its engines (`kotc.play.simulate`): else the first timed
+    run after an engine is made pays a pass over every object made so far."""
     if cold:
         return None
     engine = Engine(rs, card_pool(decks))
     dsl_games(rs, decks, games, engine=engine)
+    gc.collect()
+    gc.freeze()
     return engine
 
 
