@@ -1,6 +1,6 @@
 """How fast the engine plays: decisions and games per second, per edition.
 
-    python benchmarks/engine_speed.py [--games 40] [--repeat 3] [--work] [--compiled]
+    python benchmarks/engine_speed.py [--games 40] [--repeat 3] [--work]
     python benchmarks/engine_speed.py --against REV [--games 40] [--repeat 3] [--work]
 
 For each edition, random agents play seeded games on its starter decks. Then the
@@ -15,8 +15,7 @@ Each DSL engine is built once and timed in steady play, as a long simulation
 runs it: it first plays the games once, untimed, writing the code of each
 window as the window first opens and filling the tables it keeps (`--cold`
 gives each run a new engine, and times that work with the games).
-`--compiled` runs the same code compiled with Cython, the baseline included
-(`compiled.py`). Times are the process's CPU time, so time the machine gives to
+Times are the process's CPU time, so time the machine gives to
 others does not count; `--work` adds Python calls and bytecodes per decision,
 which do not move with the machine's load at all, and the DSL engine's bytecodes
 by layer (see `LAYERS`). The time a clone of a game in progress takes is
@@ -39,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import importlib
 import json
 import os
@@ -53,8 +53,6 @@ import timeit
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-if os.environ.get("KOTC_COMPILED"):  # set by --compiled: the compiled build first
-    sys.path.insert(0, os.environ["KOTC_COMPILED"])
 
 from kotc.dsl import edition_files, load_edition  # noqa: E402
 from kotc.engine.decks import (
@@ -172,11 +170,16 @@ LAYERS = {code: layer for name, layer in LAYER_FUNCTIONS if (code := _code(name)
 
 def steady_engine(rs, decks, games: int, cold: bool) -> Engine | None:
     """An engine that has played the games once, so that what it makes on first
-    use is made (None, `cold`: each run makes an engine of its own)."""
+    use is made (None, `cold`: each run makes an engine of its own). What lives
+    on then is left out of the collector's full passes (`gc.freeze`), as a long
+    simulation leaves its engines (`kotc.play.simulate`): else the first timed
+    run after an engine is made pays a pass over every object made so far."""
     if cold:
         return None
     engine = Engine(rs, card_pool(decks))
     dsl_games(rs, decks, games, engine=engine)
+    gc.collect()
+    gc.freeze()
     return engine
 
 
@@ -381,11 +384,6 @@ def main() -> None:
         "figures that do not move with the machine's load (slow)",
     )
     parser.add_argument(
-        "--compiled",
-        action="store_true",
-        help="run the same code compiled with Cython (see compiled.py); needs Cython",
-    )
-    parser.add_argument(
         "--against",
         metavar="REV",
         help="time this git revision beside the working tree, in the same run",
@@ -398,19 +396,6 @@ def main() -> None:
     if args.against:
         against(args.against, args.games, args.repeat, args.work)
         return
-    if args.compiled and not os.environ.get("KOTC_COMPILED"):
-        from compiled import build
-
-        folder = build()
-        env = dict(os.environ, KOTC_COMPILED=str(folder))
-        argv = [sys.executable, __file__, "--games", str(args.games)]
-        argv += ["--repeat", str(args.repeat)] + (["--work"] if args.work else [])
-        argv += ["--cold"] if args.cold else []
-        sys.exit(subprocess.run(argv, env=env).returncode)
-    import kotc.engine.game
-
-    compiled = not kotc.engine.game.__file__.endswith(".py")
-    print(f"engine: {'compiled with Cython' if compiled else 'CPython, as written'}")
     print(
         f"{'edition':<10}{'decks':<12}{'decisions':>10}{'decisions/s':>14}{'games/s':>10}"
     )
