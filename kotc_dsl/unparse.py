@@ -341,7 +341,9 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.DamageBy: "damage_by {keyword}, {player_keyword}",
     ast.LeftoverAttack: "leftover_attack to {to}",
     ast.LeftoverDefense: "leftover_defense to attacking_player",
-    ast.TeamRule: "team from {zone} unexhausted exhausting [except tagged {excluded:,}]",
+    ast.TeamRule: "team from {zone} unexhausted exhausting [except tagged {excluded:,}] "
+                  "[attacking except caveat {attack_caveats:,}] "
+                  "[defending except caveat {defense_caveats:,}]",
     ast.WithdrawRule: "withdraw_on_leave",
     ast.StepWindows: "windows after_each_step",
     ast.NewChainAfterResolving: "new_chain after_resolving",

@@ -415,7 +415,7 @@ def test_activation_modifiers(rs, edition, mods):
 @pytest.mark.parametrize(
     "edition,counters",
     [
-        ("11th", {"plain", "offense", "defense"}),
+        ("11th", {"plain", "offense", "defense", "named"}),
         (
             "12th",
             {
