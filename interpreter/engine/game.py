@@ -160,6 +160,9 @@ class Engine:
         self.floors = {s.name: s.floor for s in rs.stats.values()}
         cost = rs.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None
+        # whether a card that leaves its zone or changes controller leaves its battle
+        # team (the battle section's `withdraw_on_leave`)
+        self.withdraws = rs.setting("battle", "withdraw_on_leave") is not None
         pawns = rs.setting("cards", "pawns")
         self.pawn_zone, self.pawn_cite = (
             (pawns.zone, pawns.cite) if pawns else (None, None)
