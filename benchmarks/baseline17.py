@@ -22,8 +22,8 @@ from __future__ import annotations
 import random
 from collections.abc import Generator
 
-from kotc.engine.game import Event
 from kotc.runtime.actions import Action, IllegalAction
+from kotc.runtime.events import Logged
 
 
 class Minion:
@@ -65,7 +65,7 @@ class HandGame:
         self, decks: list[list[tuple[int, int, int]]], seed: int = 0, api: bool = False
     ):
         self.api = api
-        self.events: list[Event] = []
+        self.events: list[Logged] = []
         self.options: list[Action] = []
         self.rng = random.Random(seed)
         self.players = [Player(), Player()]
@@ -87,7 +87,7 @@ class HandGame:
             return []
         return self.options if self.api else self.decision[1]
 
-    def apply(self, action) -> list[Event] | None:
+    def apply(self, action) -> list[Logged] | None:
         if not self.api:
             try:
                 self.decision = self.flow.send(action)
@@ -121,7 +121,7 @@ class HandGame:
         ]
 
     def _log(self, kind: str, cite: str, **data) -> None:
-        self.events.append(Event(kind, data, cite))
+        self.events.append(Logged(kind, data, cite))
 
     # --- the rules ----------------------------------------------------------------------
 

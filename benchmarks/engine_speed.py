@@ -1,7 +1,7 @@
 """How fast the engine plays: decisions and games per second, per edition.
 
     python benchmarks/engine_speed.py [--games 40] [--repeat 3] [--work] [--compiled]
-    python benchmarks/engine_speed.py --against REV [--games 40] [--repeat 3]
+    python benchmarks/engine_speed.py --against REV [--games 40] [--repeat 3] [--work]
 
 For each edition, random agents play seeded games on its starter decks. Then the
 vanilla 17th rules (minions without abilities, generated decks) are played by
@@ -29,7 +29,10 @@ working tree in the same run: each is installed apart (the revision into
 games in separate processes, in alternating rounds, so a spell of load on the
 machine falls on both alike; the fastest round of each is kept. The games are
 played through the public API only (`Game.new`, `legal_actions`, `apply`), which
-both sides have. Figures only: nothing here asserts.
+both sides have. With `--work`, each side then counts its Python calls and
+bytecodes per decision on the same games (once: they do not vary). Where the two
+sides' rules differ, their seeded games differ too: the table says so. Figures
+only: nothing here asserts.
 """
 
 from __future__ import annotations
@@ -53,7 +56,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 if os.environ.get("KOTC_COMPILED"):  # set by --compiled: the compiled build first
     sys.path.insert(0, os.environ["KOTC_COMPILED"])
 
-from baseline17 import HandGame  # noqa: E402
 from kotc.dsl import edition_files, load_edition  # noqa: E402
 from kotc.engine.decks import (
     default_decks,  # noqa: E402
@@ -206,6 +208,10 @@ def clone_time(rs, decks, decisions: int = 100, repeat: int = 1000) -> float:
 def hand_games(
     deck: list[tuple[int, int, int]], games: int, api: bool, meter=None
 ) -> tuple[int, float]:
+    # imported here, not above: `--against` runs this file with another revision's
+    # kotc, which the hand-written engine (written against this one) may not fit
+    from baseline17 import HandGame
+
     if meter is not None:
         meter.enable()
     decisions, start = 0, time.process_time()
@@ -264,44 +270,59 @@ def install_revision(rev: str) -> tuple[str, Path]:
     return commit, target
 
 
-def measure(games: int) -> dict:
-    """One timed run for `--against`: per edition's starter decks and for the vanilla
+def measure(games: int, work: bool = False) -> dict:
+    """One run for `--against`: per edition's starter decks and for the vanilla
     17th decks, (decisions, seconds) of `games` seeded games in steady play, and
-    where the engine played from."""
+    where the engine played from; with `work`, (decisions, Python calls and
+    bytecodes per decision) in place of the seconds."""
     import kotc
 
     out: dict = {"kotc": str(Path(kotc.__file__).parent)}
     for name in edition_files():
         rs = load_edition(name)
         decks, _ = default_decks(rs)
-        engine = steady_engine(rs, decks, games, cold=False)
-        out[name] = dsl_games(rs, decks, games, None, engine)
+        out[name] = measured(rs, decks, games, work)
     rs = load_edition("17th")
-    deck = vanilla_deck(rs)
-    out["vanilla 17th"] = dsl_games(rs, [deck], games, None,
-                                    steady_engine(rs, [deck], games, cold=False))
+    out["vanilla 17th"] = measured(rs, [vanilla_deck(rs)], games, work)
     return out
 
 
-def against(rev: str, games: int, repeat: int) -> None:
-    """Time revision `rev` beside the working tree, in alternating rounds."""
+def measured(rs, decks, games: int, work: bool) -> tuple:
+    """(decisions, seconds) of the games in steady play; with `work`, (decisions,
+    calls per decision, bytecodes per decision)."""
+    engine = steady_engine(rs, decks, games, cold=False)
+    if not work:
+        return dsl_games(rs, decks, games, None, engine)
+    decisions, _ = dsl_games(rs, decks, games, None, engine)
+    calls, bytecodes, _ = work_per_decision(dsl_games, rs, decks, games, engine=engine)
+    return decisions, calls, bytecodes
+
+
+def against(rev: str, games: int, repeat: int, work: bool = False) -> None:
+    """Time revision `rev` beside the working tree, in alternating rounds; with
+    `work`, count each one's Python calls and bytecodes per decision too."""
     commit, folder = install_revision(rev)
     sides = {
         f"{rev} ({commit[:10]})": dict(os.environ, PYTHONPATH=str(folder)),
         "working tree": {k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
     }
+
+    def run(label: str, *flags: str) -> dict:
+        done = subprocess.run(
+            [sys.executable, __file__, "--measure", "--games", str(games), *flags],
+            env=sides[label], capture_output=True, text=True,
+            cwd=tempfile.gettempdir())
+        if done.returncode != 0:
+            sys.exit(f"engine_speed: the {label} failed:\n{done.stderr}")
+        result: dict = json.loads(done.stdout)
+        where[label] = result.pop("kotc")
+        return result
+
     best: dict[str, dict[str, tuple[int, float]]] = {label: {} for label in sides}
     where: dict[str, str] = {}
     for _ in range(max(repeat, 1)):
-        for label, env in sides.items():
-            run = subprocess.run(
-                [sys.executable, __file__, "--measure", "--games", str(games)],
-                env=env, capture_output=True, text=True, cwd=tempfile.gettempdir())
-            if run.returncode != 0:
-                sys.exit(f"engine_speed: the {label} failed:\n{run.stderr}")
-            result = json.loads(run.stdout)
-            where[label] = result.pop("kotc")
-            for name, (n, secs) in result.items():
+        for label in sides:
+            for name, (n, secs) in run(label).items():
                 kept = best[label].get(name)
                 if kept is None or secs < kept[1]:
                     best[label][name] = (n, secs)
@@ -316,7 +337,25 @@ def against(rev: str, games: int, repeat: int) -> None:
             continue
         (n_old, s_old), (n_new, s_new) = best[old][name], best[new][name]
         r_old, r_new = n_old / s_old, n_new / s_new
-        print(f"{name:<16}{r_old:>26,.0f}{r_new:>16,.0f}{r_new / r_old:>10.2f}x")
+        differ = "" if n_old == n_new else "  (different games)"
+        print(f"{name:<16}{r_old:>26,.0f}{r_new:>16,.0f}{r_new / r_old:>10.2f}x"
+              f"{differ}")
+    if not work:
+        return
+    counts = {label: run(label, "--work") for label in sides}
+    print(f"\nwork per decision, {games} seeded games each: Python calls and "
+          "bytecodes (the machine's load does not move these)")
+    print(f"{'games':<16}{'calls':>12}{'calls':>10}{'bytecodes':>14}{'bytecodes':>12}"
+          f"{'new / old':>11}")
+    print(f"{'':<16}{'old':>12}{'new':>10}{'old':>14}{'new':>12}")
+    for name in counts[new]:
+        if name not in counts[old]:
+            continue
+        n_old, c_old, b_old = counts[old][name]
+        n_new, c_new, b_new = counts[new][name]
+        differ = "" if n_old == n_new else "  (different games)"
+        print(f"{name:<16}{c_old:>12.1f}{c_new:>10.1f}{b_old:>14,.0f}{b_new:>12,.0f}"
+              f"{b_new / b_old:>10.2f}x{differ}")
 
 
 def main() -> None:
@@ -354,10 +393,10 @@ def main() -> None:
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:  # one side of `--against`: figures as JSON, nothing else
-        print(json.dumps(measure(args.games)))
+        print(json.dumps(measure(args.games, args.work)))
         return
     if args.against:
-        against(args.against, args.games, args.repeat)
+        against(args.against, args.games, args.repeat, args.work)
         return
     if args.compiled and not os.environ.get("KOTC_COMPILED"):
         from compiled import build

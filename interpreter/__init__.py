@@ -15,8 +15,11 @@ The names a program needs, importable from here::
 `Engine` compiles one with a card pool (shared by the games that use it); `Game`
 is one game: `legal_actions()`, `apply(action)`, `view(seat)`, `clone()`,
 `to_json()`. Subpackages, lowest first: `kotc.dsl` (the rules language),
-`kotc.runtime`, `kotc.compiler` and `kotc.flowgraph`, `kotc.engine`, `kotc.play`
-and `kotc.checking`, and `kotc.cli` (the command).
+`kotc.runtime`, `kotc.compiler` and `kotc.flowgraph`, `kotc.engine`, `kotc.play`,
+`kotc.checking` and `kotc.bots` (integer actions, observations, explicit chance,
+fair copies), and `kotc.cli` (the command); `kotc.openspiel` and
+`kotc.pettingzoo` adapt `kotc.bots` to those frameworks (`pip install
+'kotc[bots]'`).
 """
 
 from kotc.dsl import Diagnostic, Ruleset, RulesetError, load_edition

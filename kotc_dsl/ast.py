@@ -209,9 +209,17 @@ class SetOp(Stmt):
 
 
 @dataclass(frozen=True)
-class Roll(Stmt):
+class RollGroup(Node):
     count: Expr
-    name: str
+    target: Path  # a name, or a record's field (`battle.attack_dice`)
+    who: Expr | None = None  # who rolls them (`you` if none)
+
+
+@dataclass(frozen=True)
+class Roll(Stmt):
+    """Dice rolled at once, in groups; then each die is announced (`rolled`)."""
+
+    groups: tuple[RollGroup, ...]
 
 
 @dataclass(frozen=True)
@@ -273,6 +281,17 @@ class Choose(Stmt):
     name: str
     chooser: Expr | None = None
     random: bool = False
+
+
+@dataclass(frozen=True)
+class ChooseDie(Stmt):
+    """One die by its value: one option per value, lowest first, as a `die` answer."""
+
+    what: Expr
+    name: str
+    prompt: str
+    label: str  # `{value}`: the die's; `{name}`: what the name is bound to
+    chooser: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -460,6 +479,16 @@ class BeginBattle(Stmt):
 class Call(Stmt):
     keyword: str
     args: tuple[Expr, ...]
+    who: Expr | None = None  # the keyword runs as this player
+
+
+@dataclass(frozen=True)
+class Drop(Stmt):
+    """One item, or all, taken out of a list a record keeps."""
+
+    target: Path
+    what: Expr | None = None
+    all: bool = False
 
 
 # --- rules -----------------------------------------------------------------------
@@ -711,6 +740,28 @@ class Modifier(Named):
 
 
 @dataclass(frozen=True)
+class BattlePart(Named):
+    """A program battle steps do (`does`), by name."""
+
+    body: Block = ()
+    kind = "part"
+
+
+@dataclass(frozen=True)
+class RecordField(Node):
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
+class BattleRecord(Setting):
+    """The fields a battle keeps while it is under way."""
+
+    fields: tuple[RecordField, ...]
+    setting = "record"
+
+
+@dataclass(frozen=True)
 class BattleStep(Named):
     ops: tuple[str, ...] = ()
     position: Position | None = None
@@ -739,24 +790,6 @@ class DefenderRule(Setting):
 class DicePer(Setting):
     stat: str
     setting = "dice_per"
-
-
-@dataclass(frozen=True)
-class DamageBy(Setting):
-    keyword: str
-    player_keyword: str
-    setting = "damage_by"
-
-
-@dataclass(frozen=True)
-class LeftoverAttack(Setting):
-    to: str
-    setting = "leftover_attack"
-
-
-@dataclass(frozen=True)
-class LeftoverDefense(Setting):
-    setting = "leftover_defense"
 
 
 @dataclass(frozen=True)
@@ -902,6 +935,14 @@ class LoseCondition(Named):
 class HpFloor(Setting):
     floor: int
     setting = "hp_floor"
+
+
+@dataclass(frozen=True)
+class Limit(Named):
+    """A bound on the engine's work that an edition states (`kotc.dsl.limits`)."""
+
+    value: int = 0
+    kind = "limit"
 
 
 @dataclass(frozen=True)
@@ -1059,7 +1100,7 @@ class Invariant(Named):
 
 SECTIONS = (
     "setup", "cards", "zones", "turn", "actions", "battle", "chain", "counters",
-    "keywords", "events", "endgame", "legality", "phrases", "invariants",
+    "keywords", "events", "endgame", "legality", "phrases", "invariants", "limits",
 )
 
 

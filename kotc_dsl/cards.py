@@ -16,6 +16,7 @@ from textx import TextXError, get_location
 from .ast import Origin
 from .errors import Diagnostic, RulesetError
 from .language import parse_other
+from .limits import DEFAULT_LIMITS
 from .load import SUFFIX, find_edition
 from .phrasing import normalize
 from .shipped import deck_file
@@ -146,8 +147,8 @@ class DeckList:
 MAX_COPIES = 1000
 # The largest printed stat: far past any card, far below a roll of dice or a
 # count that exhausts memory (`sp 1000000000000` is refused where it is written;
-# the engine holds stats computed in play to the same bound).
-MAX_STAT_VALUE = 10**9
+# the engine holds stats computed in play to the same bound: `kotc.dsl.limits`).
+MAX_STAT_VALUE = DEFAULT_LIMITS["stat_value"][0]
 
 
 def _origin(obj, path: str) -> Origin:

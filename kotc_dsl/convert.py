@@ -321,6 +321,7 @@ for _cls in (
     ast.Action,
     ast.Modifier,
     ast.BattleStep,
+    ast.BattlePart,
     ast.Keyword,
     ast.Term,
     ast.EventDecl,
@@ -329,6 +330,7 @@ for _cls in (
     ast.Criterion,
     ast.Tag,
     ast.Invariant,
+    ast.Limit,
 ):
     _SPECIAL[_cls.__name__] = _named(_cls)
 
@@ -348,6 +350,7 @@ SECTION_RULES = {
     "LegalitySection": "legality",
     "PhrasesSection": "phrases",
     "InvariantsSection": "invariants",
+    "LimitsSection": "limits",
 }
 
 

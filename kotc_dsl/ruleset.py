@@ -100,14 +100,8 @@ class Ruleset:
     def setting(self, section: str, name: Literal["dice_per"]
                 ) -> ast.DicePer | None: ...
     @overload
-    def setting(self, section: str, name: Literal["damage_by"]
-                ) -> ast.DamageBy | None: ...
-    @overload
-    def setting(self, section: str, name: Literal["leftover_attack"]
-                ) -> ast.LeftoverAttack | None: ...
-    @overload
-    def setting(self, section: str, name: Literal["leftover_defense"]
-                ) -> ast.LeftoverDefense | None: ...
+    def setting(self, section: str, name: Literal["record"]
+                ) -> ast.BattleRecord | None: ...
     @overload
     def setting(self, section: str, name: Literal["team"]
                 ) -> ast.TeamRule | None: ...
@@ -205,8 +199,23 @@ class Ruleset:
         return [r for r in self.rules("setup") if isinstance(r, ast.SetupStep)]
 
     @property
+    def battle_parts(self) -> dict[str, ast.BattlePart]:
+        """The programs battle steps do, by name."""
+        return {r.name: r for r in self.rules("battle") if isinstance(r, ast.BattlePart)}
+
+    @property
+    def battle_record(self) -> ast.BattleRecord | None:
+        """The fields a battle keeps, with the rule's citation (its end's)."""
+        return self.setting("battle", "record")
+
+    @property
     def battle_steps(self) -> list[ast.BattleStep]:
         return [r for r in self.rules("battle") if isinstance(r, ast.BattleStep)]
+
+    @property
+    def limits(self) -> dict[str, ast.Limit]:
+        """The bounds this edition states (the rest are kotc's: `kotc.dsl.limits`)."""
+        return self._of("limits", ast.Limit)
 
     @property
     def counters(self) -> dict[str, ast.Counter]:

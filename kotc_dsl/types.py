@@ -77,17 +77,12 @@ CONTEXT_ATTRS = {
         "resolving": "bool",
         "last_actor": "player",
     },
-    "battle": {
-        "victim": "victim",
-        "attacker": "player",
-        "defender": "player",
-        "attack_team": "cards",
-        "defense_team": "cards",
-        "ongoing": "bool",
-    },
+    # and the fields of its record (`record` in the battle section)
+    "battle": {"ongoing": "bool"},
     "die": {"value": "int", "roller": "player"},
     "dice": {"value": "ints"},
-    "victim": {"controller": "player"},
+    # a player controls and owns itself
+    "victim": {"controller": "player", "owner": "player", "last_controller": "player"},
     "ability": {"card": "card"},
 }
 
@@ -137,7 +132,21 @@ FUNCTIONS = {
     "victims": (("player",), "victims"),
     # the minions this player may enlist into a team now
     "enlistable": (("player",), "cards"),
+    # the first item of a list (none, of an empty one)
+    "first": (("any_collection",), "any"),
+    # the dice a team rolls: one per point of the battle section's `dice_per` stat
+    "dice_for": (("cards",), "int"),
+    # who defends a victim: a player themselves, a minion's owner or controller
+    # (the battle section's `defender`)
+    "defender_of": (("victim",), "player"),
 }
+
+# The battle's operations the engine performs, that a battle step may do beside its
+# parts: forming the teams.
+BATTLE_OPERATIONS = ("form_attack", "form_defense")
+
+# The types a record's field may have (its first value: none, an empty list, false).
+RECORD_TYPES = frozenset({"player", "victim", "card", "cards", "dice", "bool", "int"})
 
 # Language constructs a glossary term may name instead of a definition.
 BUILTIN_CONSTRUCTS = frozenset(

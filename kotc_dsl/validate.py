@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import ast
 from .errors import Diagnostic
+from .limits import DEFAULT_LIMITS
 from .ruleset import Ruleset
 from .suggest import hint
 from .types import (
     ANY_COUNTER,
     BASE_TYPES,
+    BATTLE_OPERATIONS,
     BUILTIN_CONSTRUCTS,
     BUILTIN_EVENTS,
     CARD_ATTRS,
@@ -28,6 +30,7 @@ from .types import (
     FUNCTIONS,
     GLOBAL_NAMES,
     PLAYER_ATTRS,
+    RECORD_TYPES,
     accepts,
     collection_of,
 )
@@ -88,6 +91,14 @@ class Checker:
         self.events = ruleset.events
         self.phase_names = {p.name for p in ruleset.phases}
         self.step_names = {s.name for s in ruleset.battle_steps}
+        self.part_names = set(ruleset.battle_parts)
+        record = ruleset.battle_record
+        # what programs read of the contexts: the battle's record too
+        self.context_attrs = {
+            **CONTEXT_ATTRS,
+            "battle": {**CONTEXT_ATTRS["battle"],
+                       **{f.name: f.type for f in (record.fields if record else ())}},
+        }
         self.keyword_calls: dict[str, set[str]] = {}
         self.term_types: dict[str, str] = {}
         self.expanding: list[str] = []
@@ -160,6 +171,12 @@ class Checker:
                     f"bound is above its upper bound",
                 )
 
+    def rule_Limit(self, rule: ast.Limit) -> None:
+        most, what = DEFAULT_LIMITS[rule.name]
+        if not 1 <= rule.value <= most:
+            self.error(rule, f"limit {rule.name} ({what}) is {rule.value:,}: an edition "
+                             f"may state from 1 to kotc's own bound, {most:,}")
+
     def ref(self, node: ast.Node, name: str, table: Iterable[str], what: str) -> bool:
         if name in table:
             return True
@@ -228,7 +245,23 @@ class Checker:
 
     def rule_BattleStep(self, r: ast.BattleStep) -> None:
         if len(set(r.ops)) != len(r.ops):
-            self.error(r, f"battle step '{r.name}' repeats an operation")
+            self.error(r, f"battle step '{r.name}' repeats a part")
+        for op in r.ops:
+            self.ref(r, op, self.part_names | set(BATTLE_OPERATIONS),
+                     "battle part or operation")
+
+    def rule_BattlePart(self, r: ast.BattlePart) -> None:
+        if r.name in BATTLE_OPERATIONS:
+            self.error(r, f"a part may not have the name of the operation '{r.name}'")
+        self.block(r.body, self.scope())
+
+    def rule_BattleRecord(self, r: ast.BattleRecord) -> None:
+        seen: set[str] = set()
+        for f in r.fields:
+            if f.name in seen or f.name in CONTEXT_ATTRS["battle"]:
+                self.error(f, f"the battle's record has '{f.name}' already")
+            seen.add(f.name)
+            self.ref(f, f.type, RECORD_TYPES, "type of a record's field")
 
     def rule_SimultaneousSteps(self, r: ast.SimultaneousSteps) -> None:
         order = [s.name for s in self.rs.battle_steps]
@@ -250,10 +283,6 @@ class Checker:
 
     def rule_DicePer(self, r: ast.DicePer) -> None:
         self.ref(r, r.stat, self.stats, "stat")
-
-    def rule_DamageBy(self, r: ast.DamageBy) -> None:
-        self.ref(r, r.keyword, self.keywords, "keyword")
-        self.ref(r, r.player_keyword, self.keywords, "keyword")
 
     def rule_TeamRule(self, r: ast.TeamRule) -> None:
         self.ref(r, r.zone, self.zones, "zone")
@@ -592,21 +621,39 @@ class Checker:
             return t
         last = target.parts[-1]
         stat = last in self.stats or sc.names.get(last) == "stat"
-        if len(target.parts) >= 2 and (
-            stat or last == "hp" or (head == "battle" and last == "victim")
-        ):
+        if len(target.parts) >= 2 and (stat or last == "hp"):
+            return t
+        if self.record_field(target) is not None:
             return t
         self.error(
             target,
             f"'{target}' cannot be changed: only stats, HP, event fields "
-            f"and the battle's victim can",
+            f"and the battle's record can",
         )
         return None
 
+    def record_field(self, target: ast.Path) -> str | None:
+        """The type of a field of the battle's record (`battle.victim`), or None."""
+        if len(target.parts) != 2 or target.parts[0] != "battle":
+            return None
+        head, name = target.parts
+        if name in CONTEXT_ATTRS[head]:
+            return None  # what the engine says of it (`ongoing`), not a field
+        return self.context_attrs[head].get(name)
+
     def stmt_Roll(self, s: ast.Roll, sc: Scope) -> dict:
-        self.typed(s.count, sc, "int", "how many dice to roll")
-        self.bounded(s.count, "dice rolled at once")
-        return {s.name: "dice"}
+        bound = {}
+        for group in s.groups:
+            self.typed(group.count, sc, "int", "how many dice to roll")
+            self.bounded(group.count, "dice rolled at once")
+            if group.who is not None:
+                self.typed(group.who, sc, "player", "who rolls")
+            if len(group.target.parts) == 1:
+                bound[group.target.parts[0]] = "dice"
+            elif self.record_field(group.target) != "dice":
+                self.error(group.target, f"dice are rolled as a name or a record's "
+                                         f"dice, not '{group.target}'")
+        return bound
 
     def bounded(self, e: ast.Expr, what: str) -> None:
         """A count written as a number stays within what a game can play out (a
@@ -663,6 +710,24 @@ class Checker:
             return {s.name: element}  # `choose exactly 1` names the one chosen
         return {s.name: "cards" if t == "zone" else t}
 
+    def stmt_ChooseDie(self, s: ast.ChooseDie, sc: Scope) -> dict:
+        self.typed(s.what, sc, "dice", "the dice to choose from")
+        if s.chooser is not None:
+            self.typed(s.chooser, sc, "player", "who chooses")
+        for hole in re.findall(r"\{(\w+)\}", s.label):
+            if hole != "value" and hole not in sc.names:
+                self.error(s, f"the label names '{{{hole}}}', which is no name here "
+                              f"(`{{value}}` is the die's)")
+        return {s.name: "die"}
+
+    def stmt_Drop(self, s: ast.Drop, sc: Scope) -> None:
+        t = self.record_field(s.target)
+        if t is None or collection_of(t) is None:
+            self.error(s.target, f"drop: '{s.target}' is no list a record keeps")
+        elif s.what is not None:
+            self.typed(s.what, sc, collection_of(t) or t,
+                       f"what is dropped from {s.target}")
+
     def stmt_Either(self, s: ast.Either, sc: Scope) -> None:
         if s.who is not None:
             self.typed(s.who, sc, "player", "who chooses")
@@ -682,8 +747,24 @@ class Checker:
 
     def stmt_If(self, s: ast.If, sc: Scope) -> None:
         self.bool_expr(s.cond, sc)
-        self.block(s.then, sc)
-        self.block(s.otherwise, sc)
+        then, otherwise = self.narrowed(s.cond, sc)
+        self.block(s.then, then)
+        self.block(s.otherwise, otherwise)
+
+    def narrowed(self, cond: ast.Expr, sc: Scope) -> tuple[Scope, Scope]:
+        """The scopes of an `if`'s branches: where it asks whether a victim named
+        bare is a player (`if target is player`), it is a player in the first and
+        a card in the other; else both are the `if`'s own."""
+        if (
+            isinstance(cond, ast.Binary) and cond.op == "is"
+            and isinstance(cond.left, ast.Path) and len(cond.left.parts) == 1
+            and isinstance(cond.right, ast.Path) and cond.right.parts == ("player",)
+            and sc.names.get(cond.left.parts[0]) == "victim"
+        ):
+            name = cond.left.parts[0]
+            return (replace(sc, names={**sc.names, name: "player"}),
+                    replace(sc, names={**sc.names, name: "card"}))
+        return sc, sc
 
     def stmt_May(self, s: ast.May, sc: Scope) -> None:
         if s.who is not None:
@@ -817,6 +898,8 @@ class Checker:
         self.arguments(
             s, self.keywords[s.keyword].params, s.args, sc, f"keyword '{s.keyword}'"
         )
+        if s.who is not None:
+            self.typed(s.who, sc, "player", "who the keyword runs as")
 
     def arguments(
         self, node: ast.Node, params: tuple, args: tuple, sc: Scope, what: str
@@ -916,7 +999,7 @@ class Checker:
             if name in self.stats or sc.names.get(name) == "stat":
                 return "ints"
             return {"owner": "players", "controller": "players"}.get(name)
-        return CONTEXT_ATTRS.get(t, {}).get(name)
+        return self.context_attrs.get(t, {}).get(name)
 
     def expr_Unary(self, e: ast.Unary, sc: Scope) -> str:
         self.bool_expr(e.operand, sc)

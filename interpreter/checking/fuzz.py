@@ -58,9 +58,11 @@ def starter_deck_files(ruleset: Ruleset) -> list[Path]:
 
 
 def table_for(ruleset: Ruleset, deck_files: list[Path] | None = None, players: int = 2,
-              max_turns: int = 60, seed_base: int = 0) -> Table:
+              max_turns: int = 60, seed_base: int = 0,
+              backend: str = "generated") -> Table:
     """A table for a ruleset: the given deck files, or its lineage's starter decks,
-    or a generated vanilla deck.
+    or a generated vanilla deck; its engine runs the rules' programs by `backend`
+    (see `kotc.engine.game.Engine`).
 
     Raises:
         OSError, RulesetError: a deck file cannot be read or does not parse.
@@ -71,7 +73,7 @@ def table_for(ruleset: Ruleset, deck_files: list[Path] | None = None, players: i
     # starter decks are judged under the edited rules, as named ones are by the CLI
     decks = ([deck_from_file(f)[1] for f in files] if deck_files
              else [checked_deck(f, ruleset) for f in files]) or [vanilla_deck(ruleset)]
-    engine = Engine.shared(ruleset, card_pool(decks))
+    engine = Engine.shared(ruleset, card_pool(decks), backend)
     return Table(ruleset, decks, files, engine, players, max_turns, seed_base)
 
 

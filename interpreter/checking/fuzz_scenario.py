@@ -567,7 +567,8 @@ def _verdict(
             scenarios = load_scenarios(name)
         except RulesetError as err:
             return "malformed", [str(err.diagnostics[0])]
-        result = run_scenario(scenarios[0], edition_ref, ruleset=table.ruleset)
+        result = run_scenario(scenarios[0], edition_ref, ruleset=table.ruleset,
+                              backend=table.engine.backend)
         return result.status, result.failures
     finally:
         os.unlink(name)

@@ -46,7 +46,7 @@ from kotc.dsl.shipped import EDITIONS_DIR, ruleset_starter_deck_files
 from kotc.dsl.unparse import unparse_expr
 from kotc.engine import referee as referee_module
 from kotc.engine.decks import deck_from_file, vanilla_deck
-from kotc.engine.game import Deck, Game
+from kotc.engine.game import Deck, Engine, Game, card_pool
 from kotc.runtime.actions import Action, IllegalAction
 from kotc.runtime.dice import Dice
 from kotc.runtime.values import AbilityRef, DieRef, Seat, card_label
@@ -244,7 +244,7 @@ class TracedGame(Game):
 
 
 def run_scenario(scn: Scenario, edition: str, ruleset: Ruleset | None = None,
-                 under: str | None = None) -> Result:
+                 under: str | None = None, backend: str = "generated") -> Result:
     """Play `scn` under `edition` (one of its editions) and judge it.
 
     Args:
@@ -253,6 +253,7 @@ def run_scenario(scn: Scenario, edition: str, ruleset: Ruleset | None = None,
         ruleset: the rules to play (default: that edition's); house rules that
             extend the edition are played this way.
         under: a name for `ruleset` when it is not the named edition.
+        backend: how the rules' programs run (see `kotc.engine.game.Engine`).
 
     Returns:
         The verdict, with every failure located, and the run's log.
@@ -261,7 +262,7 @@ def run_scenario(scn: Scenario, edition: str, ruleset: Ruleset | None = None,
         ruleset, why = edition_ruleset(edition, Path(scn.path).parent)
         if ruleset is None:
             return _verdict(scn, edition, [Failure(scn.origin, why or "")], under)
-    play = _Play(scn, edition, ruleset)
+    play = _Play(scn, edition, ruleset, backend)
     try:
         play.run()
     except _Stop as stop:
@@ -275,12 +276,12 @@ def run_scenario(scn: Scenario, edition: str, ruleset: Ruleset | None = None,
 
 
 def run_against_base(scn: Scenario, edition: str, ruleset: Ruleset,
-                     under: str) -> Result:
+                     under: str, backend: str = "generated") -> Result:
     """Play `scn` under house rules (`ruleset`, named `under`) as `edition`, one of
     the editions it extends, and under `edition` itself: where the two outcomes
     differ, the result is `changed` (by these rules)."""
-    house = run_scenario(scn, edition, ruleset, under)
-    base = run_scenario(scn, edition)
+    house = run_scenario(scn, edition, ruleset, under, backend)
+    base = run_scenario(scn, edition, backend=backend)
     house.base = base
     if bool(house.failures) == bool(base.failures):
         return house
@@ -308,17 +309,20 @@ def _verdict(scn: Scenario, edition: str, failures: list[Failure],
 class Run:
     """One run `kotc test` makes: a scenario, the edition it names whose parts
     apply, the rules played (None: that edition's) and their name where they are
-    house rules."""
+    house rules, and how the rules' programs run."""
 
     scenario: Scenario
     edition: str
     ruleset: Ruleset | None = None
     under: str | None = None
+    backend: str = "generated"
 
     def play(self) -> Result:
         if self.ruleset is None or self.under is None:
-            return run_scenario(self.scenario, self.edition, self.ruleset)
-        return run_against_base(self.scenario, self.edition, self.ruleset, self.under)
+            return run_scenario(self.scenario, self.edition, self.ruleset,
+                                backend=self.backend)
+        return run_against_base(self.scenario, self.edition, self.ruleset, self.under,
+                                self.backend)
 
 
 def shipped_edition(path: str) -> bool:
@@ -356,8 +360,10 @@ class _Watch:
 
 
 class _Play:
-    def __init__(self, scn: Scenario, edition: str, rs: Ruleset):
+    def __init__(self, scn: Scenario, edition: str, rs: Ruleset,
+                 backend: str = "generated"):
         self.scn, self.edition, self.rs = scn, edition, rs
+        self.backend = backend
         # the counters the scenario's cards state the effects of are words too
         self.words = Vocabulary(with_stated_counters(rs, scn.designs_for(edition)))
         self.failures: list[Failure] = []
@@ -461,6 +467,8 @@ class _Play:
         kwargs = {"max_turns": start.max_turns} if start.max_turns else {}
         self.g = TracedGame.new(self.rs, decks, seed=start.seed or 0,
                                 players=start.players or max(2, len(decks)), dice=script,
+                                engine=Engine.shared(self.rs, card_pool(decks),
+                                                     self.backend),
                                 **kwargs)
 
     def position(self, p: Position, script: list[int]) -> None:
@@ -472,7 +480,8 @@ class _Play:
         self.where = p.origin
         try:
             g = self.g = TracedGame.position(self.rs, designs, players=p.players,
-                                             seed=p.seed or 0, dice=script)
+                                             seed=p.seed or 0, dice=script,
+                                             backend=self.backend)
         except ValueError as err:  # a card text the edition cannot read
             raise _Stop(Failure(p.origin, str(err))) from None
         g.turn, g.active, g.first_player = p.turn, p.active, p.first

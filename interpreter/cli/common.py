@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from kotc.compiler.programs import BACKENDS
 from kotc.dsl import Diagnostic, ast
 from kotc.dsl.errors import shortened
 from kotc.dsl.load import SUFFIX, find_edition
@@ -141,6 +142,19 @@ def format_option(parser: argparse.ArgumentParser) -> None:
     """`--format text|json`, as every command that has one offers it."""
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text for people (default), json for programs")
+
+
+def backend_option(parser: argparse.ArgumentParser) -> None:
+    """`--backend`, as every command that plays games offers it (play, simulate,
+    test, fuzz)."""
+    parser.add_argument(
+        "--backend", choices=BACKENDS, default="generated",
+        help="how the rules' programs run: `generated` (the default) runs the Python "
+             "kotc writes for them; `reference` interprets their intermediate form "
+             "directly, at about half the speed: it is what they mean, and the "
+             "generated code must agree with it. Both play the same games, so a "
+             "game that differs between the two shows a fault of kotc's own, not "
+             "of the rules")
 
 
 def agent_option(p, human: bool) -> None:

@@ -19,6 +19,7 @@ from kotc.runtime.limits import LimitExceeded
 
 from .common import (
     Console,
+    backend_option,
     below_one,
     check_decks,
     diagnostic_text,
@@ -56,6 +57,7 @@ def fuzz_arguments(p: argparse.ArgumentParser) -> None:
                         "position (default 300)")
     p.add_argument("--shrink-seconds", type=float, default=30.0,
                    help="time to spend shortening a counterexample (default 30)")
+    backend_option(p)
     format_option(p)
 
 
@@ -97,7 +99,7 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
         for deck in args.decks or ():
             check_deck_file(deck, ruleset, args.edition)
         table = table_for(ruleset, [Path(d) for d in args.decks or ()], args.players,
-                          args.max_turns, args.seed)
+                          args.max_turns, args.seed, args.backend)
     except RulesetError as err:
         for d in err.diagnostics:
             con.error(diagnostic_text(d))

@@ -22,6 +22,7 @@ from typing import Any
 
 from kotc.dsl import Diagnostic, Ruleset, RulesetError, ast, edition_files, load_path
 from kotc.dsl.interpretations import Interpretation, interpretations
+from kotc.dsl.limits import bounds
 from kotc.dsl.load import SUFFIX, parse_file
 from kotc.dsl.serialize import ruleset_to_dict
 from kotc.dsl.shipped import DECKS_DIR
@@ -265,7 +266,7 @@ def _show_header(ruleset: Ruleset, con: Console, full: bool) -> None:
 def _show_section(ruleset: Ruleset, section: str, con: Console) -> None:
     rules = ruleset.rules(section)
     con.print(con.style(f"{section} ({plural(len(rules), 'rule')})", "bold"))
-    if not rules:
+    if not rules and section != "limits":
         con.print(con.style(f"  {ruleset.name} has no {section} rules", "dim"))
     editions_by_file = dict(zip(ruleset.files, ruleset.lineage, strict=False))
     for rule in rules:
@@ -273,6 +274,11 @@ def _show_section(ruleset: Ruleset, section: str, con: Console) -> None:
         text = unparse_rule(dataclasses.replace(rule, override=False), citation=False)
         con.print(textwrap.indent(coloured(con, text), "  "))
         con.print("      " + _citation_line(rule, ruleset, editions_by_file, con))
+    if section == "limits":  # the bounds no rule states are kotc's own, in force too
+        for bound in bounds(ruleset).values():
+            if bound.rule is None:
+                con.print(f"  limit {bound.name} {bound.value}")
+                con.print(con.style(f"      kotc's own bound on {bound.what}", "dim"))
     con.print()
 
 

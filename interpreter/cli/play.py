@@ -9,13 +9,14 @@ from pathlib import Path
 from kotc.dsl import RulesetError, load_edition
 from kotc.engine.account import account
 from kotc.engine.decks import game_decks
-from kotc.engine.game import Game
+from kotc.engine.game import Engine, Game, card_pool
 from kotc.play.agents import AgentError, make_agents, play
 from kotc.play.table import Abandoned, HumanAgent, Narrator
 from kotc.runtime.limits import LimitExceeded
 
 from .common import (
     agent_option,
+    backend_option,
     below_one,
     check_agents,
     check_decks,
@@ -49,6 +50,7 @@ def play_arguments(p) -> None:
     p.add_argument("--pause", action="store_true",
                    help="at the table, stop at questions with one answer too (by "
                         "default they are answered by themselves)")
+    backend_option(p)
 
 
 def play_command(args, con) -> int:
@@ -93,7 +95,8 @@ def play_command(args, con) -> int:
         rs = load_edition(args.edition)
         decks, _names = game_decks(rs, args.decks, args.edition)
         game = Game.new(
-            rs, decks, seed=args.seed, players=args.players, max_turns=args.max_turns
+            rs, decks, seed=args.seed, players=args.players, max_turns=args.max_turns,
+            engine=Engine.shared(rs, card_pool(decks), args.backend),
         )
     except RulesetError as err:
         con.error(str(err))

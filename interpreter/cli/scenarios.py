@@ -12,6 +12,7 @@ skipped` where there are any). Exit status 1 when any run failed or changed.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +28,7 @@ from kotc.dsl import Diagnostic, Ruleset, RulesetError, ast, load_edition
 from kotc.dsl.scenarios import Scenario, load_scenarios, scenario_files
 from kotc.dsl.shipped import RULES_DIR
 
-from .common import Console, display_origin, display_path
+from .common import Console, backend_option, display_origin, display_path
 
 PASSED, FAILED, MALFORMED = 0, 1, 2
 DEFAULT_PATH = Path("tests") / "scenarios"
@@ -64,6 +65,7 @@ def scenarios_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text (default), or json on standard output with the "
                         "summary line on standard error")
+    backend_option(p)
 
 
 def scenarios_command(args: argparse.Namespace, con: Console) -> int:
@@ -176,9 +178,11 @@ def _runs(scenarios: list[Scenario], args: argparse.Namespace) -> list[Run]:
     chosen = [s for s in scenarios
               if not args.pattern or args.pattern in s.path or args.pattern in s.name]
     if not args.edition:
-        return [Run(s, e) for s in chosen for e in s.editions]
-    target: Ruleset = load_edition(args.edition)
-    return runs_under(chosen, target)
+        runs = [Run(s, e) for s in chosen for e in s.editions]
+    else:
+        target: Ruleset = load_edition(args.edition)
+        runs = runs_under(chosen, target)
+    return [dataclasses.replace(run, backend=args.backend) for run in runs]
 
 
 def _nothing_to_run(args: argparse.Namespace) -> str:

@@ -30,6 +30,7 @@ from .common import (
     PROBLEMS,
     Console,
     agent_option,
+    backend_option,
     below_one,
     check_agents,
     check_decks,
@@ -91,6 +92,7 @@ def simulate_arguments(p: argparse.ArgumentParser) -> None:
                    help="play on the Dask cluster whose scheduler is at ADDRESS "
                         "(tcp://HOST:8786); its workers need kotc (and any agent's "
                         "module) installed")
+    backend_option(p)
     format_option(p)
     output_options(p)
 
@@ -133,7 +135,7 @@ def simulate_command(args: argparse.Namespace, con: Console) -> int:
         return PROBLEMS
     try:
         table = make_table(args.edition, args.decks, args.agent, args.players,
-                           args.max_turns, args.vanilla)
+                           args.max_turns, args.vanilla, args.backend)
     except RulesetError as err:
         con.error(str(err))
         return PROBLEMS

@@ -9,7 +9,9 @@ effect phrases, each with the numbers and counter printed on the card.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from kotc.dsl import Ruleset, ast
 from kotc.dsl.cards import CardDesign
@@ -18,21 +20,23 @@ from kotc.dsl.reading import AbilityReading, Reading, read_card
 from kotc.runtime.vm import Block
 
 from . import ir
-from .lower import CARD, EVENT, PLAYER, keyword_names
-from .programs import Programs
+from .lower import CARD, EVENT, PLAYER, Scope, keyword_names
+from .programs import Eval, Programs
+
+Check = Callable[[Any, dict[str, Any]], bool]  # (game, env) -> whether it holds
 
 
 @dataclass
 class CompiledAbility:
     name: str | None
     trigger: ast.Trigger | None
-    trigger_cond: object | None
-    cond: object | None
+    trigger_cond: Eval | None
+    cond: Eval | None
     modifiers: frozenset[str]
     cost: Block | None
     resolution: Block
     cite: ast.Citation | None
-    affordable: object = None  # (game, env) -> whether the printed cost can be paid
+    affordable: Check | None = None  # whether the printed cost can be paid
     # where targets are chosen on activation (`targets on_activation`): the target
     # selections, run after the cost; `resolution` then holds only the effects
     targeting: Block | None = None
@@ -54,7 +58,9 @@ def _ability(
     r: AbilityReading, card: CardDesign, programs: Programs, early: bool = False
 ) -> CompiledAbility:
     where = f"card {card.name!r}"
-    trigger = cond = trigger_cond = None
+    trigger: ast.Trigger | None = None
+    cond: Eval | None = None
+    trigger_cond: Eval | None = None
     modifiers: frozenset[str] = frozenset()
     cite = None
     if r.condition is not None:
@@ -70,7 +76,8 @@ def _ability(
                 programs.expr(trigger.cond, {**names, "event": EVENT}), r.condition)
         if phrase.cond is not None:
             cond = _with_numbers(programs.expr(phrase.cond, names), r.condition)
-    cost = affordable = None
+    cost: Block | None = None
+    affordable: Check | None = None
     if r.cost is not None:
         cost = _phrase_block([r.cost], programs, f"{where} cost")
         affordable = _with_numbers(
@@ -91,7 +98,8 @@ def _ability(
     )
 
 
-def _targets_first(r: AbilityReading, programs: Programs, where: str) -> tuple:
+def _targets_first(r: AbilityReading, programs: Programs,
+                   where: str) -> tuple[Block, Block]:
     """The target selections of every sub-ability as one block, run on activation,
     and the effects as another, run as the link resolves. What each selection
     binds (`targets`, and any name it chose along the way) is kept apart per
@@ -127,7 +135,7 @@ def _names(reading: Reading) -> dict[str, str | None]:
     return names
 
 
-def _scope(programs: Programs, readings: list[Reading]):  # noqa: ANN202
+def _scope(programs: Programs, readings: list[Reading]) -> Scope:
     """The scope the pieces of one ability run in: one environment for all."""
     names: dict[str, str | None] = {}
     stmts: tuple[ast.Stmt, ...] = ()
@@ -138,34 +146,31 @@ def _scope(programs: Programs, readings: list[Reading]):  # noqa: ANN202
 
 
 def _phrase_stmts(reading: Reading, programs: Programs, where: str,
-                  scope) -> list[ir.Stmt]:  # noqa: ANN001
+                  scope: Scope) -> list[ir.Stmt]:
     """A printed piece: bind its numbers, then run its phrase's program."""
     phrase = reading.phrase
     body = [programs.lowering.stmt(s, phrase.cite, where, scope) for s in phrase.body]
     return [ir.BindNumbers(None, tuple(_numbers(reading).items())), *body]
 
 
-def _numbers(reading: Reading) -> dict:
-    values = dict(reading.numbers)
+def _numbers(reading: Reading) -> dict[str, Any]:
+    values: dict[str, Any] = dict(reading.numbers)
     if reading.counter:
         values["counter"] = reading.counter
     return values
 
 
-def _payments(stmts: tuple, programs: Programs, depth: int, names: dict):
+def _payments(stmts: tuple[ast.Stmt, ...], programs: Programs, depth: int,
+              names: dict[str, Any]) -> Check | None:
     """A check that every `pay` a cost program makes (directly or through the
     keywords it calls) can be paid in full: a cost that cannot be paid means the
     ability cannot be activated. A payment that depends on a choice the cost
     itself makes is not known in advance, and counts as payable."""
-    checks = []
+    checks: list[Check] = []
     for s in stmts:
         if isinstance(s, ast.Pay):
             amount, kind = programs.expr(s.amount, names), s.kind
-            checks.append(
-                lambda g, env, amount=amount, kind=kind: _can_pay(
-                    g, env["you"], amount(g, env), kind
-                )
-            )
+            checks.append(_payment(amount, kind))
         elif isinstance(s, ast.Call) and depth < 4:
             kw = programs.rs.keywords[s.keyword]
             inner = _payments(kw.body, programs, depth + 1,
@@ -176,16 +181,12 @@ def _payments(stmts: tuple, programs: Programs, depth: int, names: dict):
                 (p.name, programs.expr(a, names))
                 for p, a in zip(kw.params, s.args, strict=False)
             ]
-            checks.append(
-                lambda g, env, inner=inner, args=args: inner(
-                    g, {"you": env["you"], **{n: ev(g, env) for n, ev in args}}
-                )
-            )
+            checks.append(_called(inner, args))
 
     if not checks:
         return None  # nothing paid: nothing to check
 
-    def payable(g, env) -> bool:
+    def payable(g: Any, env: dict[str, Any]) -> bool:
         try:
             for check in checks:  # noqa: SIM110 (a plain loop: read at every listing)
                 if not check(g, env):
@@ -197,21 +198,32 @@ def _payments(stmts: tuple, programs: Programs, depth: int, names: dict):
     return payable
 
 
-def _can_pay(g, seat, amount: int, kind: str) -> bool:
+def _payment(amount: Eval, kind: str) -> Check:
+    """A check that a `pay` of `amount` (of `kind`) can be paid in full."""
+    return lambda g, env: _can_pay(g, env["you"], amount(g, env), kind)
+
+
+def _called(inner: Check, args: list[tuple[str, Eval]]) -> Check:
+    """A keyword's payments checked with its arguments bound."""
+    return lambda g, env: inner(
+        g, {"you": env["you"], **{n: ev(g, env) for n, ev in args}})
+
+
+def _can_pay(g: Any, seat: int, amount: int, kind: str) -> bool:
     if kind == "hp":
-        return g.players[seat].hp >= amount
-    return g.unexhausted_resources(seat) >= amount
+        return bool(g.players[seat].hp >= amount)
+    return bool(g.unexhausted_resources(seat) >= amount)
 
 
-def _with_numbers(ev, reading: Reading):
+def _with_numbers(ev: Eval | None, reading: Reading) -> Eval | None:
     """`ev` with the numbers a printed phrase reads bound (None stays None)."""
-    numbers = dict(reading.numbers)
+    numbers: dict[str, Any] = dict(reading.numbers)
     if reading.counter:
         numbers["counter"] = reading.counter
     if ev is None or not numbers:
         return ev
 
-    def evaluate(g, env):
+    def evaluate(g: Any, env: dict[str, Any]) -> Any:
         return ev(g, {**env, **numbers})
 
     return evaluate

@@ -1,16 +1,18 @@
 """The functions rule expressions may call (`count`, `total`, `top`, `cost`...),
 and how a value that may be one item or a collection is listed: shared by the
-statements (`programs`) and the expressions written as Python (`pyexpr`)."""
+reference interpreter (`interp`), the code generator (`codegen`) and the
+statements both call (`services`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from kotc.runtime.values import AbilityRef, DieRef, Seat
+from kotc.runtime.values import AbilityRef, DieRef, Seat, seat_of
 
 
-def as_items_of(value: Any) -> list | tuple:
+def as_items_of(value: Any) -> list[Any] | tuple[Any, ...]:
+    """The items of a value that may be one item or a collection (None: none)."""
     if value is None:
         return ()
     if isinstance(value, (list, tuple)) and not isinstance(value, AbilityRef):
@@ -26,20 +28,43 @@ def element_name(x: Any) -> str:
     return "card"
 
 
-def _count(g, xs) -> int:
+Builtin = Callable[..., Any]  # `(game, *arguments) -> value`
+Game = Any  # the game (`kotc.engine.game.Game`), which this layer does not import
+
+
+def _count(g: Game, xs: Any) -> int:
     return len(as_items_of(xs))
 
 
-def _as_items(xs) -> list:
+def _as_items(xs: Any) -> list[Any]:
     """A list to slice: a list as it is (a slice copies only what it takes)."""
     return xs if type(xs) is list else list(xs)
 
 
-def _total(g, xs) -> int:
+def _first(g: Game, xs: Any) -> Any:
+    items = as_items_of(xs)
+    return items[0] if items else None
+
+
+def _total(g: Game, xs: Any) -> int:
     return sum(g.value_of(x) for x in as_items_of(xs))
 
 
-BUILTINS: dict[str, Callable] = {
+# The functions that are operations of the game, by the name of the game's method:
+# generated code calls the method itself.
+GAME_METHODS: dict[str, str] = {
+    "cost": "cost_of",
+    "placed_by": "counters_placed",
+    "left_of": "left_of",
+}
+
+
+def _method(name: str) -> Builtin:
+    return lambda g, *args: getattr(g, name)(*args)
+
+
+BUILTINS: dict[str, Builtin] = {
+    **{func: _method(method) for func, method in GAME_METHODS.items()},
     "count": _count,
     "total": _total,
     "top": lambda g, n, xs: _as_items(xs)[-n:][::-1] if n > 0 else [],
@@ -48,12 +73,12 @@ BUILTINS: dict[str, Callable] = {
     "min": lambda g, a, b: min(a, b),
     "half_up": lambda g, a: -(-a // 2),
     "is_empty": lambda g, xs: not as_items_of(xs),
-    "cost": lambda g, c: g.cost_of(c),
-    "placed_by": lambda g, c, k, p: g.counters_placed(c, k, p),
     "counters_on": lambda g, c, k: g.counters_placed(c, k, None),
-    "left_of": lambda g, p: g.left_of(p),
     "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
     "victims": lambda g, p: g.referee.possible_victims(g, p),
     "enlistable": lambda g, p: g.referee.enlistable(g, p),
+    "defender_of": lambda g, v: seat_of(g.referee.defender_of(g, v)),
+    "dice_for": lambda g, team: g.referee.dice_for(g, team),
+    "first": _first,
     "tagged": lambda g, c, t: g.is_tagged(c, t),
 }

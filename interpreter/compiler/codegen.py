@@ -18,23 +18,25 @@ from __future__ import annotations
 
 import hashlib
 import linecache
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from operator import itemgetter
 from types import CodeType, FunctionType
 from typing import Any
 
 from kotc.runtime.actions import Action, Made
 from kotc.runtime.events import Revealed, Seen
-from kotc.runtime.limits import check_repeat
 from kotc.runtime.values import AbilityRef, Seat, seat_of
 from kotc.runtime.vm import Frame
 
 from . import ir, services
-from .builtins import BUILTINS, as_items_of, element_name
+from .builtins import BUILTINS, GAME_METHODS, as_items_of, element_name
+from .lower import ELEMENT_NAMES
 
 # what every generated function may call
 HELPERS: dict[str, Any] = {
     "Action": Action,
+    "COUNTER_KIND": itemgetter(0),  # of a counter on a card, [kind, placer]
     "Made": Made,
     "AbilityRef": AbilityRef,
     "Frame": Frame,
@@ -48,6 +50,7 @@ HELPERS: dict[str, Any] = {
     "game_field": services.game_field,
     "chain_field": services.chain_field,
     "battle_field": services.battle_field,
+    "set_record": services.set_record,
     "plus": services.plus,
     "minus": services.minus,
     "has_modifier": services.has_modifier,
@@ -88,6 +91,23 @@ class Source:
             if len(self.lines) == start:
                 self.line("pass")
             self.depth -= 1
+
+    @contextmanager
+    def held(self, deeper: bool = False) -> Iterator[list[str]]:
+        """The lines written inside the `with` (one level deeper, with `deeper`),
+        kept apart until the writer knows where they go: `place` puts them there
+        as they were written."""
+        lines, depth = self.lines, self.depth
+        kept: list[str] = []
+        self.lines = kept
+        self.depth += deeper
+        try:
+            yield kept
+        finally:
+            self.lines, self.depth = lines, depth
+
+    def place(self, lines: list[str]) -> None:
+        self.lines.extend(lines)
 
     def text(self) -> str:
         return "\n".join(self.lines)
@@ -135,9 +155,15 @@ class Writer:
         self.terms, self.term_params = terms, term_params
         self.counter_kinds = counter_kinds
         self.src = Source()
-        # names of the environment whose values the function holds in locals: read
-        # from those (a window binds `you` and each parameter so)
+        # names of the environment whose values the function holds in locals, read
+        # from those: a name once read (or bound by `let`, or by a window for
+        # each parameter) until the environment may have changed or code may be
+        # entered past the read (see `forget`)
         self.known: dict[str, str] = {}
+        self.lists: set[str] = set()  # locals that hold a list for certain
+        # locals that hold an ability of a card, with the text of its printed ability
+        # (a window binds each it lists so)
+        self.printed: dict[str, str] = {}
         self.consts: dict[str, Any] = {}
         self._names: dict[int, str] = {}  # id of a constant -> its name
         self.count = 0
@@ -161,19 +187,87 @@ class Writer:
         self.src.line(f"{t} = {expr}")
         return t
 
+    def forget(self, names: Iterable[str] | None = None) -> None:
+        """The environment's `names` (None: all) may have changed: read anew."""
+        if names is None:
+            self.known = {}
+        else:
+            for name in names:
+                self.known.pop(name, None)
+
+    @contextmanager
+    def block(self, header: str) -> Iterator[None]:
+        """A compound statement (see `Source.block`): the names read inside it are
+        held in locals only inside it (it may not run, or run again)."""
+        outer = dict(self.known)
+        with self.src.block(header):
+            yield
+        self.known = outer
+
     def namespace(self) -> dict[str, Any]:
         return {**HELPERS, **self.consts}
 
     # --- expressions ----------------------------------------------------------------
+    #
+    # An expression is written as Python expression text (`value`), with statements
+    # before it only where it needs them (a `where`'s loop, a term's parameters
+    # bound, a read that tells a card from another value); the text is evaluated
+    # once, where it is put. Operands are read in the interpreter's order: one that
+    # needs statements has those read before it held first (`operands`); the right
+    # side of `and` and `or` is read only where the left lets it (`held`).
 
     def value(self, e: ir.Expr) -> str:
-        """Write what evaluates `e`; an atom (a local or a literal) holding it."""
+        """Python text evaluating `e`, what it needs written before it."""
         method: Callable[[Any], str] = getattr(self, f"e_{type(e).__name__}")
         return method(e)
 
+    def test(self, e: ir.Expr) -> str:
+        """Python text true where `e` holds (read for its truth alone: not made a
+        bool)."""
+        if isinstance(e, ir.Not):
+            return f"(not {self.test(e.operand)})"
+        if isinstance(e, (ir.And, ir.Or)):
+            return self.junction(e, bools=False)
+        return self.value(e)
+
+    def atom(self, e: ir.Expr) -> str:
+        """A local (or a literal) holding `e`'s value: read as often as needed."""
+        return self.hold(self.value(e))
+
+    def hold(self, text: str) -> str:
+        """`text`, held in a local unless it is one (or a literal) already."""
+        if text.isidentifier() or _literal(text) or text == "None":
+            return text
+        return self.into(text)
+
+    def operands(self, *es: ir.Expr) -> list[str]:
+        """The texts of `es`, read in order: an operand that needs statements has
+        the operands before it held in locals first."""
+        texts: list[str] = []
+        for e in es:
+            with self.src.held() as lines:
+                text = self.value(e)
+            if lines:
+                texts = [self.hold(t) for t in texts]
+                self.src.place(lines)
+            texts.append(text)
+        return texts
+
+    def boolean(self, e: ir.Expr, text: str) -> str:
+        """`text` (of `e`) as a bool, as `and`, `or` and `not` give."""
+        return text if _is_bool(e) else f"bool({text})"
+
+    def listed(self, e: ir.Expr) -> bool:
+        """Whether `e`'s value is a list for certain (a zone, a `where`'s...)."""
+        if isinstance(e, ir.Name):
+            return self.known.get(e.name) in self.lists
+        return _is_list(e)
+
     def items(self, e: ir.Expr) -> str:
-        """An atom holding `e`'s items, as `as_items_of` lists them."""
-        v = self.value(e)
+        """A local holding `e`'s items, as `as_items_of` lists them."""
+        if self.listed(e):
+            return self.atom(e)
+        v = self.atom(e)
         return self.into(f"{v} if type({v}) is list else as_items_of({v})")
 
     def e_Const(self, e: ir.Const) -> str:
@@ -185,130 +279,134 @@ class Writer:
         known = self.known.get(e.name)
         if known is not None:
             return known
+        if e.bound:
+            return f"env[{e.name!r}]"
         t = self.tmp()
-        with self.src.block("try:"):
+        with self.block("try:"):
             self.src.line(f"{t} = env[{e.name!r}]")
-        with self.src.block("except KeyError:"):
+        with self.block("except KeyError:"):
             self.src.line(f"unbound({e.name!r})")
+        self.known[e.name] = t
         return t
 
     def e_NameOr(self, e: ir.NameOr) -> str:
-        return self.into(f"env.get({e.name!r}, {self.e_Const(ir.Const(e.default))})")
+        return f"env.get({e.name!r}, {self.e_Const(ir.Const(e.default))})"
 
     def e_Local(self, e: ir.Local) -> str:
         return e.slot
 
     def e_Active(self, e: ir.Active) -> str:
         if not e.bound:
-            return self.into("seat_of(g.active)")
-        return self.into("env['active'] if 'active' in env else seat_of(g.active)")
+            return "seat_of(g.active)"
+        return "(env['active'] if 'active' in env else seat_of(g.active))"
 
     def e_Players(self, e: ir.Players) -> str:
-        return self.into("g.in_game[:]")
+        return "g.in_game[:]"
 
     def e_GameField(self, e: ir.GameField) -> str:
         read = {"turn": "g.turn", "phase": "g.phase", "step": "g.step",
                 "first_player": "seat_of(g.first_player)",
-                "first_turn": "g.turn == 1"}.get(e.name)
-        return self.into(read or f"game_field(g, {e.name!r})")
+                "first_turn": "(g.turn == 1)"}.get(e.name)
+        return read or f"game_field(g, {e.name!r})"
 
     def e_ChainField(self, e: ir.ChainField) -> str:
         if e.name == "open":
-            return self.into("g.chain is not None")
-        return self.into(f"chain_field(g, {e.name!r})")
+            return "(g.chain is not None)"
+        return f"chain_field(g, {e.name!r})"
 
     def e_BattleField(self, e: ir.BattleField) -> str:
         if e.name == "ongoing":
-            return self.into("g.battle is not None")
-        return self.into(f"battle_field(g, {e.name!r})")
+            return "(g.battle is not None)"
+        return f"battle_field(g, {e.name!r})"
 
-    def guarded(self, v: str, sure: bool, test: str, fast: Callable[[str], None],
-                name: str) -> str:
-        """`t`, set by `fast(t)` where `v` is of the kind read (`test`) or `sure`
-        to be; else read as `attr` reads any value."""
-        t = self.tmp()
+    def guarded(self, v: str, sure: bool, test: str, fast: str, name: str) -> str:
+        """`fast` where `v` (a local) is of the kind read (`test`) or `sure` to
+        be; else `v.name` read as `attr` reads any value."""
         if sure:
-            fast(t)
-            return t
-        with self.src.block(f"if {test}:"):
-            fast(t)
-        with self.src.block("else:"):
-            self.src.line(f"{t} = attr(g, {v}, {name!r}, env)")
-        return t
+            return fast
+        return f"({fast} if {test} else attr(g, {v}, {name!r}, env))"
 
     def e_CardStat(self, e: ir.CardStat) -> str:
-        v, stat = self.value(e.card), repr(e.stat)
-
-        def fast(t: str) -> None:
-            s = self.into(f"g.cards[{v}].stats")
-            self.src.line(f"{t} = {s}[{stat}] if {stat} in {s} else "
-                          f"card_stat(g, {v}, {stat}, env)")
-
+        v, stat, s = self.atom(e.card), repr(e.stat), self.tmp()
+        # a card without the stat reads it as `attr` does (`card_stat`)
+        fast = (f"({s}[{stat}] if {stat} in ({s} := g.cards[{v}].stats) "
+                f"else card_stat(g, {v}, {stat}, env))")
         return self.guarded(v, e.sure, f"type({v}) is int", fast, e.stat)
 
     def e_CardField(self, e: ir.CardField) -> str:
-        v = self.value(e.card)
-        return self.guarded(v, e.sure, f"type({v}) is int",
-                            lambda t: self.src.line(f"{t} = g.cards[{v}].{e.name}"),
+        v = self.atom(e.card)
+        return self.guarded(v, e.sure, f"type({v}) is int", f"g.cards[{v}].{e.name}",
                             e.name)
 
     def e_CardSeat(self, e: ir.CardSeat) -> str:
-        v = self.value(e.card)
-        return self.guarded(
-            v, e.sure, f"type({v}) is int",
-            lambda t: self.src.line(f"{t} = seat_of(g.cards[{v}].{e.name})"), e.name)
+        v = self.atom(e.card)
+        return self.guarded(v, e.sure, f"type({v}) is int",
+                            f"seat_of(g.cards[{v}].{e.name})", e.name)
 
     def e_PlayerZone(self, e: ir.PlayerZone) -> str:
-        v = self.value(e.player)
-        return self.guarded(
-            v, e.sure, f"type({v}) is Seat",
-            lambda t: self.src.line(f"{t} = g.players[{v}].zones[{e.zone!r}]"), e.zone)
+        v = self.atom(e.player)
+        return self.guarded(v, e.sure, f"type({v}) is Seat",
+                            f"g.players[{v}].zones[{e.zone!r}]", e.zone)
 
     def e_PlayersZone(self, e: ir.PlayersZone) -> str:
-        players = self.value(e.players)
+        # the players only walked, not kept: the game's own list where it is that
+        players = ("g.in_game" if isinstance(e.players, ir.Players)
+                   else self.atom(e.players))
         t, s = self.tmp(), self.tmp()
         self.src.line(f"{t} = []")
-        with self.src.block(f"for {s} in {players}:"):
+        with self.block(f"for {s} in {players}:"):
             self.src.line(f"{t} += g.players[{s}].zones[{e.zone!r}]")
         return t
 
+    def e_Join(self, e: ir.Join) -> str:
+        return "(" + " + ".join(self.operands(*e.parts)) + ")"
+
     def e_PlayerField(self, e: ir.PlayerField) -> str:
-        v = self.value(e.player)
+        v = self.atom(e.player)
         read = (f"seat_of(g.next_seat({v}))" if e.name == "left"
                 else f"g.players[{v}].{e.name}")
-        return self.guarded(v, e.sure, f"type({v}) is Seat",
-                            lambda t: self.src.line(f"{t} = {read}"), e.name)
+        return self.guarded(v, e.sure, f"type({v}) is Seat", read, e.name)
 
     def e_EventField(self, e: ir.EventField) -> str:
-        v = self.value(e.event)
-        return self.into(f"{v}.get({e.name!r}) if isinstance({v}, dict) else "
-                         f"attr(g, {v}, {e.name!r}, env)")
+        v = self.atom(e.event)
+        return (f"({v}.get({e.name!r}) if isinstance({v}, dict) else "
+                f"attr(g, {v}, {e.name!r}, env))")
 
     def e_DynAttr(self, e: ir.DynAttr) -> str:
         v = self.value(e.value)
-        return self.into(f"attr(g, {v}, {e.name!r}, {'env' if e.own_env else '{}'})")
+        return f"attr(g, {v}, {e.name!r}, {'env' if e.own_env else '{}'})"
 
     def e_Builtin(self, e: ir.Builtin) -> str:
         if e.func in ("context", "unbound"):
             name = e.args[0].value  # type: ignore[attr-defined]
             call = "Context(g, " if e.func == "context" else "unbound("
-            return self.into(f"{call}{name!r})")
-        args = [self.value(a) for a in e.args]
+            return f"{call}{name!r})"
         if e.func == "count":
-            (x,) = args
-            return self.into(f"len({x}) if type({x}) is list else "
-                             f"BUILTINS['count'](g, {x})")
+            x = self.atom(e.args[0])
+            if self.listed(e.args[0]):
+                return f"len({x})"
+            count = self.const(BUILTINS["count"])
+            return f"(len({x}) if type({x}) is list else {count}(g, {x}))"
+        if e.func == "is_empty":
+            x = self.atom(e.args[0])
+            if self.listed(e.args[0]):
+                return f"(not {x})"
+            is_empty = self.const(BUILTINS["is_empty"])
+            return f"(not {x} if type({x}) is list else {is_empty}(g, {x}))"
+        args = self.operands(*e.args)
+        if e.func in GAME_METHODS:
+            return f"g.{GAME_METHODS[e.func]}({', '.join(args)})"
         if e.func == "tagged":
-            return self.into(f"{args[1]} in g.cards[{args[0]}].tags")
-        return self.into(f"BUILTINS[{e.func!r}](g, {', '.join(args)})")
+            return f"({args[1]} in g.cards[{args[0]}].tags)"
+        return f"{self.const(BUILTINS[e.func])}(g, {', '.join(args)})"
 
     def e_TermCall(self, e: ir.TermCall) -> str:
         # the term's function looked up when called: a term may use itself
         params = self.term_params[e.term]
-        inner = self.into("{'you': env.get('you')}")
-        for p, a in zip(params, e.args, strict=False):
-            self.src.line(f"{inner}[{p!r}] = {self.value(a)}")
-        return self.into(f"{self.const(self.terms)}[{e.term!r}][1](g, {inner})")
+        args = self.operands(*e.args)
+        given = "".join(f", {p!r}: {a}" for p, a in zip(params, args, strict=False))
+        return (f"{self.const(self.terms)}[{e.term!r}][1](g, "
+                f"{{'you': env.get('you'){given}}})")
 
     def e_With(self, e: ir.With) -> str:
         for slot, value in zip(e.slots, e.values, strict=False):
@@ -316,87 +414,113 @@ class Writer:
         return self.value(e.body)
 
     def e_Not(self, e: ir.Not) -> str:
-        return self.into(f"not {self.value(e.operand)}")
+        return f"(not {self.test(e.operand)})"
 
     def e_And(self, e: ir.And) -> str:
-        t = self.tmp()
-        self.src.line(f"{t} = True if {self.value(e.left)} else False")
-        with self.src.block(f"if {t}:"):
-            self.src.line(f"{t} = True if {self.value(e.right)} else False")
-        return t
+        return self.junction(e, bools=True)
 
     def e_Or(self, e: ir.Or) -> str:
-        t = self.tmp()
-        self.src.line(f"{t} = True if {self.value(e.left)} else False")
-        with self.src.block(f"if not {t}:"):
-            self.src.line(f"{t} = True if {self.value(e.right)} else False")
+        return self.junction(e, bools=True)
+
+    def junction(self, e: ir.And | ir.Or, bools: bool) -> str:
+        """`and` or `or`: its right side read only where its left does not decide;
+        with `bools`, as a bool (else read for its truth alone)."""
+        word = "and" if isinstance(e, ir.And) else "or"
+
+        def side(operand: ir.Expr) -> str:
+            if bools:
+                return self.boolean(operand, self.value(operand))
+            return self.test(operand)
+
+        left = side(e.left)
+        outer = dict(self.known)  # what the right side reads it may not read
+        with self.src.held(deeper=True) as lines:
+            right = side(e.right)
+        self.known = outer
+        if not lines:
+            return f"({left} {word} {right})"
+        t = self.into(left)
+        with self.block(f"if {t}:" if word == "and" else f"if not {t}:"):
+            self.src.place(lines)
+            self.src.line(f"{t} = {right}")
         return t
 
     def e_Compare(self, e: ir.Compare) -> str:
-        a, b = self.value(e.left), self.value(e.right)
+        a, b = self.operands(e.left, e.right)
         if e.op in ("==", "!="):
-            return self.into(f"{a} {e.op} {b}")
+            return f"({a} {e.op} {b})"
         # an order comparison with nothing in it (no such card) does not hold
+        a, b = self.hold(a), self.hold(b)
         if "None" in (a, b):
             return "False"
         tests = [f"{v} is not None" for v in (a, b) if not _literal(v)]
-        return self.into(" and ".join([*tests, f"{a} {e.op} {b}"]))
+        return "(" + " and ".join([*tests, f"{a} {e.op} {b}"]) + ")"
 
     def e_Arith(self, e: ir.Arith) -> str:
-        a, b = self.value(e.left), self.value(e.right)
+        a, b = self.operands(e.left, e.right)
         if e.op in ("+", "-"):
+            a, b = self.hold(a), self.hold(b)
             other = "plus" if e.op == "+" else "minus"
-            return self.into(f"{a} {e.op} {b} if type({a}) is int and type({b}) is int "
-                             f"else {other}({a}, {b})")
+            return (f"({a} {e.op} {b} if type({a}) is int and type({b}) is int "
+                    f"else {other}({a}, {b}))")
         if e.op == "*":
-            return self.into(f"{a} * {b}")
-        return self.into(f"{a} // {b} if {b} else 0")
+            return f"({a} * {b})"
+        b = self.hold(b)
+        return f"({a} // {b} if {b} else 0)"
 
     def e_In(self, e: ir.In) -> str:
-        r = self.value(e.collection)
-        x = self.value(e.item)
-        return self.into(f"{x} in {r} if isinstance({r}, (list, tuple)) else {x} == {r}")
+        r, x = self.operands(e.collection, e.item)
+        if self.listed(e.collection):
+            return f"({x} in {r})"
+        r = self.hold(r)
+        return f"({x} in {r} if isinstance({r}, (list, tuple)) else {x} == {r})"
 
     def e_InOwnZone(self, e: ir.InOwnZone) -> str:
-        return self.into(f"g.cards[{self.value(e.card)}].zone == {e.zone!r}")
+        return f"(g.cards[{self.value(e.card)}].zone == {e.zone!r})"
 
     def e_Is(self, e: ir.Is) -> str:
-        x, n = self.value(e.value), repr(e.name)
+        n = repr(e.name)
+        if e.kind == "type":
+            x = self.atom(e.value)
+            return (f"({x} is not None and not isinstance({x}, Seat) "
+                    f"and g.cards[{x}].type == {n})")
+        x = self.value(e.value)
         test = {
-            "type": f"{x} is not None and not isinstance({x}, Seat) "
-                    f"and g.cards[{x}].type == {n}",
             "pawn": f"g.cards[{x}].pawn",
             "player": f"isinstance({x}, Seat)",
-            "modifier": f"has_modifier(g, {x}, {n})",
+            "modifier": (f"{n} in {self.printed[x]}.modifiers" if x in self.printed
+                         else f"has_modifier(g, {x}, {n})"),
             "counter_kind": f"{self.const(self.counter_kinds)}.get({x}) == {n}",
         }.get(e.kind, f"{x} == {n}")
-        return self.into(test)
+        return f"({test})"
 
     def e_Where(self, e: ir.Where) -> str:
         items = self.items(e.base)
         out = self.tmp()
         self.src.line(f"{out} = []")
         if e.slot is not None:
-            with self.src.block(f"for {e.slot} in {items}:"):
-                cond = self.value(e.cond)
-                with self.src.block(f"if {cond}:"):
-                    self.src.line(f"{out}.append({e.slot})")
+            with self.block(f"for {e.slot} in {items}:"), self.block(
+                    f"if {self.test(e.cond)}:"):
+                self.src.line(f"{out}.append({e.slot})")
             return out
         # the element's name, by the first element's kind, bound in the environment
+        # (read from there, not from a local the function holds it in)
         var, saved, x = self.tmp(), self.tmp(), self.tmp()
-        with self.src.block(f"if {items}:"):
+        outer = self.known
+        self.known = {k: v for k, v in outer.items() if k not in ELEMENT_NAMES}
+        with self.block(f"if {items}:"):
             self.src.line(f"{var} = element_name({items}[0])")
             self.src.line(f"{saved} = env.get({var}, _MISSING)")
-            with self.src.block("try:"), self.src.block(f"for {x} in {items}:"):
+            with self.block("try:"), self.block(f"for {x} in {items}:"):
                 self.src.line(f"env[{var}] = {x}")
-                cond = self.value(e.cond)
-                with self.src.block(f"if {cond}:"):
+                with self.block(f"if {self.test(e.cond)}:"):
                     self.src.line(f"{out}.append({x})")
-            with self.src.block("finally:"):
-                with self.src.block(f"if {saved} is _MISSING:"):
+            with self.block("finally:"):
+                with self.block(f"if {saved} is _MISSING:"):
                     self.src.line(f"env.pop({var}, None)")
-                with self.src.block("else:"):
+                with self.block("else:"):
                     self.src.line(f"env[{var}] = {saved}")
+        self.known = outer
         return out
 
     # --- statements -----------------------------------------------------------------
@@ -421,13 +545,14 @@ class Writer:
                 src.depth = depth
                 src.line(f"if pc <= {i}:")
                 src.depth = depth + 1
+                self.known = {}  # entered here, nothing before was read
             self.stmt(st, i)
         src.depth = depth
         src.line("return 0")
 
     def simple_body(self, stmts: tuple[ir.Stmt, ...]) -> None:
-        """A simple block's statements, run in a loop's place (`for each`)."""
-        self.src.line("env = f.env")
+        """A simple block's statements, run with no frame of their own (`for each`'s
+        body, a keyword's): `run(g, env)`."""
         self.src.line("frames = g.frames")
         for i, st in enumerate(stmts):
             self.stmt(st, i)
@@ -443,9 +568,9 @@ class Writer:
         # a statement that waits or ends frames: its service, at its position
         self.src.line(f"f.pc = {i}")
         self.src.line(f"code = {self.service(st)}")
-        with self.src.block("if code:"):
+        with self.block("if code:"):
             self.src.line("return code")
-        with self.src.block("if frames[-1] is not f:"):
+        with self.block("if frames[-1] is not f:"):
             self.src.line(f"f.pc = {i + 1}")
             self.src.line("return 1")
 
@@ -462,6 +587,10 @@ class Writer:
         if isinstance(st, ir.Choose):
             fns = ", ".join(fn(e) for e in (st.what, st.lo, st.hi, st.n, st.chooser))
             return f"services.choose(g, f, {s}, ({fns}))"
+        if isinstance(st, ir.ChooseDie):
+            holes = "(" + "".join(f"({n!r}, {fn(e)}), " for n, e in st.holes) + ")"
+            return (f"services.choose_die(g, f, {s}, {fn(st.what)}, {fn(st.chooser)}, "
+                    f"{holes})")
         if isinstance(st, ir.Either):
             options = "(" + "".join(f"{block(b)}, " for b in st.options) + ")"
             return f"services.either(g, f, {s}, {fn(st.who)}, {options})"
@@ -494,47 +623,47 @@ class Writer:
     # simple statements
 
     def s_Move(self, st: ir.Move, i: int) -> None:
-        seat = self.value(st.owner)
+        seat = self.atom(st.owner)
         what = self.items(st.what)
         mods, cite, c = repr(st.mods), self.cite(st), self.tmp()
-        with self.src.block(f"for {c} in list({what}):"):
+        with self.block(f"for {c} in list({what}):"):
             self.src.line(f"g.move({c}, {seat}, {st.zone!r}, {mods}, {cite})")
 
     def s_Exhaust(self, st: ir.Exhaust, i: int) -> None:
         what = self.items(st.what)
-        with self.src.block(f"if {what}:"):
+        with self.block(f"if {what}:"):
             self.src.line(f"g.set_exhausted({what}, {st.flag}, {self.cite(st)})")
 
     def s_Fatigue(self, st: ir.Fatigue, i: int) -> None:
         what = self.items(st.what)
-        with self.src.block(f"if {what}:"):
+        with self.block(f"if {what}:"):
             self.src.line(f"g.fatigue({what}, {st.flag}, {self.cite(st)})")
 
     def s_Change(self, st: ir.Change, i: int) -> None:
-        owner = self.value(st.owner)
+        owner = self.atom(st.owner)
         field = (self.into(f"env.get({st.field!r}, {st.field!r})") if st.dynamic
                  else repr(st.field))
-        value = self.value(st.value)
+        value = self.atom(st.value)
         owners, o = self.into(f"as_items_of({owner})"), self.tmp()
         until, cite = repr(st.until), self.cite(st)
         if st.sign:
             delta = self.into(f"{st.sign} * {value}")
-            with self.src.block(f"for {o} in {owners}:"):
+            with self.block(f"for {o} in {owners}:"):
                 self.src.line(f"g.change({o}, {field}, {delta}, {until}, {cite})")
         else:
-            with self.src.block(f"for {o} in {owners}:"):
+            with self.block(f"for {o} in {owners}:"):
                 self.src.line(f"g.assign({o}, {field}, {value}, {until}, {cite})")
 
     def s_Reroll(self, st: ir.Reroll, i: int) -> None:
         dice, d = self.items(st.die), self.tmp()
-        with self.src.block(f"for {d} in {dice}:"):
+        with self.block(f"for {d} in {dice}:"):
             self.src.line(f"g.reroll({d}, {self.cite(st)})")
 
     def counters(self, st: ir.Place | ir.Strip, method: str, placer: bool) -> None:
-        n, kind = self.value(st.count), self.value(st.kind)
+        n, kind = self.atom(st.count), self.atom(st.kind)
         targets, c = self.items(st.target), self.tmp()
         by = "env['you'], " if placer else ""
-        with self.src.block(f"for {c} in {targets}:"):
+        with self.block(f"for {c} in {targets}:"):
             self.src.line(f"g.{method}({c}, {kind}, {n}, {by}{self.cite(st)})")
 
     def s_Place(self, st: ir.Place, i: int) -> None:
@@ -544,9 +673,9 @@ class Writer:
         self.counters(st, "strip_counters", False)
 
     def s_Give(self, st: ir.Give, i: int) -> None:
-        seat = self.value(st.player)
+        seat = self.atom(st.player)
         what, c = self.items(st.what), self.tmp()
-        with self.src.block(f"for {c} in list({what}):"):
+        with self.block(f"for {c} in list({what}):"):
             self.src.line(f"g.give({c}, {seat}, {self.cite(st)})")
 
     def s_Reveal(self, st: ir.Reveal, i: int) -> None:
@@ -555,15 +684,22 @@ class Writer:
             f"g.events.append(Revealed(list({what}), text({self.cite(st)})))")
 
     def s_See(self, st: ir.See, i: int) -> None:
-        seer = "env['you']" if st.who is None else self.value(st.who)
+        seer = "env['you']" if st.who is None else self.atom(st.who)
         seer = self.into(seer)
         what = self.items(st.what)
         self.src.line(
             f"g.events.append(Seen({seer}, list({what}), text({self.cite(st)})))")
 
     def s_Let(self, st: ir.Let, i: int) -> None:
-        v = self.value(st.value)
-        self.src.line(f"env[{st.name!r}] = list({v}) if isinstance({v}, list) else {v}")
+        # bound to a value of its own: a list another holds is copied
+        if _is_fresh(st.value):
+            v = self.atom(st.value)
+            self.lists.add(v)
+        else:
+            v = self.atom(st.value)
+            v = self.into(f"list({v}) if isinstance({v}, list) else {v}")
+        self.src.line(f"env[{st.name!r}] = {v}")
+        self.known[st.name] = v
 
     def s_Shuffle(self, st: ir.Shuffle, i: int) -> None:
         self.src.line(f"g.shuffle(list({self.items(st.what)}), {self.cite(st)})")
@@ -578,24 +714,26 @@ class Writer:
         self.src.line(f"g.skip_step({st.step!r}, {self.cite(st)})")
 
     def s_CreatePawn(self, st: ir.CreatePawn, i: int) -> None:
-        seat = self.value(st.owner)
-        values = ", ".join(f"{stat!r}: {self.value(v)}" for stat, v in st.printed)
+        seat = self.atom(st.owner)
+        values = ", ".join(f"{stat!r}: {self.atom(v)}" for stat, v in st.printed)
         values = self.into(f"{{{values}}}")
-        source = "None" if st.source is None else self.value(st.source)
-        self.src.line(f"env[{st.name!r}] = g.create_pawn({seat}, {st.zone!r}, "
-                      f"{source}, {values}, {self.cite(st)})")
+        source = "None" if st.source is None else self.atom(st.source)
+        pawn = self.into(f"g.create_pawn({seat}, {st.zone!r}, {source}, {values}, "
+                         f"{self.cite(st)})")
+        self.src.line(f"env[{st.name!r}] = {pawn}")
+        self.known[st.name] = pawn
 
     def s_Pay(self, st: ir.Pay, i: int) -> None:
-        with self.src.block("if not env.get('__free'):"):
+        with self.block("if not env.get('__free'):"):
             you = self.into("env['you']")
-            amount = self.value(st.amount)
+            amount = self.atom(st.amount)
             self.src.line(f"g.pay({you}, {amount}, {st.kind!r}, {self.cite(st)})")
 
     def each_card(self, st: ir.Enlist | ir.Withdraw | ir.Banish, method: str,
                   copy: bool) -> None:
         what, c = self.items(st.what), self.tmp()
         items = f"list({what})" if copy else what
-        with self.src.block(f"for {c} in {items}:"):
+        with self.block(f"for {c} in {items}:"):
             self.src.line(f"g.{method}({c}, {self.cite(st)})")
 
     def s_Enlist(self, st: ir.Enlist, i: int) -> None:
@@ -613,7 +751,7 @@ class Writer:
 
     def s_Attack(self, st: ir.Attack, i: int) -> None:
         you = self.into("env['you']")
-        victim = self.value(st.victim)
+        victim = self.atom(st.victim)
         team = self.items(st.team)
         self.src.line(f"g.force_attack({you}, {victim}, list({team}), "
                       f"{st.exhausting}, {self.cite(st)})")
@@ -623,11 +761,11 @@ class Writer:
 
     def s_Reset(self, st: ir.Reset, i: int) -> None:
         what = self.items(st.what)
-        with self.src.block(f"if {what}:"):
+        with self.block(f"if {what}:"):
             self.src.line(f"g.reset_stats({what}, {st.stats!r})")
 
     def s_Expire(self, st: ir.Expire, i: int) -> None:
-        with self.src.block("if g.marked:"):  # nothing marked: nothing to expire
+        with self.block("if g.marked:"):  # nothing marked: nothing to expire
             self.src.line(f"g.expire({st.until!r})")
 
     def s_BeginBattle(self, st: ir.BeginBattle, i: int) -> None:
@@ -635,19 +773,22 @@ class Writer:
 
     def s_Mark(self, st: ir.Mark, i: int) -> None:
         what, c = self.items(st.what), self.tmp()
-        with self.src.block(f"for {c} in {what}:"):
+        with self.block(f"for {c} in {what}:"):
             self.src.line(f"g.mark({c}, {st.tag!r}, {st.until!r})")
 
     def s_BindNumbers(self, st: ir.BindNumbers, i: int) -> None:
         self.src.line(f"env.update({self.const(dict(st.values))})")
+        self.forget(name for name, _ in st.values)
 
     def s_KeepTargets(self, st: ir.KeepTargets, i: int) -> None:
         k = self.tmp()
         self.src.line(f"env[{st.key!r}] = {{{k}: v for {k}, v in env.items() "
                       f"if {k}[:1] not in '_#'}}")
+        self.forget([st.key])
 
     def s_RestoreTargets(self, st: ir.RestoreTargets, i: int) -> None:
         self.src.line(f"env.update(env[{st.key!r}])")
+        self.forget()
 
     def s_HandOver(self, st: ir.HandOver, i: int) -> None:
         k = self.tmp()
@@ -660,29 +801,39 @@ class Writer:
     # tails: they never wait; they move their frame on before they push
 
     def s_Call(self, st: ir.Call, i: int) -> None:
-        fields = {p: ("None" if a is None else self.value(a)) for p, a in st.args}
+        fields = {p: ("None" if a is None else self.atom(a)) for p, a in st.args}
         given = ", ".join(f"{p!r}: {v}" for p, v in fields.items())
         required = [fields[p] for p in st.required]
         if "None" in required:
             return  # nothing to act on: the effect is impossible
         tests = [f"{v} is not None" for v in required if not _literal(v)]
-        call = (f"g.call_keyword({st.keyword!r}, {{{given}}}, env, {st.cost}, "
+        # the keyword run as another player: its own environment, with that `you`
+        env = "env" if st.who is None else f"{{**env, 'you': {self.value(st.who)}}}"
+        call = (f"g.call_keyword({st.keyword!r}, {{{given}}}, {env}, {st.cost}, "
                 f"{self.cite(st)})")
         with self._when(tests):
             self.src.line(f"f.pc = {i + 1}")
-            self.src.line(call)
-            self.src.line("return 1")
+            with self.block(f"if {call}:"):  # else it ran here, with no frame
+                self.src.line("return 1")
 
     @contextmanager
     def _when(self, tests: list[str]) -> Iterator[None]:
         if not tests:
             yield
             return
-        with self.src.block(f"if {' and '.join(tests)}:"):
+        with self.block(f"if {' and '.join(tests)}:"):
             yield
 
+    def s_SetRecord(self, st: ir.SetRecord, i: int) -> None:
+        value = self.value(st.value)
+        self.src.line(f"set_record(g, {st.flow!r}, {st.field!r}, {value})")
+
+    def s_Drop(self, st: ir.Drop, i: int) -> None:
+        what = "None" if st.what is None else self.value(st.what)
+        self.src.line(f"services.drop(g, {self.const(st)}, {what})")
+
     def s_Emit(self, st: ir.Emit, i: int) -> None:
-        fields = ", ".join(f"{p!r}: {self.value(a)}" for p, a in st.args)
+        fields = ", ".join(f"{p!r}: {self.atom(a)}" for p, a in st.args)
         self.src.line(f"f.pc = {i + 1}")
         self.src.line(f"g.emit({st.event!r}, {{{fields}}}, env, {self.cite(st)})")
         self.src.line("return 1")
@@ -690,36 +841,49 @@ class Writer:
     def s_Resolve(self, st: ir.Resolve, i: int) -> None:
         self.src.line(f"f.pc = {i + 1}")
         then = "None" if st.then is None else self.const(self.blocks[st.then.id])
-        what = self.value(st.what)
+        what = self.atom(st.what)
         self.src.line(f"g.resolve({what}, env, {self.cite(st)}, {then})")
         self.src.line("return 1")
 
     def s_Roll(self, st: ir.Roll, i: int) -> None:
-        count = self.value(st.count)
-        dice, d = self.tmp(), self.tmp()
         cite = self.cite(st)
-        self.src.line(f"{dice} = g.roll({count}, env['you'], {cite})")
-        self.src.line(f"env[{st.name!r}] = {dice}")
+        rolled = []
+        for group in st.groups:
+            count = self.atom(group.count)
+            who = "env['you']" if group.who is None else self.atom(group.who)
+            dice = self.tmp()
+            self.src.line(f"{dice} = g.roll({count}, {who}, {cite})")
+            if group.name is not None:
+                self.src.line(f"env[{group.name!r}] = {dice}")
+            else:
+                self.src.line(f"services.rolled(g, {self.const(group)}, {dice}, env)")
+            rolled.append((dice, who))
         self.src.line(f"f.pc = {i + 1}")
-        with self.src.block(f"for {d} in reversed({dice}):"):
-            self.src.line(f"g.fire('rolled', {{'die': {d}, 'roller': env['you']}}, "
-                          f"env, {cite})")
+        if len(rolled) == 1:  # most often: the dice announced here, the last first
+            (dice, who), d = rolled[0], self.tmp()
+            with self.block(f"for {d} in reversed({dice}):"):
+                self.src.line(f"g.fire('rolled', {{'die': {d}, 'roller': {who}}}, "
+                              f"env, {cite})")
+        else:
+            pairs = ", ".join(f"({dice}, {who})" for dice, who in rolled)
+            self.src.line(f"services.announce(g, [{pairs}], env, {cite})")
         self.src.line("return 1")
 
     def s_Pop(self, st: ir.Pop, i: int) -> None:
         self.src.line(f"f.pc = {i + 1}")
-        target = self.value(st.target)
-        kind = self.value(st.kind)
+        target = self.atom(st.target)
+        kind = self.atom(st.kind)
         self.src.line(f"g.pop_counter({target}, {kind}, env['you'], {self.cite(st)})")
         self.src.line("return 1")
 
     def s_If(self, st: ir.If, i: int) -> None:
-        cond = self.value(st.cond)
-        with self.src.block(f"if {cond}:"):
+        cond = self.test(st.cond)
+        with self.block(f"if {cond}:"):
             self.branch(st.then, i)
         if st.otherwise is not None:
-            with self.src.block("else:"):
+            with self.block("else:"):
                 self.branch(st.otherwise, i)
+        self.forget()  # a branch may have bound names anew
 
     def branch(self, block: ir.Block, i: int) -> None:
         """A branch of the `if` at `i`: in the frame's place where it is `inline`
@@ -738,17 +902,19 @@ class Writer:
         self.stmt(st, i)
 
     def s_Repeat(self, st: ir.Repeat, i: int) -> None:
-        n = self.value(st.times)
+        n = self.atom(st.times)
         cite = "None" if st.cite is None else self.const(st.cite)
-        self.src.line(f"{self.const(check_repeat)}({n}, {cite})")
+        self.src.line(f"g.engine.bounds.check_repeat({n}, {cite}, g)")
         if st.body.simple:
-            with self.src.block(f"for _ in range({n}):"):
+            self.forget()  # each time round, what the body binds is read anew
+            with self.block(f"for _ in range({n}):"):
                 for inner in st.body.stmts:
                     self.stmt(inner, i)
+            self.forget()
             return
         body = self.const(self.blocks[st.body.id])
         self.src.line(f"f.pc = {i + 1}")
-        with self.src.block(f"if {n} > 0:"):
+        with self.block(f"if {n} > 0:"):
             self.src.line(f"frames.append(Frame({body}, env, ['repeat', {n}]))")
         self.src.line("return 1")
 
@@ -759,14 +925,14 @@ class WindowWriter(Writer):
     one drawn from a collection, written in place as its plan says; any other
     shape through the listing's general binder (`Listing.bindings`)."""
 
-    def window(self, listing: Any, acts: list[Any]) -> None:
+    def window(self, listing: Any, acts: list[Any], standard: ir.Expr | None) -> None:
         src = self.src
         src.line("you = seat_of(seat)")
         src.line("out = []")
         # the options listed before with this namer, kept (see `Made`)
         kept = self.const([Made()])
         src.line(f"made = {kept}[0]")
-        with src.block("if made.namer is not g.namer:"):
+        with self.block("if made.namer is not g.namer:"):
             src.line(f"made = {kept}[0] = Made(g.namer)")
         self.card_kinds = {"card", "ability", "counter", *listing.card_types}
         self.known = {"you": "you"}
@@ -775,21 +941,22 @@ class WindowWriter(Writer):
         src.line(f"{self.resources} = None")
         memo = "{}" if listing.standard_per_player else "None"
         src.line(f"g.standard_memo, g.resources_memo = {memo}, {{}}")
-        with src.block("try:"):
-            self.tables(listing, acts)
+        with self.block("try:"):
+            self.tables(listing, acts, standard)
             for act in acts:
                 self.action(act)
-        with src.block("finally:"):
+        with self.block("finally:"):
             src.line("g.standard_memo = g.resources_memo = None")
         src.line("return out")
 
-    def tables(self, listing: Any, acts: list[Any]) -> None:
+    def tables(self, listing: Any, acts: list[Any], standard: ir.Expr | None) -> None:
         """What the window's actions read of the listing's tables (the designs
         whose first ability may resolve, where the cards with abilities an action
         may take lie), kept by the window for whether the standard condition
         fails and for the names of the recent events: read once per listing."""
         self.table: dict[str, str] = {}
         self.fails = "False"  # whether the standard condition fails for the seat
+        self.standard = "None"  # whether it holds, where read here
         specs = []
         for act in acts:
             plan = act.plan
@@ -807,25 +974,42 @@ class WindowWriter(Writer):
         src = self.src
         fails = "False"
         if any(kind != "any" for kind, _, _ in specs):
-            fails = self.into("listing.standard_in_listing(g, you) is False")
+            fails = self.standard_fails(listing, standard)
         self.fails = fails
         recent = self.into("frozenset([e[0] for e in g.recent]) if g.recent else "
                            "frozenset()")
         names = ", ".join(self.table[act.name] for _, act, _ in specs)
         kept = self.const({})
-        with src.block("try:"):
+        with self.block("try:"):
             src.line(f"{names}, = {kept}[({fails}, {recent})]")
-        with src.block("except KeyError:"):
+        with self.block("except KeyError:"):
             specs_ = self.const(tuple(specs))
             src.line(f"{names}, = {kept}[({fails}, {recent})] = listing.window_tables("
                      f"g, {specs_}, {fails}, {recent})")
 
+    def standard_fails(self, listing: Any, standard: ir.Expr | None) -> str:
+        """Whether the standard activation condition fails for the player listing:
+        read here, where it reads no more than `you` and the game
+        (`standard_per_player`), and kept in the listing's memo for what reads it
+        after (`Listing.standard_in_listing`); else, not known to fail."""
+        if not listing.standard_per_player:
+            return "False"
+        holds = self.standard = "True" if standard is None else self.hold(
+            self.boolean(standard, self.value(standard)))
+        self.src.line(f"g.standard_memo[you] = {holds}")
+        return self.into(f"not {holds}")
+
+    def activatable(self, what: str) -> str:
+        """A test that the ability `what` (or a card's first) may be activated now
+        (`Listing.condition_met`), given the standard condition where read."""
+        return f"listing.condition_met(g, you, {what}, env, {self.standard})"
+
     def action(self, act: Any) -> None:
-        plan, a, src = act.plan, self.const(act), self.src
+        plan, a = act.plan, self.const(act)
         self.known = {"you": "you"}  # each action binds its parameters anew
         if plan.counter_kinds is not None:  # it takes a counter off a card
             kinds = self.const(plan.counter_kinds)
-            with src.block(f"if g.counters_in_play and not "
+            with self.block(f"if g.counters_in_play and not "
                            f"{kinds}.isdisjoint(g.counters_in_play):"):
                 self.offers(act, a)
             return
@@ -844,10 +1028,17 @@ class WindowWriter(Writer):
             self.card_ability(act, a)
         elif shape == "two_drawn":
             self.two_drawn(act, a)
+        elif shape == "card_counter":
+            self.card_counter(act, a)
         else:
             args = self.tmp()
-            with src.block(f"for {args} in listing.bindings(g, {a}, seat, ()):"):
+            with self.block(f"for {args} in listing.bindings(g, {a}, seat, ()):"):
                 self.found(plan, args)
+
+    def each_once(self, source: ir.Expr, items: str) -> str:
+        """The candidates `items` drawn from `source`, each once, in order: as they
+        are where none can repeat (a zone's cards...)."""
+        return items if _is_distinct(source) else f"dict.fromkeys({items})"
 
     def bind(self, name: str, local: str) -> None:
         """Parameter `name` is `local` now: in the env (what the listing's helpers
@@ -860,7 +1051,7 @@ class WindowWriter(Writer):
         each amount in turn, against the player's HP or the resources they may
         pay with (counted once per listing)."""
         if plan.costs:
-            with self.src.block(f"if not ({self.affordable(plan)}):"):
+            with self.block(f"if not ({self.affordable(plan)}):"):
                 self.src.line("continue")
 
     def affordable(self, plan: ir.ActionPlan) -> str:
@@ -868,12 +1059,12 @@ class WindowWriter(Writer):
         (each written before the test: none can fail or change what is read)."""
         tests = []
         for kind, amount in plan.costs:
-            need = self.value(amount)
+            need = self.atom(amount)
             if kind == "hp":
                 tests.append(f"{need} <= g.players[seat].hp")
                 continue
             have = self.resources
-            with self.src.block(f"if {have} is None:"):
+            with self.block(f"if {have} is None:"):
                 self.src.line(f"{have} = g.unexhausted_resources(seat)")
             tests.append(f"{need} <= {have}")
         return " and ".join(tests)
@@ -891,7 +1082,7 @@ class WindowWriter(Writer):
         """`Listing.bare_holds`: its requirement, then its costs."""
         plan, src = act.plan, self.src
         requires = [] if plan.requires is None else [
-            f"True if {self.value(plan.requires)} else False"]
+            self.test(plan.requires)]
         with self._when(requires):
             paid = [self.affordable(plan)] if plan.costs else []
             with self._when(paid):
@@ -907,21 +1098,21 @@ class WindowWriter(Writer):
         own = self.table.get(act.name, "None")
         items = self.items(param.source)
         c = self.tmp()
-        with src.block(f"for {c} in dict.fromkeys({items}):"):
+        with self.block(f"for {c} in {self.each_once(param.source, items)}:"):
             if param.card_type is not None:
-                with src.block(f"if g.cards[{c}].type != {param.card_type!r}:"):
+                with self.block(f"if g.cards[{c}].type != {param.card_type!r}:"):
                     src.line("continue")
             if resolves:
-                with src.block(f"if {own} is not None and g.cards[{c}].design "
+                with self.block(f"if {own} is not None and g.cards[{c}].design "
                                f"not in {own}:"):
                     src.line("continue")
             self.bind(param.name, c)
             if param.check is not None:
-                with src.block(f"if not {self.value(param.check)}:"):
+                with self.block(f"if not {self.test(param.check)}:"):
                     src.line("continue")
             self.costs(plan)
             if resolves:
-                with src.block(f"if not listing.condition_met(g, you, {c}, env):"):
+                with self.block(f"if not {self.activatable(c)}:"):
                     src.line("continue")
             self.found(plan, f"({c},)")
 
@@ -931,7 +1122,8 @@ class WindowWriter(Writer):
         each once, of its card type."""
         assert param.source is not None
         items = self.items(param.source)
-        pool = self.into(f"list(dict.fromkeys({items}))")
+        pool = (items if _is_distinct(param.source)
+                else self.into(f"list(dict.fromkeys({items}))"))
         if param.card_type is None:
             return pool
         c = self.tmp()
@@ -945,35 +1137,68 @@ class WindowWriter(Writer):
         plan, src = act.plan, self.src
         first, second = plan.params
         pool = self.pool(first)
-        with src.block(f"if {pool}:"):
+        with self.block(f"if {pool}:"):
             others = self.pool(second)
             c, d = self.tmp(), self.tmp()
             if second.check is None and not plan.costs and plan.resolves is None:
                 # nothing is checked of a pair: each first kept goes with every second
-                with src.block(f"for {c} in {pool}:"):
+                with self.block(f"for {c} in {pool}:"):
                     if first.check is not None:
                         self.bind(first.name, c)
-                        with src.block(f"if not {self.value(first.check)}:"):
+                        with self.block(f"if not {self.test(first.check)}:"):
                             src.line("continue")
-                    with src.block(f"for {d} in {others}:"):
+                    with self.block(f"for {d} in {others}:"):
                         self.found(plan, f"({c}, {d})")
                 return
-            with src.block(f"for {c} in {pool}:"):
+            with self.block(f"for {c} in {pool}:"):
                 self.bind(first.name, c)
                 if first.check is not None:
-                    with src.block(f"if not {self.value(first.check)}:"):
+                    with self.block(f"if not {self.test(first.check)}:"):
                         src.line("continue")
-                with src.block(f"for {d} in {others}:"):
+                with self.block(f"for {d} in {others}:"):
                     self.bind(second.name, d)
                     if second.check is not None:
-                        with src.block(f"if not {self.value(second.check)}:"):
+                        with self.block(f"if not {self.test(second.check)}:"):
                             src.line("continue")
                     self.costs(plan)
                     if plan.resolves is not None:
-                        with src.block(f"if not listing.condition_met(g, you, "
-                                       f"env[{plan.resolves!r}], env):"):
+                        what = f"env[{plan.resolves!r}]"
+                        with self.block(f"if not {self.activatable(what)}:"):
                             src.line("continue")
                     self.found(plan, f"({c}, {d})")
+
+    def card_counter(self, act: Any, a: str) -> None:
+        """A card drawn from a collection, then a kind of counter on it (`_bind` for
+        the two): each card once, of its card type, holding counters, its check;
+        each kind on it once, in the order first placed, its check; the costs;
+        the activation condition."""
+        plan = act.plan
+        card, counter = plan.params
+        items = self.items(card.source)
+        c, state, k = self.tmp(), self.tmp(), self.tmp()
+        with self.block(f"for {c} in {self.each_once(card.source, items)}:"):
+            self.src.line(f"{state} = g.cards[{c}]")
+            skip = f"not {state}.counters"
+            if card.card_type is not None:
+                skip += f" or {state}.type != {card.card_type!r}"
+            with self.block(f"if {skip}:"):
+                self.src.line("continue")
+            self.bind(card.name, c)
+            if card.check is not None:
+                with self.block(f"if not {self.test(card.check)}:"):
+                    self.src.line("continue")
+            with self.block(f"for {k} in dict.fromkeys(map(COUNTER_KIND, "
+                            f"{state}.counters)):"):
+                self.bind(counter.name, k)
+                if counter.check is not None:
+                    with self.block(f"if not {self.test(counter.check)}:"):
+                        self.src.line("continue")
+                self.costs(plan)
+                if plan.resolves is not None:
+                    what = f"env[{plan.resolves!r}]"
+                    with self.block(f"if not {self.activatable(what)}:"):
+                        self.src.line("continue")
+                self.found(plan, f"({c}, {k})")
 
     def card_ability(self, act: Any, a: str) -> None:
         """A card and one of its abilities (`_bind` for the two): the cards with
@@ -987,19 +1212,20 @@ class WindowWriter(Writer):
         if plan.resolves == ability.name:
             narrow = self.into(f"'own' if {self.fails} else 'resolving'")
         table = self.table[act.name]  # where such cards lie: (zone, designs)...
-        with src.block(f"if {table}:"):
+        with self.block(f"if {table}:"):
             if card.source is None:  # the player's cards with abilities, in card order
                 zones, pool = self.into("g.players[seat].zones"), self.into("[]")
                 z, designs, c = self.tmp(), self.tmp(), self.tmp()
-                with src.block(f"for {z}, {designs} in {table}:"), src.block(
-                        f"for {c} in {zones}[{z}]:"), src.block(
+                with self.block(f"for {z}, {designs} in {table}:"), self.block(
+                        f"for {c} in {zones}[{z}]:"), self.block(
                         f"if g.cards[{c}].design in {designs}:"):
                     src.line(f"{pool}.append({c})")
                 src.line(f"{pool}.sort()")
             else:  # those drawn from its `in`, in its order: {zone: designs}
                 items, c = self.items(card.source), self.tmp()
                 pool = self.into(
-                    f"[{c} for {c} in dict.fromkeys({items}) if g.cards[{c}].design "
+                    f"[{c} for {c} in {self.each_once(card.source, items)} "
+                    f"if g.cards[{c}].design "
                     f"in {table}.get(g.cards[{c}].zone, ())]")
             self.abilities_of(act, a, pool, narrow)
 
@@ -1007,37 +1233,42 @@ class WindowWriter(Writer):
         plan, src = act.plan, self.src
         card, ability = plan.params
         c, state, indices, k, ref = (self.tmp() for _ in range(5))
-        with src.block(f"for {c} in {pool}:"):
+        with self.block(f"for {c} in {pool}:"):
             src.line(f"{state} = g.cards[{c}]")
             if card.card_type is not None:
-                with src.block(f"if {state}.type != {card.card_type!r}:"):
+                with self.block(f"if {state}.type != {card.card_type!r}:"):
                     src.line("continue")
             self.bind(card.name, c)
             if card.check is not None:
-                with src.block(f"if not {self.value(card.check)}:"):
+                with self.block(f"if not {self.test(card.check)}:"):
                     src.line("continue")
             src.line(f"{indices} = {a}.possible.get(({state}.design, {state}.zone))")
-            with src.block(f"if {indices} is None:"):
+            with self.block(f"if {indices} is None:"):
                 src.line(f"{indices} = listing.possible_for(g, {a}, 1, {state}.design, "
                          f"{state}.zone)")
-            if narrow != "'any'":
+            # the card's printed abilities, where what follows reads them
+            printed = None
+            if narrow != "'any'" or (ability.check is not None
+                                     and _tests_modifier(ability.check)):
                 printed = self.into(f"g.engine.abilities[{state}.design]")
-                with src.block(f"if {narrow} == 'own':"):
+            if narrow != "'any'":
+                with self.block(f"if {narrow} == 'own':"):
                     # those that say themselves when they may be activated
                     src.line(f"{indices} = [{k} for {k} in {indices} "
                              f"if {printed}[{k}].trigger is not None "
                              f"or {printed}[{k}].cond is not None]")
-            with src.block(f"for {k} in {indices}:"):
+            with self.block(f"for {k} in {indices}:"):
                 src.line(f"{ref} = AbilityRef({c}, {k})")
                 self.bind(ability.name, ref)
+                if printed is not None:
+                    self.printed[ref] = f"{printed}[{k}]"
                 if ability.check is not None:
-                    with src.block(f"if not {self.value(ability.check)}:"):
+                    with self.block(f"if not {self.test(ability.check)}:"):
                         src.line("continue")
                 self.costs(plan)
                 if plan.resolves is not None:
                     what = ref if plan.resolves == ability.name else c
-                    with src.block(
-                            f"if not listing.condition_met(g, you, {what}, env):"):
+                    with self.block(f"if not {self.activatable(what)}:"):
                         src.line("continue")
                 self.found(plan, f"({c}, {ref})")
 
@@ -1045,6 +1276,7 @@ class WindowWriter(Writer):
 def _shape(plan: ir.ActionPlan) -> str:
     """How a window lists an action: "bare" (no parameter), "drawn" (one, drawn
     from a collection), "card_ability" (a card, then one of its abilities),
+    "card_counter" (a card drawn from a collection, then a kind of counter on it),
     "two_drawn" (two drawn, the second's collection not naming the first), or
     through the general binder ("other")."""
     params = plan.params
@@ -1055,6 +1287,10 @@ def _shape(plan: ir.ActionPlan) -> str:
     if len(params) != 2:
         return "other"
     first, second = params
+    if (second.type == "counter" and second.source is None
+            and first.source is not None
+            and first.type not in ("ability", "counter", "player", "players")):
+        return "card_counter"
     if second.type == "ability" and first.type not in (
             "ability", "counter", "player", "players"):
         return "card_ability"
@@ -1063,6 +1299,18 @@ def _shape(plan: ir.ActionPlan) -> str:
             and second.type not in ("ability", "counter")):
         return "two_drawn"
     return "other"
+
+
+def _tests_modifier(e: ir.Expr) -> bool:
+    """Whether an expression tests a value for an ability's modifier (`is`)."""
+    if isinstance(e, ir.Is) and e.kind == "modifier":
+        return True
+    for f in e.__dataclass_fields__:
+        value = getattr(e, f)
+        values = value if isinstance(value, tuple) else (value,)
+        if any(isinstance(v, ir.Expr) and _tests_modifier(v) for v in values):
+            return True
+    return False
 
 
 def ir_reads(e: ir.Expr, name: str) -> bool:
@@ -1075,6 +1323,39 @@ def ir_reads(e: ir.Expr, name: str) -> bool:
         if any(isinstance(v, ir.Expr) and ir_reads(v, name) for v in values):
             return True
     return False
+
+
+def _is_bool(e: ir.Expr) -> bool:
+    """Whether `e`'s value is a bool for certain."""
+    if isinstance(e, ir.Const):
+        return type(e.value) is bool
+    if isinstance(e, ir.Is):
+        return e.kind != "pawn"
+    if isinstance(e, (ir.ChainField, ir.BattleField)):
+        return e.name in ("open", "ongoing")
+    return isinstance(e, (ir.Compare, ir.Not, ir.And, ir.Or, ir.In, ir.InOwnZone))
+
+
+def _is_distinct(e: ir.Expr) -> bool:
+    """Whether no item of `e`'s value repeats, for certain (a zone's cards: a card
+    is in one zone; the players)."""
+    if isinstance(e, ir.PlayerZone):
+        return e.sure
+    if isinstance(e, ir.Where):
+        return _is_distinct(e.base)
+    return isinstance(e, (ir.PlayersZone, ir.Players, ir.Join))
+
+
+def _is_fresh(e: ir.Expr) -> bool:
+    """Whether `e`'s value is a new list, no other's (the game's zones are not)."""
+    return isinstance(e, (ir.Where, ir.PlayersZone, ir.Players, ir.Join))
+
+
+def _is_list(e: ir.Expr) -> bool:
+    """Whether `e`'s value is a list for certain (of the game's, or its own)."""
+    if isinstance(e, ir.PlayerZone):
+        return e.sure
+    return isinstance(e, (ir.Where, ir.PlayersZone, ir.Players, ir.Join))
 
 
 def _literal(v: str) -> bool:

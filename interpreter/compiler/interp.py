@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kotc.runtime.events import Revealed, Seen
-from kotc.runtime.limits import check_repeat
 from kotc.runtime.values import Seat, seat_of
 from kotc.runtime.vm import NEXT, PUSHED, Block, Frame
 
@@ -57,6 +56,8 @@ class Interpreter:
         return e.value
 
     def e_Name(self, e: ir.Name, g: Game, env: Env, loc: Locals) -> Any:
+        if e.bound:
+            return env[e.name]
         try:
             return env[e.name]
         except KeyError:
@@ -113,6 +114,9 @@ class Interpreter:
         zone, players = e.zone, g.players
         return [c for s in self.evaluate(e.players, g, env, loc)
                 for c in players[s].zones[zone]]
+
+    def e_Join(self, e: ir.Join, g: Game, env: Env, loc: Locals) -> Any:
+        return [c for part in e.parts for c in self.evaluate(part, g, env, loc)]
 
     def e_PlayerField(self, e: ir.PlayerField, g: Game, env: Env, loc: Locals) -> Any:
         v = self.evaluate(e.player, g, env, loc)
@@ -427,7 +431,22 @@ class Interpreter:
 
     def s_Call(self, st: ir.Call, g: Game, f: Frame) -> int:
         fields = {p: None if a is None else self.value(a, g, f) for p, a in st.args}
-        return services.call(g, f, st, fields)
+        who = None if st.who is None else self.value(st.who, g, f)
+        return services.call(g, f, st, fields, who)
+
+    def s_SetRecord(self, st: ir.SetRecord, g: Game, f: Frame) -> int:
+        services.set_record(g, st.flow, st.field, self.value(st.value, g, f))
+        return NEXT
+
+    def s_Drop(self, st: ir.Drop, g: Game, f: Frame) -> int:
+        what = None if st.what is None else self.value(st.what, g, f)
+        services.drop(g, st, what)
+        return NEXT
+
+    def s_ChooseDie(self, st: ir.ChooseDie, g: Game, f: Frame) -> int:
+        chooser = None if st.chooser is None else self.fn(st.chooser)
+        holes = tuple((name, self.fn(e)) for name, e in st.holes)
+        return services.choose_die(g, f, st, self.fn(st.what), chooser, holes)
 
     def s_Emit(self, st: ir.Emit, g: Game, f: Frame) -> int:
         fields = {p: self.value(a, g, f) for p, a in st.args}
@@ -443,11 +462,13 @@ class Interpreter:
 
     def s_Roll(self, st: ir.Roll, g: Game, f: Frame) -> int:
         env = f.env
-        dice = g.roll(self.value(st.count, g, f), env["you"], st.cite)
-        env[st.name] = dice
+        rolled = []
+        for group in st.groups:
+            n = self.value(group.count, g, f)
+            who = env["you"] if group.who is None else self.value(group.who, g, f)
+            rolled.append((services.rolled(g, group, g.roll(n, who, st.cite), env), who))
         f.pc += 1
-        for d in reversed(dice):
-            g.fire("rolled", {"die": d, "roller": env["you"]}, env, st.cite)
+        services.announce(g, rolled, env, st.cite)
         return PUSHED
 
     def s_Pop(self, st: ir.Pop, g: Game, f: Frame) -> int:
@@ -472,7 +493,7 @@ class Interpreter:
 
     def s_Repeat(self, st: ir.Repeat, g: Game, f: Frame) -> int:
         n = self.value(st.times, g, f)
-        check_repeat(n, st.cite)
+        g.engine.bounds.check_repeat(n, st.cite, g)
         if st.body.simple:
             for _ in range(n):
                 self.run_simple(g, f, st.body.stmts)
@@ -494,8 +515,8 @@ class Interpreter:
         if body.simple:
             stmts = body.stmts
 
-            def inline(g: Game, f: Frame) -> None:
-                self.run_simple(g, f, stmts)
+            def inline(g: Game, env: Env) -> None:
+                self.run_simple(g, Frame(self.blocks[body.id], env), stmts)
 
         chooser = None if st.chooser is None else self.fn(st.chooser)
         return services.for_each(g, f, st, self.fn(st.what), chooser,

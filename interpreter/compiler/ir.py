@@ -43,9 +43,12 @@ class Const(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Name(Expr):
-    """A name bound in the program's environment: an error if it is not."""
+    """A name bound in the program's environment: an error if it is not. `bound`:
+    one the engine binds wherever the program runs, to a value of a known kind
+    (`you`, `this`, `host`), read as it is."""
 
     name: str
+    bound: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +70,9 @@ class Local(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Active(Expr):
-    """The active player: the environment's `active` where it binds one (a
-    term's does not: `bound`)."""
+    """The active player: the environment's `active` where it may bind one
+    (`bound`: the program or its caller names it; a term's environment binds
+    none)."""
 
     bound: bool = True
 
@@ -143,6 +147,14 @@ class PlayersZone(Expr):
 
     players: Expr
     zone: str
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Expr):
+    """`a + b` of zones of different names: their cards one after the other (a
+    card is in one zone, so none repeats, as `+` of collections leaves out)."""
+
+    parts: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -539,6 +551,7 @@ class Call(Stmt):
     args: tuple[tuple[str, Expr | None], ...]
     required: tuple[str, ...]
     cost: bool
+    who: Expr | None = None  # the keyword runs as this player (`you`)
     pushes = True
 
 
@@ -557,9 +570,22 @@ class Resolve(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Roll(Stmt):
+class RollGroup:
+    """Dice one player rolls (`who`, else `you`), kept as a name of the program's
+    environment or as a field of the battle's record."""
+
     count: Expr
-    name: str
+    who: Expr | None
+    name: str | None
+    field: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Stmt):
+    """Groups of dice rolled at once, each logged as rolled; then every die is
+    announced (`rolled`), the last first."""
+
+    groups: tuple[RollGroup, ...]
     pushes = True
 
 
@@ -680,6 +706,42 @@ class Pick(Stmt):
     name: str
     lo: Expr
     hi: Expr
+    chooser: Expr | None
+    waits = True
+
+
+@dataclass(frozen=True, slots=True)
+class SetRecord(Stmt):
+    """A flow's own program setting a field of its record (`set battle.defender
+    to ...` in a battle's part): silently, as the flow keeps its record (an
+    effect's `set` is a `Change`, and logged)."""
+
+    flow: str
+    field: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Drop(Stmt):
+    """`drop X from battle.FIELD`, or `drop all`: a list the record keeps, made
+    anew without that item (its first), or empty."""
+
+    flow: str
+    field: str
+    what: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseDie(Stmt):
+    """`choose die from DICE as NAME by P asking "..." labelled "..."`: one option
+    per value, lowest first (the first die of that value); the label's `{value}`
+    is the die's, its other holes (`holes`) the names bound there."""
+
+    what: Expr
+    name: str
+    prompt: str
+    label: str
+    holes: tuple[tuple[str, Expr], ...]
     chooser: Expr | None
     waits = True
 

@@ -17,18 +17,28 @@ conditions, costs, which abilities an action may take of a card) are here.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
-from kotc.dsl import ast
+from kotc.dsl import Ruleset, ast
 from kotc.runtime.actions import Action
 from kotc.runtime.values import AbilityRef, Seat, seat_of
 from kotc.runtime.vm import Block
 
 from . import ir
+from .abilities import CompiledAbility
 from .prefilter import could_hold
-from .programs import as_list
+from .programs import Eval, as_list
+
+Game = Any  # the game (`kotc.engine.game.Game`), which this layer does not import
+Env = dict[str, Any]
+Designs = frozenset[str]
+# the function listing a window's actions: (listing, game, seat) -> the options
+Window = Callable[["Listing", Game, int], list[Action]]
+# per zone, the designs whose cards there may have an ability an action may take
+ByZone = tuple[tuple[str, Designs], ...]
 
 
 @dataclass
@@ -40,25 +50,25 @@ class CompiledAction:
     name: str
     label: str
     params: tuple[ast.Param, ...]
-    sources: list[Any]  # per parameter, its candidates' function, or None
-    requires: Any
+    sources: list[Eval | None]  # per parameter, its candidates' function, or None
+    requires: Eval | None
     body: Block
-    costs: list[tuple[str, Any]]  # (kind, amount's function) per payment
+    costs: list[tuple[str, Eval]]  # (kind, amount's function) per payment
     resolves: str | None
     cite: ast.Citation | None
     # `requires` split by the last parameter each part reads: a check per parameter
-    checks: list[Any] = field(default_factory=list)
+    checks: list[Eval | None] = field(default_factory=list)
     condition: ast.Expr | None = None  # `requires`, as written
     bare: Action | None = None  # the action taken with no arguments (shared)
     # (design, zone) -> the abilities `requires` does not rule out (see prefilter)
-    possible: dict[Any, Any] = field(default_factory=dict)
+    possible: dict[tuple[str, str], tuple[int, ...]] = field(default_factory=dict)
     # where the cards with abilities this action may take are (`sources_by_zone`)
     by_zone: dict[Any, Any] = field(default_factory=dict)
     # a parameter takes one of the counters on the card before it: the kinds it
     # may take (see `ir.ActionPlan`); None when none does
     counter_kinds: frozenset[str] | None = None
     # (parameter, an ability's modifiers, zone) -> whether `requires` may hold
-    holds: dict[Any, Any] = field(default_factory=dict)
+    holds: dict[tuple[int, frozenset[str], str], bool] = field(default_factory=dict)
 
 
 class Listing:
@@ -66,10 +76,22 @@ class Listing:
 
     __slots__ = ()  # its fields are the referee's (`Referee.__slots__`)
 
-    # names of actions -> the function listing them (see `options`)
-    _windows: dict
+    # what it reads of the referee's
+    rs: Ruleset
+    actions: dict[str, CompiledAction]
+    card_types: set[str]
+    hidden_zones: set[str]
+    modifiers: frozenset[str]
+    zone_names: frozenset[str]
+    standard: Eval
+    standard_per_player: bool
+    first_own: tuple[Designs, dict[str, Designs]]
+    # names of actions -> the function listing them (see `options`), and how one
+    # is made
+    _windows: dict[tuple[str, ...], Window]
+    _window: Callable[[tuple[str, ...]], Window]
 
-    def options(self, g, seat: int, names: tuple) -> list[Action]:
+    def options(self, g: Game, seat: int, names: tuple[str, ...]) -> list[Action]:
         """The actions named that `seat` may take now, each way it may take them,
         in their order: by the window's function for these names (made once)."""
         try:
@@ -80,17 +102,17 @@ class Listing:
 
     def bindings(
         self,
-        g,
+        g: Game,
         act: CompiledAction,
         seat: int,
-        given: tuple,
+        given: tuple[Any, ...],
         ignore_condition: bool = False,
         check_sources: bool = True,
         free: bool = False,
-    ) -> list[tuple]:
+    ) -> list[tuple[Any, ...]]:
         """Every way to fill the action's parameters that is legal now."""
-        env = {"you": seat_of(seat)}
-        found: list[tuple] = []
+        env: Env = {"you": seat_of(seat)}
+        found: list[tuple[Any, ...]] = []
         if not act.params:
             if self.bare_holds(g, act, env, free):
                 found.append(())
@@ -104,22 +126,25 @@ class Listing:
         )
         return found
 
-    def bare_holds(self, g, act: CompiledAction, env: dict, free: bool) -> bool:
+    def bare_holds(self, g: Game, act: CompiledAction, env: Env, free: bool) -> bool:
         """Whether an action with no parameters may be taken now."""
         return (act.requires is None or bool(act.requires(g, env))) and (
             free or not act.costs or self.affordable_now(g, act, env)
         )
 
     def _bind(
-        self, g, act, env, given, i, found, ignore, check_sources, free=False, prefix=()
+        self, g: Game, act: CompiledAction, env: Env, given: list[Any], i: int,
+        found: list[tuple[Any, ...]], ignore: bool, check_sources: bool,
+        free: bool = False, prefix: tuple[Any, ...] = (),
     ) -> None:
         """Parameter `i` onwards; the last one is checked in this loop, not a call
         deeper (a listing such as hand x reserves has dozens of leaves)."""
         p = act.params[i]
+        source = act.sources[i]
         if i < len(given):
             candidates = [given[i]]
-            if check_sources and act.sources[i] is not None:
-                pool = as_list(act.sources[i](g, env))
+            if check_sources and source is not None:
+                pool = as_list(source(g, env))
                 candidates = [c for c in candidates if c in pool]
         else:
             candidates = self.candidates(g, act, i, env, ignore)
@@ -158,13 +183,16 @@ class Listing:
         env.pop(name, None)
 
     def candidates(
-        self, g, act: CompiledAction, i: int, env: dict, ignore: bool = False
-    ) -> list:
+        self, g: Game, act: CompiledAction, i: int, env: Env, ignore: bool = False
+    ) -> list[Any]:
+        """Parameter `i`'s candidates, of its type, before its check."""
         p = act.params[i]
         following = act.params[i + 1].type if i + 1 < len(act.params) else None
-        if act.sources[i] is not None:
-            drawn = act.sources[i](g, env)
-            pool = dict.fromkeys(drawn if type(drawn) is list else as_list(drawn))
+        source = act.sources[i]
+        pool: list[Any]
+        if source is not None:
+            drawn = source(g, env)
+            once = dict.fromkeys(drawn if type(drawn) is list else as_list(drawn))
             if p.type in self.card_types or following == "counter":
                 # one pass for the common filters: the card's type, and whether
                 # it holds the counters the next parameter draws from
@@ -172,17 +200,17 @@ class Listing:
                 counters = following == "counter"
                 pool = [
                     c
-                    for c in pool
+                    for c in once
                     if (kind is None or cards[c].type == kind)
                     and (not counters or cards[c].counters)
                 ]
                 if following == "ability":
                     pool = [c for c in pool if self._possible(g, act, i + 1, c)]
                 return pool
-            pool = list(pool)
+            pool = list(once)
         elif p.type == "ability":
             card = env[act.params[i - 1].name]
-            possible = self._possible(g, act, i, card)
+            possible: Iterable[int] = self._possible(g, act, i, card)
             if self._narrowing(g, act, i, env["you"], ignore) == "own":
                 abilities = g.engine.abilities[g.cards[card].design]
                 possible = [k for k in possible if own_condition(abilities[k])]
@@ -191,7 +219,8 @@ class Listing:
             card = env[act.params[i - 1].name]
             return list(dict.fromkeys(map(COUNTER_KIND, g.cards[card].counters)))
         elif p.type in ("player", "players"):
-            return g.seats_in_game()
+            seats: list[Any] = g.seats_in_game()
+            return seats
         else:
             # A card parameter with no `in`: the acting player's own cards with
             # abilities, wherever they are but in zones nobody may look at (the
@@ -225,7 +254,8 @@ class Listing:
             pool = [c for c in pool if self._possible(g, act, i + 1, c)]
         return pool
 
-    def affordable_now(self, g, act: CompiledAction, env: dict) -> bool:
+    def affordable_now(self, g: Game, act: CompiledAction, env: Env) -> bool:
+        """Whether each cost of the action can be paid now."""
         for kind, amount in act.costs:
             need = amount(g, env)
             you = env["you"]
@@ -242,42 +272,50 @@ class Listing:
                 return False
         return True
 
-    def condition_met(self, g, seat: Seat, what: Any, env: dict) -> bool:
+    def condition_met(self, g: Game, seat: Seat, what: Any, env: Env,
+                      standard: bool | None = None) -> bool:
+        """Whether `seat` may activate the ability `what` (a card: its first) now:
+        its trigger on a recent event it has not answered, else its own condition,
+        else the standard activation condition (`standard`, where the caller has
+        read it for `seat`; else from the listing's memo, or read in full); and
+        its printed cost can be paid."""
         # `what`: an ability, or a card for its first ability (no AbilityRef made)
         if type(what) is AbilityRef:
             card, index = what
         else:
             card, index = what, 0
-        abilities = g.engine.abilities.get(g.cards[card].design)
+        abilities: list[CompiledAbility] | None = g.engine.abilities.get(
+            g.cards[card].design)
         if not abilities:
             return False
         ab = abilities[index]
         trigger, cond = ab.trigger, ab.cond
-        listed = None
+        listed: bool | None = None
         if trigger is None and cond is None:
             # the standard condition, once per player per listing, decides first:
             # outside its window (a chain, another phase) nothing more is read
-            listed = self.standard_in_listing(g, seat)
+            listed = self.standard_in_listing(g, seat) if standard is None else standard
             if listed is False:
                 return False
-        inner = {"you": seat, "this": card}
         # interpretation: an activation whose printed cost cannot be paid in full
         # would only fail, so it is not offered (as the latest rulebook's §Pay says:
         # "you cannot use it")
-        if ab.affordable is not None and not ab.affordable(g, inner):
+        if ab.affordable is not None and not ab.affordable(g, {"you": seat,
+                                                                 "this": card}):
             return False
         if trigger is not None:  # `_answerable`, but for the first it finds
-            events, cond = trigger.events, ab.trigger_cond
+            events, cond = frozenset(trigger.events), ab.trigger_cond
             for name, fields in g.recent:
                 if name in events:
                     answered = fields.get("__answered")
                     if answered and [card, index] in answered:
                         continue
-                    if cond is None or cond(g, {**inner, "event": fields}):
+                    if cond is None or cond(g, {"you": seat, "this": card,
+                                                "event": fields}):
                         return True
             return False
         if cond is not None:
-            return bool(cond(g, inner))
+            return bool(cond(g, {"you": seat, "this": card}))
         if listed:
             return True  # it held, above
         ref = what if type(what) is AbilityRef else ability_ref(AbilityRef, (card, 0))
@@ -285,7 +323,8 @@ class Listing:
             self.standard(g, {**env, "you": seat, "source": card, "ability": ref})
         )
 
-    def _possible(self, g, act: CompiledAction, i: int, card: int) -> tuple[int, ...]:
+    def _possible(self, g: Game, act: CompiledAction, i: int,
+                  card: int) -> tuple[int, ...]:
         """The indices of the abilities of `card` that parameter `i` (an ability of
         the card bound by parameter `i - 1`) may take, given its design and zone."""
         c = g.cards[card]
@@ -294,10 +333,13 @@ class Listing:
             found = self.possible_for(g, act, i, c.design, c.zone)
         return found
 
-    def possible_for(self, g, act, i: int, design: str, zone: str) -> tuple[int, ...]:
+    def possible_for(self, g: Game, act: CompiledAction, i: int, design: str,
+                     zone: str) -> tuple[int, ...]:
+        """The indices of the abilities of a card of `design` in `zone` that
+        parameter `i` may take: those its requirement does not rule out."""
         found = act.possible.get((design, zone))
         if found is None:
-            abilities = g.engine.abilities.get(design, ())
+            abilities: list[CompiledAbility] = g.engine.abilities.get(design, [])
             cond = act.condition
             found = act.possible[(design, zone)] = tuple(
                 k
@@ -306,12 +348,14 @@ class Listing:
             )
         return found
 
-    def _could_hold(self, act: CompiledAction, i: int, modifiers, zone: str) -> bool:
+    def _could_hold(self, act: CompiledAction, i: int, modifiers: frozenset[str],
+                    zone: str) -> bool:
         """`could_hold` for the action's condition, once per ability's modifiers
         and zone: all it reads of the ability and of its card."""
         key = (i, modifiers, zone)
         holds = act.holds.get(key)
         if holds is None:
+            assert act.condition is not None
             holds = act.holds[key] = could_hold(
                 act.condition,
                 act.params[i - 1].name,
@@ -323,13 +367,15 @@ class Listing:
             )
         return holds
 
-    def sources_by_zone(self, g, act: CompiledAction, i: int, narrow: str) -> tuple:
+    def sources_by_zone(self, g: Game, act: CompiledAction, i: int,
+                        narrow: str) -> ByZone:
         """For a card parameter `i - 1` followed by its ability `i`: each zone a
         player may look at (any, with an `in`), with the designs that have an ability
         there the condition does not rule out (zones with none are left out),
         narrowed as `_narrowing` says: a triggered ability counts only while an
         event it waits for is recent, and with "own" an untriggered one only if
         it has a printed condition."""
+        found: ByZone | None
         if narrow == "any":
             found = act.by_zone.get(i)
             if found is None:
@@ -346,7 +392,7 @@ class Listing:
                 table = act.by_zone[(i, narrow)] = self._triggers_by_zone(
                     g, act, i, narrow == "own"
                 )
-            out = []
+            out: list[tuple[str, Designs]] = []
             for z, fixed, by_event in table:
                 designs = fixed
                 for name in recent:
@@ -358,15 +404,17 @@ class Listing:
             found = act.by_zone[(i, narrow, recent)] = tuple(out)
         return found
 
-    def _abilities_by_zone(self, g, act: CompiledAction, i: int) -> list:
+    def _abilities_by_zone(
+        self, g: Game, act: CompiledAction, i: int,
+    ) -> list[tuple[str, list[tuple[str, list[CompiledAbility]]]]]:
         """Per zone a player may look at (any zone, for a card drawn from an `in`):
         (design, abilities the condition does not rule out there), for the designs
         with any."""
-        zones = []
+        zones: list[tuple[str, list[tuple[str, list[CompiledAbility]]]]] = []
         for z in self.rs.zones:
             if z in self.hidden_zones and act.sources[i - 1] is None:
                 continue
-            entries = []
+            entries: list[tuple[str, list[CompiledAbility]]] = []
             for d in g.engine.able:
                 possible = self.possible_for(g, act, i, d, z)
                 if possible:
@@ -375,18 +423,21 @@ class Listing:
                 zones.append((z, entries))
         return zones
 
-    def _triggers_by_zone(self, g, act: CompiledAction, i: int, own: bool) -> tuple:
+    def _triggers_by_zone(
+        self, g: Game, act: CompiledAction, i: int, own: bool,
+    ) -> tuple[tuple[str, Designs, dict[str, Designs]], ...]:
         """Per zone: the designs with an untriggered ability (with `own`, one with a
         printed condition), and by event name those with a trigger on it (see
         `trigger_table`)."""
-        table = []
+        table: list[tuple[str, Designs, dict[str, Designs]]] = []
         for z, entries in self._abilities_by_zone(g, act, i):
             fixed, by_event = trigger_table(entries, own)
             if fixed or by_event:
                 table.append((z, fixed, by_event))
         return tuple(table)
 
-    def _narrowing(self, g, act: CompiledAction, i: int, seat, ignore: bool) -> str:
+    def _narrowing(self, g: Game, act: CompiledAction, i: int, seat: Seat,
+                   ignore: bool) -> str:
         """How far the abilities parameter `i` may take narrow before each is
         checked in full. "any": the action does not resolve that ability, or its
         activation condition is ignored. Else a triggered ability needs an event
@@ -397,10 +448,10 @@ class Listing:
             return "any"
         return "own" if self.standard_in_listing(g, seat) is False else "resolving"
 
-    def standard_in_listing(self, g, seat) -> bool | None:
+    def standard_in_listing(self, g: Game, seat: Seat) -> bool | None:
         """The standard activation condition for `seat`, evaluated once per listing
         of options; None outside a listing (it is then evaluated in full)."""
-        memo = g.standard_memo
+        memo: dict[Seat, bool] | None = g.standard_memo
         if memo is None:
             return None
         known = memo.get(seat)
@@ -409,25 +460,28 @@ class Listing:
         return known
 
     @staticmethod
-    def _answerable(g, ab, ref: AbilityRef, inner: dict) -> list:
+    def _answerable(g: Game, ab: CompiledAbility, ref: AbilityRef,
+                    inner: Env) -> list[list[Any]]:
         """The recent events the ability's trigger answers, but for those it has
         answered already (`answer_events`)."""
-        key, cond = [ref.card, ref.index], ab.trigger_cond
+        key, cond, trigger = [ref.card, ref.index], ab.trigger_cond, ab.trigger
+        assert trigger is not None
         return [
             entry
             for entry in g.recent
-            if entry[0] in ab.trigger.events
+            if entry[0] in trigger.events
             and key not in entry[1].get("__answered", ())
             and (cond is None or cond(g, {**inner, "event": entry[1]}))
         ]
 
-    def answer_events(self, g, seat: int, what: Any) -> bool:
+    def answer_events(self, g: Game, seat: int, what: Any) -> bool:
         """An ability (or a spell's) activated on recent events answers them: it may
         not answer them again (a ghost-play ability costs nothing, and would answer
         one destruction for ever), while every other ability still may, a copy of
         it or another player's. Whether it answered any."""
         ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
-        abilities = g.engine.abilities.get(g.cards[ref.card].design)
+        abilities: list[CompiledAbility] | None = g.engine.abilities.get(
+            g.cards[ref.card].design)
         if not abilities or abilities[ref.index].trigger is None:
             return False
         found = self._answerable(g, abilities[ref.index], ref, {"you": seat_of(seat),
@@ -438,13 +492,14 @@ class Listing:
                                                  [ref.card, ref.index]]}
         return bool(found)
 
-    def window_tables(self, g, specs: tuple, fails: bool, recent: frozenset) -> tuple:
+    def window_tables(self, g: Game, specs: tuple[tuple[str, CompiledAction, bool], ...],
+                      fails: bool, recent: frozenset[str]) -> tuple[Any, ...]:
         """For each action of a window that reads one (see
         `codegen.WindowWriter.tables`), with these recent events and the standard
         condition failing or not: the designs whose first ability may resolve
         (None: any) for one drawn from a collection; where the cards with
         abilities it may take lie, for a card and one of its abilities."""
-        found: list = []
+        found: list[Any] = []
         for kind, act, drawn in specs:
             if kind == "own":
                 found.append(self.own_after(recent) if fails else None)
@@ -454,7 +509,7 @@ class Listing:
                 found.append(dict(table) if drawn else table)
         return tuple(found)
 
-    def own_designs(self, g, seat) -> frozenset | None:
+    def own_designs(self, g: Game, seat: Seat) -> Designs | None:
         """While, in this listing, the standard activation condition fails for
         `seat`: the designs whose first ability may still resolve (a printed
         condition, or a trigger on a recent event). None: any may."""
@@ -462,7 +517,7 @@ class Listing:
             return None
         return self.own_after(name for name, _ in g.recent)
 
-    def own_after(self, recent) -> frozenset:
+    def own_after(self, recent: Iterable[str]) -> Designs:
         """The designs whose first ability has a printed condition, or a trigger
         on one of the events named `recent`."""
         printed, by_event = self.first_own
@@ -474,7 +529,7 @@ class Listing:
         return designs
 
 
-def reference_window(listing: Listing, names: tuple) -> Any:
+def reference_window(listing: Listing, names: tuple[str, ...]) -> Window:
     """The window listing the actions `names` as listing means it: each action's
     counter gate, then every way to take it (`bindings`), within one listing's
     memo of the standard condition and of the resources to pay with."""
@@ -493,6 +548,7 @@ def reference_window(listing: Listing, names: tuple) -> Any:
                     continue  # it takes a counter off a card, and none it may is here
                 if not act.params:
                     if listing.bare_holds(g, act, {"you": you}, False):
+                        assert act.bare is not None
                         out.append(act.bare)
                     continue
                 for args in listing.bindings(g, act, seat, ()):
@@ -506,17 +562,20 @@ def reference_window(listing: Listing, names: tuple) -> Any:
 
 COUNTER_KIND = itemgetter(0)  # of a counter entry, [kind, placer]
 
-NO_EVENTS: frozenset = frozenset()  # no recent events
+NO_EVENTS: frozenset[str] = frozenset()  # no recent events
 
 ability_ref = tuple.__new__  # `ability_ref(AbilityRef, (card, index))`, made in C
 
 
-def trigger_table(entries, own: bool) -> tuple[frozenset, dict[str, frozenset]]:
+def trigger_table(
+    entries: Iterable[tuple[str, list[CompiledAbility]]], own: bool,
+) -> tuple[Designs, dict[str, Designs]]:
     """Of (design, abilities) pairs: the designs with an untriggered ability (with
     `own`, only one with a printed condition), and by event name those with one
     triggered by it. A trigger alone decides whether its ability may be
     activated (see `condition_met`)."""
-    fixed, by_event = set(), {}
+    fixed: set[str] = set()
+    by_event: dict[str, set[str]] = {}
     for d, abilities in entries:
         for ab in abilities:
             if ab.trigger is not None:
@@ -527,11 +586,11 @@ def trigger_table(entries, own: bool) -> tuple[frozenset, dict[str, frozenset]]:
     return frozenset(fixed), {e: frozenset(ds) for e, ds in by_event.items()}
 
 
-def own_condition(ab) -> bool:
+def own_condition(ab: CompiledAbility) -> bool:
     """Whether an ability says itself when it may be activated."""
     return ab.trigger is not None or ab.cond is not None
 
 
-def action_names(e) -> set[str]:
+def action_names(e: ast.Expr) -> set[str]:
     """The names an expression reads (heads of its paths)."""
     return {path.parts[0] for path in ast.paths(e)}

@@ -17,6 +17,7 @@ inside it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -52,6 +53,7 @@ BATTLE_FIELDS = {
 BUILTIN_KINDS = {
     "top": (CARDS, False), "bottom": (CARDS, False), "left_of": (PLAYER, True),
     "enemies": (PLAYERS, True), "enlistable": (CARDS, True),
+    "defender_of": (PLAYER, True),
 }
 # a term written in place inside terms, at most this deep (a term may use itself)
 INLINE_DEPTH = 4
@@ -105,6 +107,9 @@ class Lowering:
         self.terms = {t.name: t for t in ruleset.terms.values() if t.value is not None}
         self.blocks: list[ir.Block] = []
         self._slots = 0
+        # the flow whose own program is being lowered (a battle's part): its
+        # record's fields are set silently (`ir.SetRecord`)
+        self.own_flow: str | None = None
 
     # --- programs -------------------------------------------------------------------
 
@@ -113,6 +118,17 @@ class Lowering:
         """A program: its statements, in an environment that holds `names` (and
         what its statements bind)."""
         return self.block(stmts, cite, where, self.scope(names, stmts))
+
+    def flow_program(self, flow: str, stmts: tuple[ast.Stmt, ...],
+                     cite: ast.Citation | None, where: str,
+                     names: Mapping[str, str | None]) -> ir.Block:
+        """A program of the flow `flow` itself (a battle step's part), which keeps
+        its record without telling (see `ir.SetRecord`)."""
+        self.own_flow = flow
+        try:
+            return self.program(stmts, cite, where, names)
+        finally:
+            self.own_flow = None
 
     def scope(self, names: Mapping[str, str | None],
               stmts: tuple[ast.Stmt, ...] = ()) -> Scope:
@@ -148,7 +164,11 @@ class Lowering:
                 _, kind, sure = self.lower(s.what, scope)
                 element = {CARDS: CARD, PLAYERS: PLAYER}.get(kind or "")
                 yield s.name, (element, sure) if element else UNKNOWN
-            elif isinstance(s, (ast.Choose, ast.Roll, ast.Pick, ast.CreatePawn)):
+            elif isinstance(s, ast.Roll):
+                for group in s.groups:
+                    if len(group.target.parts) == 1:
+                        yield group.target.parts[0], UNKNOWN
+            elif isinstance(s, (ast.Choose, ast.ChooseDie, ast.Pick, ast.CreatePawn)):
                 yield s.name, UNKNOWN
             for value in vars(s).values():
                 if isinstance(value, tuple) and value and isinstance(value[0], ast.Stmt):
@@ -209,6 +229,13 @@ class Lowering:
             kind, sure = None, False
             if op in ("+", "-") and lk == rk == CARDS:
                 kind, sure = CARDS, lsure and rsure
+                left_zones, right_zones = zones_read(left), zones_read(right)
+                if op == "+" and left_zones and right_zones and not (
+                        left_zones & right_zones):
+                    parts = [p for side in (left, right)
+                             for p in (side.parts if isinstance(side, ir.Join)
+                                       else (side,))]
+                    return ir.Join(tuple(parts)), CARDS, True
             return ir.Arith(op, left, right), kind, sure
         return ir.Compare(op, left, right), None, False
 
@@ -220,7 +247,7 @@ class Lowering:
         if local is not None:
             value, kind, sure = ir.Local(local[0]), local[1], local[2]
         elif head == "active":
-            value, kind, sure = ir.Active(bound=not sc.term), PLAYER, True
+            value, kind, sure = ir.Active(bound=sc.bound(head)), PLAYER, True
         elif head == "players":
             value, kind, sure = ir.Players(), PLAYERS, True
         elif head in ("game", "chain", "battle"):
@@ -236,8 +263,8 @@ class Lowering:
         elif sc.term:
             value, kind, sure = ir.Builtin("unbound", (ir.Const(head),)), None, False
         else:
-            value = ir.Name(head)
             kind, sure = sc.names.get(head, UNKNOWN)
+            value = ir.Name(head, bound=sure and head in SURE_NAMES)
         for name in rest:
             value, kind, sure = self.attribute(value, kind, sure, name, sc)
         return value, kind, sure
@@ -424,11 +451,19 @@ class Lowering:
 
     def stmt_SetOp(self, s: ast.SetOp, cite: Cite, where: str,
                   sc: Scope) -> ir.Stmt:
+        parts = s.target.parts
+        if len(parts) == 2 and parts[0] == self.own_flow:
+            return ir.SetRecord(cite, parts[0], parts[1], self.expr(s.value, sc))
         return self.change(s.target, s.value, 0, s.until, cite, sc)
 
     def stmt_Roll(self, s: ast.Roll, cite: Cite, where: str,
                  sc: Scope) -> ir.Stmt:
-        return ir.Roll(cite, self.expr(s.count, sc), s.name)
+        groups = tuple(
+            ir.RollGroup(self.expr(g.count, sc), self.opt(g.who, sc),
+                         g.target.parts[0] if len(g.target.parts) == 1 else None,
+                         g.target.parts[1] if len(g.target.parts) == 2 else None)
+            for g in s.groups)
+        return ir.Roll(cite, groups)
 
     def stmt_Reroll(self, s: ast.Reroll, cite: Cite, where: str,
                    sc: Scope) -> ir.Stmt:
@@ -623,7 +658,23 @@ class Lowering:
             else:
                 given[p.name] = self.expr(a, sc)
         required = tuple(p.name for p in kw.params if not p.optional)
-        return ir.Call(cite, s.keyword, tuple(given.items()), required, kw.cost)
+        return ir.Call(cite, s.keyword, tuple(given.items()), required, kw.cost,
+                       self.opt(s.who, sc))
+
+    def stmt_Drop(self, s: ast.Drop, cite: Cite, where: str,
+                  sc: Scope) -> ir.Stmt:
+        flow, field = s.target.parts
+        what = None if s.all else self.opt(s.what, sc)
+        return ir.Drop(cite, flow, field, what)
+
+    def stmt_ChooseDie(self, s: ast.ChooseDie, cite: Cite, where: str,
+                       sc: Scope) -> ir.Stmt:
+        holes = tuple(
+            (name, self.expr(ast.Path((name,), origin=s.origin), sc))
+            for name in dict.fromkeys(re.findall(r"\{(\w+)\}", s.label))
+            if name != "value")
+        return ir.ChooseDie(cite, self.expr(s.what, sc), s.name, s.prompt, s.label,
+                            holes, self.opt(s.chooser, sc))
 
 
     # --- listing plans --------------------------------------------------------------
@@ -683,6 +734,16 @@ class Lowering:
                 continue  # not a test this look can read
             kinds = kinds - passing if negated else passing
         return frozenset(kinds)
+
+
+def zones_read(e: ir.Expr) -> frozenset[str]:
+    """The names of the zones whose cards `e` is, where it is a zone of a player
+    (or of each of several) for certain, or such zones joined; else none."""
+    if isinstance(e, ir.PlayerZone) and e.sure or isinstance(e, ir.PlayersZone):
+        return frozenset((e.zone,))
+    if isinstance(e, ir.Join):
+        return frozenset().union(*(zones_read(p) for p in e.parts))
+    return frozenset()
 
 
 def conjuncts(e: ast.Expr | None) -> list[ast.Expr]:

@@ -35,7 +35,8 @@ def could_hold(
 
 
 class _Facts:
-    def __init__(self, card, ability, modifiers, known_modifiers, zone, zones):
+    def __init__(self, card: str, ability: str, modifiers: frozenset[str],
+                 known_modifiers: frozenset[str], zone: str, zones: frozenset[str]):
         self.card, self.ability = card, ability
         self.modifiers, self.known_modifiers = modifiers, known_modifiers
         self.zone, self.zones = zone, zones

@@ -20,7 +20,7 @@ from . import ir
 from .builtins import as_items_of
 from .codegen import WindowWriter, Writer, compiled
 from .interp import Interpreter
-from .lower import PLAYER, Lowering, keyword_names, param_kind
+from .lower import CARD, PLAYER, Lowering, keyword_names, param_kind
 
 BACKENDS = ("generated", "reference")
 
@@ -76,11 +76,23 @@ class Programs:
         self.terms: dict[str, tuple[tuple[str, ...], Eval]] = {}
         for name, (params, body) in self.term_forms.items():
             self.terms[name] = (params, self.fn(body, f"term {name}"))
+        # the standard activation condition, read where `you`, the ability and its
+        # card (`source`) are bound; a written window reads it in place
+        std = ruleset.setting("actions", "standard_activation")
+        self.standard_form = None if std is None else self.lowering.expr(
+            std.cond, self.lowering.scope({"you": PLAYER, "source": CARD,
+                                           "ability": None}))
         self.keyword_blocks: dict[str, Block] = {}
         for kw in ruleset.keywords.values():
             self.keyword_blocks[kw.name] = self.block(
                 kw.body, kw.cite, f"keyword {kw.name}",
                 keyword_names(kw, self.card_types))
+        # the keywords whose programs neither wait nor push, run with no frame of
+        # their own (`Game.call_keyword`)
+        self.keyword_runs: dict[str, Callable[[Any, dict[str, Any]], None]] = {
+            name: self._first_run(name, block.form)
+            for name, block in self.keyword_blocks.items() if block.form.simple
+        }
 
     # --- blocks ---------------------------------------------------------------------
 
@@ -88,6 +100,14 @@ class Programs:
               names: Mapping[str, str | None] | None = None) -> Block:
         """A program, its environment starting with `names` (`you` by default)."""
         form = self.lowering.program(stmts, cite, where, names or {"you": PLAYER})
+        self._made()
+        return self.blocks[form.id]
+
+    def flow_block(self, flow: str, stmts: tuple[ast.Stmt, ...],
+                   cite: ast.Citation | None, where: str) -> Block:
+        """A program of a flow itself (a battle step's part), `you` its first
+        player: it keeps the flow's record without telling."""
+        form = self.lowering.flow_program(flow, stmts, cite, where, {"you": PLAYER})
         self._made()
         return self.blocks[form.id]
 
@@ -129,15 +149,26 @@ class Programs:
         where = f"block {form.id}: {form.where}"
         return compiled("go", "g, f", writer.src.text(), where, writer.namespace())
 
-    def _simple(self, form: ir.Block) -> Callable[[Any, Frame], None]:
-        """The statements of a simple block, as a function run in a loop's place."""
+    def _simple(self, form: ir.Block) -> Callable[[Any, dict[str, Any]], None]:
+        """The statements of a simple block, as a function `(game, env)` run with no
+        frame of its own (a `for each`'s body, a keyword's program)."""
         if self.backend == "reference":
-            stmts, run = form.stmts, self.interpreter.run_simple
-            return lambda g, f: run(g, f, stmts)
+            stmts, block = form.stmts, self.blocks[form.id]
+            run = self.interpreter.run_simple
+            return lambda g, env: run(g, Frame(block, env), stmts)
         writer = self._writer()
         writer.simple_body(form.stmts)
         where = f"block {form.id}: {form.where}, in place"
-        return compiled("run", "g, f", writer.src.text(), where, writer.namespace())
+        return compiled("run", "g, env", writer.src.text(), where, writer.namespace())
+
+    def _first_run(self, name: str, form: ir.Block) -> Callable[[Any, dict[str, Any]],
+                                                                None]:
+        """Keyword `name`'s simple program, written when first run."""
+        def first_run(g: Any, env: dict[str, Any]) -> None:
+            run = self.keyword_runs[name] = self._simple(form)
+            run(g, env)
+
+        return first_run
 
     # --- expressions ----------------------------------------------------------------
 
@@ -172,7 +203,7 @@ class Programs:
         params = {name: form[0] for name, form in self.term_forms.items()}
         writer = WindowWriter(self.blocks, self.fn, self._simple, self.terms, params,
                               self.counter_kinds)
-        writer.window(listing, acts)
+        writer.window(listing, acts, self.standard_form)
         where = "window " + ", ".join(a.name for a in acts)
         return compiled("window", "listing, g, seat", writer.src.text(), where,
                         writer.namespace())

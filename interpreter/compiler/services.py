@@ -21,7 +21,7 @@ from typing import Any
 from kotc.runtime.actions import DONE, Action, Decision, picks
 from kotc.runtime.events import CannotPerform, Prevented, Stopped
 from kotc.runtime.state import SEAT_FIELDS
-from kotc.runtime.values import AbilityRef, DieRef, Seat, seat_of
+from kotc.runtime.values import AbilityRef, DieRef, Seat, card_label, seat_of
 from kotc.runtime.vm import NEXT, PUSHED, WAIT, Frame
 
 from . import ir
@@ -64,6 +64,8 @@ def attr(g: Game, value: Any, name: str, env: dict[str, Any]) -> Any:
     if kind is Context:
         return value.get(name)
     if kind is Seat:
+        if name in SEAT_FIELDS:  # a player controls and owns itself (a victim)
+            return value
         p = g.players[value]
         if name in p.zones:
             return p.zones[name]
@@ -276,6 +278,38 @@ def choose(g: Game, f: Frame, st: ir.Choose, fns: Sequence[Fn | None]) -> int:
     return WAIT
 
 
+def choose_die(g: Game, f: Frame, st: ir.ChooseDie, what: Fn, chooser: Fn | None,
+               holes: Sequence[tuple[str, Fn]]) -> int:
+    """`choose die`: one option per value of the dice, lowest first (the first die
+    of that value: dice of one value are alike), labelled with the value and the
+    names the label holds (a card as `Name#id`). No dice: the name is none."""
+    env = f.env
+    answer = g.take_answer()
+    if answer is not None:
+        env[st.name] = answer.value
+        return NEXT
+    values: dict[int, DieRef] = {}
+    for d in as_items_of(what(g, env)):
+        values.setdefault(g.dice[d][0], d)
+    if not values:
+        env[st.name] = None
+        return NEXT
+    shown = {name: _shown(g, fn(g, env)) for name, fn in holes}
+    options = [Action("die", d, st.label.format(value=v, **shown))
+               for v, d in sorted(values.items())]
+    seat = chooser(g, env) if chooser is not None else env["you"]
+    return int(g.ask(seat, st.prompt, options, cite=st.cite))
+
+
+def _shown(g: Game, value: Any) -> str:
+    """A value as a label names it: a card as `Name#id`, a player by seat."""
+    if type(value) is int:
+        return card_label(g.cards[value].name, value)
+    if type(value) is Seat:
+        return f"player {int(value)}"
+    return str(value)
+
+
 def either(g: Game, f: Frame, st: ir.Either, who: Fn | None,
            blocks: Sequence[Any]) -> int:
     """`either`: the player picks an option; its program runs."""
@@ -303,7 +337,7 @@ def may(g: Game, f: Frame, st: ir.May, who: Fn | None, body: Any) -> int:
 
 
 def for_each(g: Game, f: Frame, st: ir.ForEach, what: Fn, chooser: Fn | None,
-             body: Any, inline: Callable[[Game, Frame], None] | None) -> int:
+             body: Any, inline: Callable[[Game, dict[str, Any]], None] | None) -> int:
     """`for each`: its body for each item, in an order a player picks where
     `ordered_by` says; `inline` runs a simple body with no frame of its own."""
     scratch = f.scratch
@@ -311,6 +345,7 @@ def for_each(g: Game, f: Frame, st: ir.ForEach, what: Fn, chooser: Fn | None,
         items = list(as_items_of(what(g, f.env)))
         if not items:
             return NEXT
+        g.engine.bounds.check_work(g, len(items), st.cite)
         if chooser is None or len(items) < 2:
             return _each(g, f, st.name, items, body, inline)
         scratch = f.scratch = [items, [], chooser(g, f.env)]
@@ -327,12 +362,12 @@ def for_each(g: Game, f: Frame, st: ir.ForEach, what: Fn, chooser: Fn | None,
 
 
 def _each(g: Game, f: Frame, var: str, items: list[Any], body: Any,
-          inline: Callable[[Game, Frame], None] | None) -> int:
+          inline: Callable[[Game, dict[str, Any]], None] | None) -> int:
     if inline is not None:  # a simple body: looped here, no frame
         env = f.env
         for x in items:
             env[var] = x
-            inline(g, f)
+            inline(g, env)
         return NEXT
     f.pc += 1
     f.env[var] = items[0]
@@ -474,20 +509,73 @@ def prevent(g: Game, env: dict[str, Any], cite: Any) -> None:
         g.events.append(Prevented(event.get("__name"), text(cite)))
 
 
-def call(g: Game, f: Frame, st: ir.Call, fields: dict[str, Any]) -> int:
+def call(g: Game, f: Frame, st: ir.Call, fields: dict[str, Any],
+         who: Any = None) -> int:
     """A keyword's program, with its parameters bound: nothing, where a required
-    one is None (nothing to act on)."""
+    one is None (nothing to act on); run here, where it needs no frame. `who`: the
+    player it runs as (`by`), if not the program's own `you`."""
     for p in st.required:
         if fields[p] is None:
             return NEXT
     f.pc += 1
-    g.call_keyword(st.keyword, fields, f.env, st.cost, st.cite)
-    return PUSHED
+    env = f.env if who is None else {**f.env, "you": who}
+    return PUSHED if g.call_keyword(st.keyword, fields, env, st.cost, st.cite) else NEXT
+
+
+# --- dice ------------------------------------------------------------------------------
+
+
+def rolled(g: Game, group: ir.RollGroup, dice: list[DieRef],
+           env: dict[str, Any]) -> list[DieRef]:
+    """A group's dice kept where its `as` says: a name, or the battle's record."""
+    if group.name is not None:
+        env[group.name] = dice
+    elif g.battle is not None and group.field is not None:
+        setattr(g.battle, group.field, dice)
+    return dice
+
+
+def announce(g: Game, rolled: Sequence[tuple[list[DieRef], Any]], env: dict[str, Any],
+             cite: Any) -> None:
+    """Every die rolled at once is announced (`rolled`, with its roller), the last
+    first: the first announced is the last to be reacted to."""
+    for dice, who in reversed(rolled):
+        for d in reversed(dice):
+            g.fire("rolled", {"die": d, "roller": who}, env, cite)
+
+
+# --- a flow's record ------------------------------------------------------------------
+
+
+def set_record(g: Game, flow: str, field: str, value: Any) -> None:
+    """A field of the record of the flow under way, set by the flow's own program
+    (nothing is logged); nothing while no such flow is under way."""
+    b = g.battle
+    if b is not None:
+        if field in ("attacker", "defender") and value is not None:
+            value = int(value)  # the record keeps these seats as numbers
+        setattr(b, field, value)
+
+
+def drop(g: Game, st: ir.Drop, what: Any) -> None:
+    """`drop X from battle.FIELD` (its first `X`), or `drop all`: the list is made
+    anew, so a list read before is not changed under its reader."""
+    b = g.battle
+    if b is None:
+        return
+    items = getattr(b, st.field)
+    if st.what is None:
+        setattr(b, st.field, [])
+    elif what in items:
+        kept = list(items)
+        kept.remove(what)
+        setattr(b, st.field, kept)
 
 
 __all__ = [
-    "Context", "attr", "battle_field", "card_attr", "card_stat", "chain_field",
-    "choose", "contains", "either", "element_name", "for_each", "game_field",
-    "has_modifier", "is_type", "may", "minus", "order", "perform", "pick", "plus",
-    "prevent", "reorder", "stop", "strip_any", "text", "unbound",
+    "Context", "announce", "attr", "battle_field", "call", "card_attr", "card_stat",
+    "chain_field", "choose", "choose_die", "contains", "drop", "either",
+    "element_name", "for_each", "game_field", "has_modifier", "is_type", "may",
+    "minus", "order", "perform", "pick", "plus", "prevent", "reorder", "rolled",
+    "set_record", "stop", "strip_any", "text", "unbound",
 ]

@@ -35,6 +35,7 @@ from kotc.runtime.events import (
     Event,
     Logged,
 )
+from kotc.runtime.limits import Bounds
 from kotc.runtime.state import Battle, CardState, Chain, PlayerState
 from kotc.runtime.values import (
     AbilityRef,
@@ -126,6 +127,8 @@ class Engine:
         self.backend = backend
         printed = frozenset(s.stat for d in designs for s in d.stats)
         self.programs = Programs(ruleset, printed, backend)
+        # the bounds on the work a rule may ask, the edition's or kotc's
+        self.bounds = Bounds(ruleset)
         self.abilities: dict[str, list[CompiledAbility]] = {}
         self.designs: dict[str, CardDesign] = {}
         # the caveats each design is printed with (the battle's team rule reads them)
@@ -361,6 +364,8 @@ class Game:
         "chain", "battle", "victims", "after", "dice", "recent", "events", "flags",
         "max_turns", "is_over", "outcome", "applied", "node", "dirty",
         "counters_in_play", "marked", "usage",
+        # the loop rounds run since decision number `work_at` (`Bounds.check_work`)
+        "work", "work_at",
         # its engine, and the engine's `referee`, which the flow and the primitives
         # read at most steps: set where a game is made (`new`, `position`,
         # `_restored`; `clone` copies them)
@@ -421,7 +426,7 @@ class Game:
         seed: int = 0,
         players: int | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
-        dice: list[int] | None = None,
+        dice: list[int] | Dice | None = None,
         engine: Engine | None = None,
     ) -> Game:
         """Set up a game and play until the first decision.
@@ -432,7 +437,9 @@ class Game:
             seed: seeds dice, shuffles and random choices.
             players: how many play (2..8 recommended); default: one per deck.
             max_turns: a safety limit; reaching it ends the game by agreement.
-            dice: scripted die results to use before the seeded ones.
+            dice: scripted die results to use before the seeded ones, or the
+                dice themselves (a `Dice` that answers every chance event: a
+                ruling's script, chance decided from outside).
             engine: the compiled rules and cards to play with (default: the engine
                 `Engine.shared` keeps for this ruleset and these decks' cards).
 
@@ -465,11 +472,13 @@ class Game:
         seed: int = 0,
         dice: list[int] | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
+        backend: str = "generated",
     ) -> Game:
         """An empty table for building a position by hand (rulings, tests): no
-        setup has run; place cards with `put`, then `resume` at a phase."""
+        setup has run; place cards with `put`, then `resume` at a phase. The
+        rules' programs run by `backend` (see `Engine`)."""
         g = cls.__new__(cls)
-        g.engine = Engine.shared(ruleset, designs)
+        g.engine = Engine.shared(ruleset, designs, backend)
         g.referee = g.engine.referee
         g._init_state(players, seed, dice, max_turns)
         return g
@@ -517,7 +526,7 @@ class Game:
         self.cards: list[CardState] = []
         self.namer = Namer(self.engine, ())
         self.standard_memo = self.resources_memo = None
-        self.rng = Dice(seed, dice)
+        self.rng = dice if isinstance(dice, Dice) else Dice(seed, dice)
         self.seed = seed
         self.turn = 0
         self.active = 0
@@ -540,6 +549,7 @@ class Game:
         self.is_over = False  # whether the game has ended (read often: a plain field)
         self.outcome: dict | None = None
         self.applied = 0
+        self.work = self.work_at = 0
         self.node = "start"
         self.dirty = True
         # counters on cards, by kind (no entry for none): kept by the primitives that
@@ -784,6 +794,7 @@ class Game:
             "dirty",
         ):
             setattr(g, k, data[k])
+        g.work, g.work_at = 0, g.applied
         g.is_over = data["over"]
         blocks = engine.programs.blocks
         g.frames, g.after = _programs_from_json(data, blocks)
@@ -1006,10 +1017,12 @@ class Game:
 
     def call_keyword(
         self, name: str, fields: dict, env: dict, as_cost: bool, cite
-    ) -> None:
+    ) -> bool:
         """Run a keyword's program; when an ability or a counter in play may watch
-        the call, through the referee, which offers it to them. Written here, not
-        forwarded: effects call keywords at most steps."""
+        the call, through the referee, which offers it to them. Whether it pushed a
+        frame (a program that neither waits nor pushes, unwatched, runs here, with
+        no frame of its own). Written here, not forwarded: effects call keywords
+        at most steps."""
         usage = self.usage
         try:
             usage[name] += 1
@@ -1022,9 +1035,15 @@ class Game:
         if name not in referee.listened and (
             not self.counters_in_play or not referee.watching_call(self, name)
         ):
-            self.frames.append(Frame(self.engine.programs.keyword_blocks[name], kenv))
-            return
+            programs = self.engine.programs
+            run = programs.keyword_runs.get(name)
+            if run is not None:
+                run(self, kenv)
+                return False
+            self.frames.append(Frame(programs.keyword_blocks[name], kenv))
+            return True
         referee.call_watched(self, name, fields, env, kenv)
+        return True
 
     def resolve(self, what: Any, env: dict, cite, then: Block | None = None) -> None:
         self.referee.resolve(self, what, env, cite, then)

@@ -60,7 +60,6 @@ from kotc.runtime.events import (
     StepSkipped,
     Zombie,
 )
-from kotc.runtime.limits import check_dice, check_stat
 from kotc.runtime.state import CardState
 from kotc.runtime.values import DieRef, Seat
 
@@ -146,12 +145,8 @@ def leave(g: Game, c: CardState) -> None:
     if not (c.timed or c.tags):
         g.marked.discard(c.id)
     c.fatigued = False
-    b = g.battle
-    if b is not None:
-        if g.engine.withdraws:
-            withdraw(g, c.id, None)
-        if type(b.victim) is int and b.victim == c.id:  # not a seat
-            b.left_from = c.controller
+    if g.battle is not None and g.engine.withdraws:
+        withdraw(g, c.id, None)
 
 
 def give(g: Game, card: int, seat: int, cite: ast.Citation | None) -> None:
@@ -278,7 +273,7 @@ def assign(g: Game, obj: Any, name: str, value: Any, until: str | None,
     Raises:
         LimitExceeded: a value past the bound on a stat (`runtime.limits`).
     """
-    check_stat(value, cite)
+    g.engine.bounds.check_stat(value, cite)
     if type(obj) is not int:  # not a card (most often one)
         if isinstance(obj, dict):
             obj[name] = value
@@ -366,7 +361,7 @@ def roll(g: Game, n: int, seat: int, cite: ast.Citation | None) -> list[DieRef]:
     Raises:
         LimitExceeded: more dice than the bound on a roll (`runtime.limits`).
     """
-    check_dice(n, cite)
+    g.engine.bounds.check_dice(n, cite)
     if n <= 0:
         return []
     record, roll_one, seat = g.dice, g.rng.roll, int(seat)

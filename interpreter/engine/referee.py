@@ -102,10 +102,10 @@ class Referee(Listing):
     __slots__ = (
         "first_own", "_ops", "_windows", "actions", "answers", "anytime",
         "anytime_cite", "battle_cite", "battle_steps", "call_blocks", "card_types",
-        "chain_offer", "chaining", "concessions", "counters", "criteria", "damage_kw",
-        "damage_params", "decision_limit_cite", "defender_rule", "dice_per",
+        "chain_offer", "chaining", "concessions", "counters", "criteria",
+        "decision_limit_cite", "defender_rule", "dice_per",
         "end_checks", "end_conditions", "engine", "fire_block", "formations",
-        "has_chain", "hidden_zones", "joined", "leftover_to",
+        "has_chain", "hidden_zones", "joined",
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "minion_victim_kinds", "modifiers", "new_chain",
         "others_gate", "others_offer", "param_names", "phases", "players_are_victims",
@@ -370,17 +370,8 @@ class Referee(Listing):
         self.minion_victim_kinds = victim_kinds - {"player"}
         self.defender_rule = s("defender").who if s("defender") else "controller"
         self.dice_per = s("dice_per").stat if s("dice_per") else None
-        damage = s("damage_by")
-        self.damage_kw = (
-            (damage.keyword, damage.player_keyword) if damage else (None, None)
-        )
-        leftover = s("leftover_attack")
-        self.leftover_to = leftover.to if leftover else "victim"
-        self.battle_cite = damage.cite if damage else None
-        self.damage_params = {
-            name: (tuple(params), (None,) * max(len(params) - 3, 0))
-            for name, params in self.engine.keyword_params.items()
-        }
+        record = rs.battle_record
+        self.battle_cite = record.cite if record else None
         self.step_windows = s("step_windows")
         # the steps that happen at once with the step after them: the game's end
         # waits until the last of them is done (as it waits for each step's end)
@@ -392,12 +383,15 @@ class Referee(Listing):
         self._ops = {
             name[4:]: getattr(self, name) for name in dir(self) if name[:4] == "_op_"
         }
+        parts = rs.battle_parts
         # what the battle task reads of each step: its name, the functions of its
-        # operations and how many, its citation, its node, and whether it happens
-        # at once with the step after it
+        # operations and parts and how many, its citation, its node, and whether it
+        # happens at once with the step after it
         self.steps_run = [
-            (s.name, tuple(self._ops[op] for op in s.ops), len(s.ops), s.cite,
-             f"battle:{s.name}", i in self.joined)
+            (s.name,
+             tuple(self._ops[op] if op in self._ops else self._part(s, parts[op])
+                   for op in s.ops),
+             len(s.ops), s.cite, f"battle:{s.name}", i in self.joined)
             for i, s in enumerate(rs.battle_steps)
         ]
         self.steps_count = len(self.steps_run)
@@ -433,6 +427,9 @@ class Referee(Listing):
     def _roll_off(self, g, step) -> int:
         contenders = list(range(len(g.players)))
         while True:
+            # ties roll again: each round is work of the step, bounded (dice that
+            # always tie, as a chance policy may give, end as an error, not a hang)
+            g.engine.bounds.check_work(g, len(contenders), step.cite)
             totals = {
                 s: sum(g.rng.roll() for _ in range(step.first_player_dice))
                 for s in contenders
@@ -1356,103 +1353,31 @@ class Referee(Listing):
         g.log("defend", cite, defender=b.defender, team=list(b.defense_team))
         return True
 
-    def _op_roll_dice(self, g, b, cite) -> bool:
+    def dice_for(self, g, team: list) -> int:
+        """The dice a team rolls: one per point of the battle section's `dice_per`
+        stat of each member, none for a value below 0 (what the DSL's
+        `dice_for(team)` reads)."""
         stat, cards = self.dice_per, g.cards
-        attack = defense = 0  # summed by loops: no comprehensions' calls
-        for c in b.attack_team:
-            attack += max(cards[c].stats.get(stat, 0), 0)
-        for c in b.defense_team:
-            defense += max(cards[c].stats.get(stat, 0), 0)
-        b.attack_dice = g.roll(attack, b.attacker, cite)
-        b.defense_dice = g.roll(defense, b.defender, cite)
-        # what `fire` looks at first, once for all the dice: whether anything may
-        # react to a roll (nothing a die's event pushes changes that)
-        if "rolled" in self.listened or (
-            g.counters_in_play and self._watching(g, (None, "rolled"))
-        ):
-            env = {"you": seat_of(b.attacker)}
-            for d in reversed(b.attack_dice + b.defense_dice):
-                fields = {"die": d, "roller": seat_of(g.dice[d][1])}
-                self.fire(g, "rolled", fields, env, cite)
-        return True
+        total = 0  # summed by a loop: no comprehension's call
+        for c in team:
+            total += max(cards[c].stats.get(stat, 0), 0)
+        return total
 
-    def _op_allocate(self, g, b, cite) -> bool:
-        if b.defender is None:
-            b.defender = self.defender_of(g, b.victim)
-        if not b.attack_dice and not b.defense_dice and b.stage == 0:
-            b.attack_dice = g.roll(0, b.attacker, cite)
-        for side in (0, 1):
-            if b.stage > side:
-                continue
-            seat, dice, targets = (
-                (b.attacker, b.attack_dice, b.defense_team)
-                if side == 0
-                else (b.defender, b.defense_dice, b.attack_team)
-            )
-            answer, b.answer = b.answer, None
-            if answer is not None:
-                die = answer.value
-                dice.remove(die)
-                target = targets[0]
-                self._damage(g, seat, target, g.dice[die][0], die, cite)
+    def _part(self, step: ast.BattleStep, part: ast.BattlePart):
+        """What runs a part of a battle step: its program, under the step's
+        citation, with the attacking player as `you`, in a frame of its own; the
+        part is done once that frame has run."""
+        block = self.engine.programs.flow_block(
+            "battle", part.body, step.cite, f"battle {step.name}: {part.name}")
+
+        def run_part(g, b, cite) -> bool:
+            if b.stage == 0:
+                b.stage = 1
+                g.frames.append(Frame(block, {"you": seat_of(b.attacker)}))
                 return False
-            if dice and targets:
-                values = {}
-                for d in dice:
-                    values.setdefault(g.dice[d][0], d)
-                first = card_label(g.cards[targets[0]].name, targets[0])
-                options = [
-                    Action("die", d, f"inflict {v} on {first}")
-                    for v, d in sorted(values.items())
-                ]
-                g.decision = Decision(
-                    int(seat), "allocate a die", options, "battle", cite
-                )
-                return False
-            b.stage = side + 1
-        return True
+            return True
 
-    def _damage(self, g, seat: int, target: Any, amount: int, die, cite) -> None:
-        minion_kw, player_kw = self.damage_kw
-        name = player_kw if isinstance(target, Seat) else minion_kw
-        # the keyword's parameters, the first three given, any others None
-        params, unset = self.damage_params[name]
-        # (a keyword of fewer than three parameters takes the first values)
-        fields = dict(zip(params, (target, amount, die, *unset)))  # noqa: B905
-        g.call_keyword(name, fields, {"you": seat_of(seat)}, False, cite)
-        # its frames run here, as the run loop would run them next: nothing comes
-        # between (the end is not looked for while a step holds); the step then
-        # goes on in the battle's task without a trip back through the run loop
-        run_frames(g)
-
-    def _op_leftover_attack(self, g, b, cite) -> bool:
-        if b.stage == 0:
-            b.stage = 1
-            total = _dice_total(g, b.attack_dice)
-            b.attack_dice = []
-            if total <= 0 or b.victim is None:
-                return True
-            victim = b.victim
-            if isinstance(victim, Seat) or g.cards[victim].zone == self.team_zone:
-                self._damage(g, b.attacker, victim, total, None, cite)
-            elif self.leftover_to == "victim_or_controller":
-                # its controller when it left the battlefield (its grave is its owner's)
-                holder = b.left_from
-                if holder is None:
-                    holder = g.cards[victim].controller
-                self._damage(g, b.attacker, seat_of(holder), total, None, cite)
-            return False
-        return True
-
-    def _op_leftover_defense(self, g, b, cite) -> bool:
-        if b.stage == 0:
-            b.stage = 1
-            total = _dice_total(g, b.defense_dice)
-            b.defense_dice = []
-            if total > 0 and isinstance(b.victim, Seat):
-                self._damage(g, b.defender, seat_of(b.attacker), total, None, cite)
-                return False
-        return True
+        return run_part
 
     # the end
 
@@ -1567,15 +1492,6 @@ def _reads(e) -> set[str]:
     return set()
 
 
-def _dice_total(g, dice: list) -> int:
-    """The values of these dice (by their index in the game's record of dice,
-    [value, seat] each), summed in a loop: for a few dice, faster than `map`s."""
-    total = 0
-    for d in dice:
-        total += g.dice[d][0]
-    return total
-
-
 def new_battle(attacker: int) -> Battle:
     # its fields set one by one: a battle begins at most turns, and `Record`'s
     # keywords cost a dict and a `setattr` each
@@ -1591,7 +1507,6 @@ def new_battle(attacker: int) -> Battle:
     b.forced = False
     b.cancelled = False
     b.holding = False  # in what happens at once: the end waits (`check_end`)
-    b.left_from = None  # the seat that controlled the victim minion when it left
     b.op = 0
     b.stage = 0
     b.answer = None

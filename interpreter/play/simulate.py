@@ -50,6 +50,9 @@ class Table:
     players: int
     max_turns: int
     key: str
+    # how the rules' programs run (`Engine`'s backend): not in `key`, as both
+    # play the same games
+    backend: str = "generated"
 
     def seats(self, rotation: int) -> list[int]:
         """The entrant at each seat when the entrants are moved `rotation` seats on."""
@@ -58,7 +61,8 @@ class Table:
 
 
 def make_table(edition: str, deck_paths: list[str] | None, agents: list[str],
-               players: int, max_turns: int, vanilla: bool = False) -> Table:
+               players: int, max_turns: int, vanilla: bool = False,
+               backend: str = "generated") -> Table:
     """The table of a run: the edition loaded, the decks read and checked once.
 
     Args:
@@ -69,6 +73,7 @@ def make_table(edition: str, deck_paths: list[str] | None, agents: list[str],
         players: how many play.
         max_turns: the turn limit of each game.
         vanilla: play generated decks of ability-less minions.
+        backend: how the rules' programs run ("generated" or "reference").
 
     Raises:
         RulesetError: the edition or a deck file does not load, or a deck is not
@@ -87,7 +92,7 @@ def make_table(edition: str, deck_paths: list[str] | None, agents: list[str],
     key = table_digest(rs, entrant_decks, entrant_names, entrant_agents, players,
                        max_turns)
     return Table(rs, entrant_decks, entrant_names, entrant_agents, players, max_turns,
-                 key)
+                 key, backend)
 
 
 # --- which games ------------------------------------------------------------------------
@@ -158,9 +163,9 @@ class _Ready:
     cards: list[list[str]]  # each entrant's distinct card names
 
 
-# per process: table key -> its engine and the rest, the newest last (a process
-# plays one run's tables, or a few: the oldest are let go)
-_READY: dict[str, _Ready] = {}
+# per process: table key and backend -> its engine and the rest, the newest last (a
+# process plays one run's tables, or a few: the oldest are let go)
+_READY: dict[tuple[str, str], _Ready] = {}
 _KEPT = 4
 
 
@@ -168,11 +173,11 @@ def _ready(table: Table) -> _Ready:
     """The engine and the rest a table's games are played with, made once per
     process (each worker plays many games; compiling the cards takes longer than
     playing one)."""
-    made = _READY.get(table.key)
+    made = _READY.get((table.key, table.backend))
     if made is None:
         rs = table.ruleset
-        engine = Engine.shared(rs, card_pool(list(table.decks)))
-        made = _READY[table.key] = _Ready(
+        engine = Engine.shared(rs, card_pool(list(table.decks)), table.backend)
+        made = _READY[table.key, table.backend] = _Ready(
             engine, play_parameters(rs),
             {name: str(k.cite) for name, k in rs.keywords.items() if k.cite},
             [sorted({c.name for c in d.cards + d.reserves}) for d in table.decks])

@@ -28,6 +28,7 @@ class Action:
     """
 
     __slots__ = ("kind", "value", "_label", "_key", "_namer")
+    _key: tuple[str, Any]  # set when first compared (see `key`)
 
     def __init__(
         self, kind: str, value: Any = None, label: str | None = "", namer: Any = None
@@ -46,7 +47,7 @@ class Action:
             self._namer = None
         return self._label
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[str, Any]:
         """What equality compares: the kind and the value, players told from cards."""
         try:  # made when first compared (most actions never are): no slot set before
             return self._key
@@ -68,11 +69,11 @@ class Action:
             self.kind if self.value is None else f"{self.kind} {self.value}"
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "value": encode(self.value), "label": self.label}
 
     @staticmethod
-    def from_json(data: dict) -> Action:
+    def from_json(data: dict[str, Any]) -> Action:
         value = decode(data.get("value"))
         if isinstance(value, list):
             value = _tuples(value)
@@ -94,7 +95,7 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-def picks(values: Sequence, namer: Any) -> list[Action]:
+def picks(values: Sequence[Any], namer: Any) -> list[Action]:
     """A `pick` action for each value, as `Action("pick", v, None, namer)` makes
     it: the one `namer` keeps for it (see `game.Namer`), looked up, not made (a
     choice lists its options by the dozen). A plain loop: for a short list,

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import random
+from typing import Any
+
+# a die's faces, each as likely as the others: what a roll is a choice among
+FACES = (1, 2, 3, 4, 5, 6)
 
 
 class Dice:
@@ -28,10 +32,10 @@ class Dice:
             r = getrandbits(3)
         return r + 1
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         self.random.shuffle(items)
 
-    def sample(self, items: list, k: int) -> list:
+    def sample(self, items: list[Any], k: int) -> list[Any]:
         return self.random.sample(items, k)
 
     def randint(self, lo: int, hi: int) -> int:
@@ -44,12 +48,12 @@ class Dice:
         d.script = list(self.script)
         return d
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         version, internal, gauss = self.random.getstate()
         return {"state": [version, list(internal), gauss], "script": self.script}
 
     @staticmethod
-    def from_json(data: dict) -> Dice:
+    def from_json(data: dict[str, Any]) -> Dice:
         d = Dice.__new__(Dice)
         d.random = _unseeded()
         version, internal, gauss = data["state"]

@@ -4,48 +4,51 @@ how many dice one roll may throw, how many rounds one `repeat` may run.
 A rule file can ask for anything its grammar allows (`roll 1000 * 1000 * 1000
 dice`, a card with `sp 1000000000000`); played, that exhausts memory or never
 ends. No edition's rulebook comes near these numbers, so each bound is far past
-play and far below harm. Where the value is written as a number the check
-happens as the file is checked (`kotc.dsl.legality`, for a card's stats); where
-it is computed, here, as the game runs: the step raises `LimitExceeded`, which
-names the bound, the value and the rule that asked, and ends the game as an
-error, never a traceback or a hang.
+play and far below harm; an edition may state tighter ones (`kotc.dsl.limits`).
+Where the value is written as a number the check happens as the file is checked
+(`kotc.dsl.cards`, for a card's stats); where it is computed, here, as the game
+runs: the step raises `LimitExceeded`, which names the bound, the value and the
+rule that asked, and ends the game as an error, never a traceback or a hang.
 
-The checks are plain functions, called from the few primitives that do the
-work (rolling dice, a repeat, setting a stat), so the engine keeps one line for
-each.
+The checks are the methods of an engine's `Bounds`, called from the few
+primitives and statements that do the work (rolling dice, a repeat, setting a
+stat, the loops of a step), so the engine keeps one line for each.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kotc.dsl.cards import MAX_STAT_VALUE
+from kotc.dsl import Ruleset
+from kotc.dsl.limits import DEFAULT_LIMITS, bounds
 
-__all__ = ["LIMITS", "LimitExceeded", "check_dice", "check_repeat", "check_stat"]
+__all__ = ["LIMITS", "Bounds", "LimitExceeded", "check_dice", "check_repeat",
+           "check_stat"]
 
-# name -> (bound, what it bounds); a value past the bound is refused.
-LIMITS: dict[str, tuple[int, str]] = {
-    "stat_value": (MAX_STAT_VALUE, "a stat's value"),
-    "dice_per_roll": (10_000, "the dice of one roll"),
-    "repeat_rounds": (100_000, "the rounds of one repeat"),
-}
+# kotc's own bounds: name -> (bound, what it bounds); a value past one is refused
+LIMITS: dict[str, tuple[int, str]] = DEFAULT_LIMITS
 
 
 class LimitExceeded(ValueError):
-    """A rule asked for more than a bound of `LIMITS`; its message says which
-    bound, the value asked for, and the rule (its citation)."""
+    """A rule asked for more than a bound; its message says which bound (and the
+    rule that states it, when an edition does), the value asked for, and the rule
+    that asked (its citation)."""
 
-    def __init__(self, limit: str, value: int, cite: Any) -> None:
-        bound, what = LIMITS[limit]
+    def __init__(self, limit: str, value: int, cite: Any, bound: int | None = None,
+                 stated: Any = None) -> None:
+        most, what = LIMITS[limit]
+        bound = most if bound is None else bound
         rule = f" by {cite}" if cite is not None else ""
+        source = f", stated by {stated}" if stated is not None else ""
         super().__init__(f"{what} asked{rule} is {_shown(value)}, past the bound of "
-                         f"{bound:,} ({limit}); the game stops here")
+                         f"{bound:,} ({limit}{source}); the game stops here")
         self.limit, self.value, self.cite = limit, value, cite
+        self.bound, self.stated = bound, stated
 
-    def __reduce__(self) -> tuple[type[LimitExceeded], tuple[str, int, Any]]:
+    def __reduce__(self) -> tuple[type[LimitExceeded], tuple[Any, ...]]:
         # raised in a pool's worker, it is pickled back to the run: rebuilt from
         # what it was made of (the default would pass the message as `limit`)
-        return type(self), (self.limit, self.value, self.cite)
+        return type(self), (self.limit, self.value, self.cite, self.bound, self.stated)
 
 
 def _shown(value: int) -> str:
@@ -53,36 +56,72 @@ def _shown(value: int) -> str:
     return text if len(text) <= 30 else f"a number of {len(str(abs(value)))} digits"
 
 
-def _check(limit: str, value: Any, cite: Any, floor: int | None = 0) -> None:
-    if type(value) is not int:  # a bool or None: what the rule computes, unchecked
-        return
-    bound = LIMITS[limit][0]
-    if value > bound or (floor is not None and value < -bound):
-        raise LimitExceeded(limit, value, cite)
+class Bounds:
+    """The bounds in force under one ruleset: kotc's, or tighter ones the edition
+    states (`kotc.dsl.limits`). An engine keeps one; the primitives and programs
+    that do the work call its checks."""
+
+    __slots__ = ("values", "stated")
+
+    def __init__(self, ruleset: Ruleset | None = None) -> None:
+        found = bounds(ruleset)
+        self.values = {name: b.value for name, b in found.items()}
+        self.stated = {name: b.rule.cite for name, b in found.items()
+                       if b.rule is not None}
+
+    def _check(self, limit: str, value: Any, cite: Any, floor: bool = True) -> None:
+        if type(value) is not int:  # a bool or None: what the rule computes, unchecked
+            return
+        bound = self.values[limit]
+        if value > bound or (floor and value < -bound):
+            raise LimitExceeded(limit, value, cite, bound, self.stated.get(limit))
+
+    def check_dice(self, n: Any, cite: Any) -> None:
+        """Refuse a roll of more dice than `dice_per_roll`.
+
+        Raises:
+            LimitExceeded: past the bound.
+        """
+        self._check("dice_per_roll", n, cite)
+
+    def check_repeat(self, n: Any, cite: Any, g: Any = None) -> None:
+        """Refuse a repeat of more rounds than `repeat_rounds`; for game `g`, count
+        its rounds as the work of the step (`check_work`).
+
+        Raises:
+            LimitExceeded: past a bound.
+        """
+        self._check("repeat_rounds", n, cite)
+        if g is not None and type(n) is int and n > 0:
+            self.check_work(g, n, cite)
+
+    def check_work(self, g: Any, rounds: int, cite: Any) -> None:
+        """Count `rounds` more loop rounds (of a `for each` or a `repeat`) run since
+        game `g`'s last decision, and refuse more in all than `work_per_step`: 25
+        nested loops over the players are each small, together 2^25 rounds.
+
+        Raises:
+            LimitExceeded: past the bound.
+        """
+        if g.work_at != g.applied:  # a decision since: counted anew
+            g.work_at, g.work = g.applied, 0
+        g.work += rounds
+        if g.work > self.values["work_per_step"]:
+            raise LimitExceeded("work_per_step", g.work, cite,
+                                self.values["work_per_step"],
+                                self.stated.get("work_per_step"))
+
+    def check_stat(self, value: Any, cite: Any) -> None:
+        """Refuse a stat set beyond `stat_value` either way.
+
+        Raises:
+            LimitExceeded: past the bound.
+        """
+        self._check("stat_value", value, cite)
 
 
-def check_dice(n: Any, cite: Any) -> None:
-    """Refuse a roll of more dice than `dice_per_roll`.
-
-    Raises:
-        LimitExceeded: past the bound.
-    """
-    _check("dice_per_roll", n, cite)
-
-
-def check_repeat(n: Any, cite: Any) -> None:
-    """Refuse a repeat of more rounds than `repeat_rounds`.
-
-    Raises:
-        LimitExceeded: past the bound.
-    """
-    _check("repeat_rounds", n, cite)
-
-
-def check_stat(value: Any, cite: Any) -> None:
-    """Refuse a stat set beyond `stat_value` either way.
-
-    Raises:
-        LimitExceeded: past the bound.
-    """
-    _check("stat_value", value, cite)
+# kotc's own bounds, for what no ruleset states
+_DEFAULT = Bounds()
+check_dice = _DEFAULT.check_dice
+check_repeat = _DEFAULT.check_repeat
+check_stat = _DEFAULT.check_stat

@@ -6,7 +6,7 @@ hold no rules; `game.py` changes them as the ruleset's programs direct.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from .values import decode, encode
 
@@ -14,19 +14,21 @@ from .values import decode, encode
 SEAT_FIELDS = frozenset({"owner", "controller", "last_controller"})
 
 _new_object = object.__new__
+_S = TypeVar("_S", bound="_Slotted")
+_R = TypeVar("_R", bound="Record")
 _UNSET = object()  # a record's field not set yet
 
 
 class _Slotted:
     """Plain state held in slots, written to JSON and read back slot by slot."""
 
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {s: getattr(self, s) for s in self.__slots__}
 
     @classmethod
-    def from_json(cls, data: dict):
+    def from_json(cls: type[_S], data: dict[str, Any]) -> _S:
         obj = object.__new__(cls)
         for s in cls.__slots__:
             setattr(obj, s, data[s])
@@ -69,7 +71,7 @@ class CardState(_Slotted):
         name: str,
         type: str,
         owner: int,
-        printed: dict,
+        printed: dict[str, Any],
         design: str | None,
         pawn: bool = False,
     ):
@@ -84,7 +86,7 @@ class CardState(_Slotted):
         self.fatigued_turn = 0
         self.face_up = False
         self.pawn = pawn
-        self.counters: list[list] = []  # [kind, placer seat]
+        self.counters: list[list[Any]] = []  # [kind, placer seat]
         self.tags: dict[str, str] = {}  # tag -> until ("leave", "recovery", ...)
 
     def copy(self) -> CardState:
@@ -141,15 +143,16 @@ class Record:
     fields as slots (`Chain`, `Battle`), which the flow reads at every step; a
     field not set yet is neither copied nor written."""
 
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
 
     def __init__(self, **fields: Any):
         for k, v in fields.items():
             setattr(self, k, v)
 
-    def fields(self) -> dict:
+    def fields(self) -> dict[str, Any]:
         """The fields set, by name, in the order of the slots."""
-        found = {}
+        found: dict[str, Any] = {}
+        k: str
         for k in self.__slots__:
             v = getattr(self, k, _UNSET)
             if v is not _UNSET:
@@ -159,11 +162,11 @@ class Record:
     def copy(self) -> Record:
         return type(self)(**{k: _copy(v) for k, v in self.fields().items()})
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {k: encode(v) for k, v in self.fields().items()}
 
     @classmethod
-    def from_json(cls, data: dict | None) -> Record | None:
+    def from_json(cls: type[_R], data: dict[str, Any] | None) -> _R | None:
         if data is None:
             return None
         return cls(**{k: decode(v) for k, v in data.items()})
@@ -187,7 +190,7 @@ class Battle(Record):
     __slots__ = (
         "attacker", "defender", "victim", "attack_team", "defense_team",
         "attack_dice", "defense_dice", "skipped", "forced", "cancelled", "holding",
-        "left_from", "op", "stage", "answer", "unplaced",
+        "op", "stage", "answer", "unplaced",
         # set once a step's window opens (`Referee._step_window`)
         "asking", "passes",
     )
@@ -202,7 +205,6 @@ class Battle(Record):
     forced: bool
     cancelled: bool
     holding: bool
-    left_from: int | None
     op: int
     stage: int
     answer: Any

@@ -26,7 +26,7 @@ class Seat(int):
         return f"Seat({int(self)})"
 
 
-class _Seats(dict):
+class _Seats(dict[int, Seat]):
     def __missing__(self, n: int) -> Seat:
         s = self[n] = Seat(n)
         return s
@@ -46,12 +46,12 @@ class DieRef(int):
         return f"DieRef({int(self)})"
 
 
-class AbilityRef(tuple):
+class AbilityRef(tuple[int, int]):
     """An ability: the card that carries it and its index among the card's abilities."""
 
     __slots__ = ()
 
-    def __new__(cls, card: int, index: int):
+    def __new__(cls, card: int, index: int) -> AbilityRef:
         return tuple.__new__(cls, (card, index))
 
     # read on every listing of activations: getters in C, not Python functions

@@ -17,6 +17,10 @@ DECKS = all_starter_deck_files()
 # Remove an entry once its cause is fixed; the test below fails until then.
 UNREACHABLE_KEYWORDS: dict[str, tuple[str, ...]] = {}
 
+# Value terms the rules write for their own programs (a battle's parts), not for
+# cards: no card needs to use them.
+RULES_OWN_TERMS = ("in_battle_zone",)
+
 
 def test_every_shipped_edition_has_at_least_two_starter_decks():
     editions = [load_deck(p)[0].edition for p in DECKS]
@@ -64,4 +68,5 @@ def test_the_starter_decks_use_every_keyword_and_counter(edition):
     assert cov.counters.unused == ()
     assert cov.keywords.unused == UNREACHABLE_KEYWORDS.get(edition, ())
     assert cov.modifiers.unused == ()
-    assert cov.value_terms.unused == ()
+    assert cov.value_terms.unused == tuple(
+        t for t in RULES_OWN_TERMS if t in rs.terms and t not in cov.value_terms.used)

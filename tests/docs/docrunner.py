@@ -15,7 +15,9 @@ Each fenced block is run by its language:
 
 An HTML comment just before a block can say more: `exit=N` (the status every
 command of the block must end with, 0 by default), `edition=NAME` (for a card
-file's check), `check=fails` (a file that is meant to be refused).
+file's check), `check=fails` (a file that is meant to be refused), `needs=MODULE`
+(a block that needs an optional package, such as an extra brings: passed over,
+the reason kept in `Page.skipped`, where that Python cannot import it).
 
 Run it from the command line on a page to follow it in a fresh folder:
 `python tests/docs/docrunner.py docs/tutorial.md --kotc PATH/TO/bin`.
@@ -81,6 +83,7 @@ class Page:
                     "NO_COLOR": "1", "COLUMNS": "100", "HOME": str(folder),
                     "KOTC_CACHE_DIR": os.environ.get("KOTC_CACHE_DIR", "off")}
         self.env.pop("PAGER", None)
+        self.skipped: list[str] = []  # blocks passed over, and why
 
     def run(self) -> int:
         """Run every block; returns how many ran. Raises Failure on the first
@@ -93,12 +96,24 @@ class Page:
                 lang = block.lang or "(none)"
                 raise Failure(f"{where}: a ```{lang} block cannot be run "
                               f"(use one of: {', '.join(sorted(RUN))})")
+            needs = block.directives.get("needs")
+            if needs and not self._importable(needs):
+                self.skipped.append(f"{where}: needs {needs}, not installed")
+                ran += 1
+                continue
             try:
                 getattr(self, f"_{block.lang}")(block)
             except Failure as err:
                 raise Failure(f"{where}: {err}") from None
             ran += 1
         return ran
+
+    def _importable(self, module: str) -> bool:
+        python = self.bin_dir / "python"
+        python = python if python.exists() else Path(sys.executable)
+        code, _ = self.shell(f"{shlex.quote(str(python))} -c "
+                             f"{shlex.quote(f'import {module}')}")
+        return code == 0
 
     def shell(self, command: str) -> tuple[int, str]:
         code, out, err = self.shell3(command)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from kotc.dsl import ast, load_edition
+from kotc.dsl.unparse import unparse
 
 EDITIONS = ("11th", "12th", "13th", "17th")
 
@@ -577,22 +578,24 @@ def test_battle_steps(rs, edition, steps):
 )
 def test_leftover_defender_dice_hit_the_attacking_player(rs, edition, hits_attacker):
     r = rs[edition]
-    assert (r.setting("battle", "leftover_defense") is not None) == hits_attacker
     ops = [op for s in r.battle_steps for op in s.ops]
     assert ("leftover_defense" in ops) == hits_attacker
+    # the part hits the attacking player, by the defender, when the victim is one
+    body = unparse(r.battle_parts["leftover_defense"])
+    assert "inflict_player(battle.attacker, leftover, none) by battle.defender" in body
+    assert "battle.victim is player" in body
 
 
 @pytest.mark.parametrize(
-    "edition,to",
-    [
-        ("11th", "victim"),
-        ("12th", "victim"),
-        ("13th", "victim_or_controller"),
-        ("17th", "victim_or_controller"),
-    ],
+    "edition,from_13th",
+    [("11th", False), ("12th", False), ("13th", True), ("17th", True)],
 )
-def test_leftover_attacker_dice(rs, edition, to):
-    assert rs[edition].setting("battle", "leftover_attack").to == to
+def test_leftover_attacker_dice(rs, edition, from_13th):
+    # the victim, if still in the battle's zone; from the 13th, else the player who
+    # controlled it there
+    part = rs[edition].battle_parts["leftover_attack"]
+    assert part.cite.edition == ("13th" if from_13th else "11th")
+    assert ("target.last_controller" in unparse(part)) == from_13th
 
 
 @pytest.mark.parametrize(

@@ -95,7 +95,8 @@ SYNTAX_CLASSES = [
     and not issubclass(cls, ast.Expr) and cls is not ast.EditionFile
 ]
 # Not written: a citation's edition is its file's; a phrase's text is its label.
-IMPLICIT = {ast.Citation: {"edition"}, ast.Phrase: {"label"}}
+IMPLICIT = {ast.Citation: {"edition"}, ast.Phrase: {"label"}, ast.Limit: {"label"},
+            ast.BattlePart: {"label"}}
 
 
 @pytest.mark.parametrize("cls", SYNTAX_CLASSES, ids=lambda c: c.__name__)

@@ -9,12 +9,15 @@ backends, corners included: nothing in an order comparison, `in` a single value,
 `+` and `-` on lists, `where` binding its element, terms with their own names,
 bare counter and tag names, the forms of `is`, unbound names. Random expressions
 and random programs must run alike (hypothesis); then seeded games of every
-edition must match decision by decision. A failure inside generated code shows
-the generated line.
+edition must match decision by decision, and `kotc simulate --format json`
+report alike under `--backend generated` and `--backend reference`. A failure
+inside generated code shows the generated line.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import traceback
 
 import pytest
@@ -22,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kotc.compiler.lower import PLAYER
 from kotc.compiler.programs import Programs
-from kotc.dsl import ast, load_edition
+from kotc.dsl import ast, edition_files, load_edition
 from kotc.dsl.ast import Origin
 from kotc.dsl.cards import CardDesign, StatValue
 from kotc.engine.decks import default_decks, vanilla_deck
@@ -529,3 +532,31 @@ def test_seeded_games_play_alike_in_both_backends(edition):
 
     for seed in range(4):
         assert transcript(engines[0], seed) == transcript(engines[1], seed), seed
+
+
+# The seeded games per edition whose simulation reports the backends must agree on:
+# the issue's acceptance asks for 50 (`KOTC_BACKEND_GAMES=50`, about a minute on a
+# quiet machine); fewer by default, to keep the suite quick.
+REPORT_GAMES = int(os.environ.get("KOTC_BACKEND_GAMES", "10"))
+
+
+@pytest.mark.parametrize("edition", list(edition_files()))
+def test_simulation_reports_are_the_same_under_both_backends(kotc, edition):
+    reports = []
+    for backend in ("generated", "reference"):
+        code, out, err = kotc("simulate", edition, "--games", str(REPORT_GAMES),
+                              "--seed", "1", "--format", "json", "--backend", backend)
+        assert code == 0, err
+        report = json.loads(out)
+        assert report["games"] == REPORT_GAMES and report["decisions"] > 0
+        del report["run"]["seconds"]  # how long the run took, not what it played
+        reports.append(report)
+    assert reports[0] == reports[1]
+
+
+def test_backend_is_chosen_on_the_command_line(kotc):
+    for command in ("play", "simulate", "test", "fuzz"):
+        code, out, _ = kotc(command, "--help")
+        assert code == 0 and "--backend {generated,reference}" in out, command
+    code, _, err = kotc("simulate", next(iter(edition_files())), "--backend", "closures")
+    assert code == 2 and "invalid choice: 'closures'" in err
