@@ -114,7 +114,7 @@ class Referee(Listing):
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
         "step_windows", "steps", "steps_count", "steps_run", "team_barred",
         "team_excluded", "team_zone", "turn_cite", "turn_limit_cite", "turn_text",
-        "unbindable", "victim_excluded", "zone_names",
+        "unbindable", "victim_excluded", "victims_once", "zone_names",
     )
 
     def __init__(self, engine):
@@ -368,6 +368,9 @@ class Referee(Listing):
         self.victim_excluded = frozenset(kinds.excluded if kinds else ())
         self.players_are_victims = "player" in victim_kinds
         self.minion_victim_kinds = victim_kinds - {"player"}
+        # each player and minion is declared the victim once per Battle Phase
+        # (`victims once_per_phase`), or as often as the battles come
+        self.victims_once = s("victims_once_per_phase") is not None
         self.defender_rule = s("defender").who if s("defender") else "controller"
         self.dice_per = s("dice_per").stat if s("dice_per") else None
         record = rs.battle_record
@@ -1309,8 +1312,8 @@ class Referee(Listing):
     def possible_victims(self, g, attacker: int) -> list:
         """The players and minions `attacker` may declare the victim of a battle
         now, under the battle section's victim kinds, each once per Battle Phase
-        (what the DSL's `victims(player)` reads)."""
-        declared = g.victims
+        where the section says so (what the DSL's `victims(player)` reads)."""
+        declared = g.victims if self.victims_once else ()
         out: list = []  # loops, not comprehensions: no calls of their own
         if self.players_are_victims:
             for s in g.in_game:
