@@ -796,6 +796,10 @@ class DicePer(Setting):
 class TeamRule(Setting):
     zone: str
     excluded: tuple[str, ...] = ()  # tags: a card carrying one is not enlisted
+    # caveats (`caveat` phrases): a card printed with one is not enlisted into an
+    # attacking team, or a defending one
+    attack_caveats: tuple[str, ...] = ()
+    defense_caveats: tuple[str, ...] = ()
     setting = "team"
 
 

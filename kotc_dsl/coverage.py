@@ -7,7 +7,8 @@ says what those cards use:
 - keywords: called by a phrase program the cards read as, or transitively by a
   keyword, a value term, an action performed or a counter's effect on the way;
 - counters: placed, stripped, popped or referred to, a `[counter]` placeholder
-  counting as the counter the card names there;
+  counting as the counter the card names there, and a `from_card` counter as
+  used by a card that states the effect of a counter of its own;
 - value terms (`enemy`, `on_field`...): referred to by those programs;
 - activation modifiers (ghost-play, hex-play): given by a condition phrase read;
 - glossary terms the language builds in (`Each`, `Target`, `It`...): their label
@@ -90,6 +91,8 @@ def coverage(rs: Ruleset, readings: Iterable[AbilityReading]) -> Coverage:
             texts.append(r.text.text)
             modifiers.update(r.phrase.modifiers)
             walker.visit(r.phrase, r.counter)
+        for stated in ability.stated:  # a card's own counter is one of its template
+            walker.counters.add(stated.template.name)
     walker.drain()
     terms = rs.terms
     value_terms = [n for n, t in terms.items() if t.value is not None]
@@ -124,6 +127,8 @@ def _pieces(ability: AbilityReading) -> Iterator[Reading]:
         if sub.target is not None:
             yield sub.target
         yield from sub.effects
+    for stated in ability.stated:  # the effect a named counter's card states
+        yield stated.effect
 
 
 def _mentions(label: str, text: str) -> bool:

@@ -1,23 +1,30 @@
 """Matching printed card text against text patterns from the rules.
 
 Rule files write texts with placeholders: `[x]`, `[y]`, `[z]` (or a bare `x`,
-`y`, `z` word, as the later rulebooks print them) for numbers, and `[counter]`
-for a counter's printed name. Which printed texts stand for one another ("it"
-for "the targets", as the 12th's "It" allows) and how listed texts are found
-(in any case, inside longer words) is each edition's data, handed here as a
-`Wording`. A card prints "1 card" where the template says "[x] cards", so the
-noun after a number may drop its plural "s"; a phrase is read in any case, as a
-sentence's first word is capitalised and the same word inside one is not.
+`y`, `z` word, as the later rulebooks print them) for numbers, `[counter]`
+for a counter's printed name, and, where a card states a named counter's
+effect, `[name]` for the name it gives and `[effect]` for the effect's text.
+Which printed texts stand for one another ("it" for "the targets", as the
+12th's "It" allows) and how listed texts are found (in any case, inside longer
+words) is each edition's data, handed here as a `Wording`. A card prints "1
+card" where the template says "[x] cards", so the noun after a number may drop
+its plural "s"; a phrase is read in any case, as a sentence's first word is
+capitalised and the same word inside one is not.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _NUMBER_HOLE = re.compile(r"\[(x|y|z)\]|\b(x|y|z)\b")
 _COUNTER_HOLE = "[counter]"
+# Holes for printed words: a name a card gives (a word or a few), and the rest of
+# the text (an effect a card states, to be read with the effect phrases).
+_WORD_HOLES = {"[name]": "name", "[effect]": "effect"}
+_WORD_PATTERNS = {"name": r"(?P<name>[A-Za-z][A-Za-z'-]*(?: [A-Za-z][A-Za-z'-]*){0,2}?)",
+                  "effect": r"(?P<effect>\S.*)"}
 # Pass as `counters` to accept any capitalised "... Counter" name.
 ANY_COUNTER = ("<any counter>",)
 # The first plural-looking word after a number: "cards", "minions", "resources".
@@ -41,10 +48,13 @@ PLAIN = Wording()
 
 @dataclass(frozen=True)
 class Match:
-    """The values a text's placeholders took: numbers by name, the counter's name."""
+    """The values a text's placeholders took: numbers by name, the counter's name,
+    and the printed words of `[name]` and `[effect]`, each with where it starts in
+    the (normalized) text."""
 
     numbers: dict[str, int]
     counter: str | None = None
+    words: dict[str, tuple[str, int]] = field(default_factory=dict)
 
 
 def normalize(text: str) -> str:
@@ -64,11 +74,17 @@ def _pattern(template: str, counters: tuple[str, ...], whole: bool,
     cuts = [(m.start(), m.end(), m.group(1) or m.group(2)) for m in tokens]
     if counter_at >= 0:
         cuts.append((counter_at, counter_at + len(_COUNTER_HOLE), "counter"))
+    for hole, name in _WORD_HOLES.items():
+        at = template.find(hole)
+        if at >= 0:
+            cuts.append((at, at + len(hole), name))
     after_number = False
     for start, end, name in sorted(cuts):
         parts.append(_literal(template[pos:start], after_number, wording.same))
-        after_number = name != "counter"
-        if name == "counter" and counters == ANY_COUNTER:
+        after_number = name not in ("counter", *_WORD_PATTERNS)
+        if name in _WORD_PATTERNS:
+            parts.append(_WORD_PATTERNS[name])
+        elif name == "counter" and counters == ANY_COUNTER:
             parts.append(r"(?P<counter>(?:[A-Z][\w-]* )+Counter)s?")
         elif name == "counter":
             longest_first = sorted(counters, key=len, reverse=True)
@@ -220,4 +236,5 @@ def _found(m: re.Match[str] | None) -> Match | None:
         return None
     groups = {k: v for k, v in m.groupdict().items() if v is not None}
     counter = groups.pop("counter", None)
-    return Match({k: int(v) for k, v in groups.items()}, counter)
+    words = {k: (groups.pop(k), m.start(k)) for k in _WORD_PATTERNS if k in groups}
+    return Match({k: int(v) for k, v in groups.items()}, counter, words)

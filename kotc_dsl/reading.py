@@ -17,8 +17,10 @@ programs a card runs and with which numbers and counters.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import ast
@@ -54,11 +56,46 @@ class SubAbility:
 
 
 @dataclass(frozen=True)
+class StatedCounter:
+    """A named counter's effect, as the card that places it states it: the counter
+    kind its counters are (`kind`, the card's own), the label printed ("fire
+    counter"), the effect read, and the edition's `from_card` counter it is one
+    of (`template`: how it is popped)."""
+
+    kind: str
+    label: str
+    effect: Reading
+    template: ast.Counter
+    text: Text
+
+    def rule(self) -> ast.Counter:
+        """The counter kind as a rule: the template's, popped for the stated
+        effect, with the numbers the card printed; the effect selects no targets,
+        and `this` is the card the counter is on."""
+        lets: list[ast.Stmt] = [
+            ast.Let(name, ast.IntLit(value), origin=self.text.origin)
+            for name, value in self.effect.numbers.items()]
+        lets.append(ast.Let("targets", ast.NoneLit(), origin=self.text.origin))
+        lets.append(ast.Let("this", ast.Path(("host",)), origin=self.text.origin))
+        t = self.template
+        return ast.Counter(ident=self.kind, label=self.label,
+                           counter_kind=t.counter_kind, trigger=t.trigger,
+                           from_card=True, body=(*lets, *self.effect.phrase.body),
+                           cite=t.cite,
+                           origin=self.text.origin)
+
+
+@dataclass(frozen=True)
 class AbilityReading:
     name: str | None
     condition: Reading | None
     cost: Reading | None
     subs: tuple[SubAbility, ...]
+    # the named counters whose effect the ability's sentences state
+    stated: tuple[StatedCounter, ...] = ()
+    # a card's first paragraph, where an edition prints caveats: the caveats (then
+    # it is no ability: nothing to activate)
+    caveats: tuple[Reading, ...] = ()
 
 
 def wording(rs: Ruleset) -> Wording:
@@ -76,10 +113,52 @@ def wording(rs: Ruleset) -> Wording:
 
 def read_card(card: CardDesign, ruleset: Ruleset) -> tuple[list[AbilityReading],
                                                           list[Unread]]:
-    """Read every ability of a card; problems are located at the printed text."""
+    """Read every ability of a card; problems are located at the printed text.
+
+    The named counters the card states the effect of (`StatedCounter`) are read
+    first, so that its sentences may place them by the names it gives."""
     reader = _Reader(ruleset)
-    readings = [reader.ability(a) for a in card.abilities]
+    stated = [reader.stated(card, a) for a in card.abilities]
+    reader.know(s for ss in stated for s in ss)
+    readings = []
+    for i, (a, ss) in enumerate(zip(card.abilities, stated, strict=True)):
+        caveats = reader.caveats(a) if i == 0 else ()
+        readings.append(AbilityReading(a.name, None, None, (), caveats=caveats)
+                        if caveats else reader.ability(a, ss))
     return readings, reader.problems
+
+
+def card_caveats(card: CardDesign, ruleset: Ruleset) -> frozenset[str]:
+    """The caveats a card is printed with, by the names of the edition's caveat
+    phrases that read them."""
+    readings, _ = read_card(card, ruleset)
+    return frozenset(c.phrase.name for r in readings for c in r.caveats)
+
+
+def stated_counters(designs: Iterable[CardDesign],
+                    ruleset: Ruleset) -> list[ast.Counter]:
+    """The counter kinds the cards state the effects of, as counter rules (each
+    card's its own), in the cards' order: what an edition with `from_card`
+    counters plays with besides its own."""
+    reader = _Reader(ruleset)
+    found: dict[str, ast.Counter] = {}
+    for card in designs:
+        for a in card.abilities:
+            for sc in reader.stated(card, a):
+                found.setdefault(sc.kind, sc.rule())
+    return list(found.values())
+
+
+def with_stated_counters(ruleset: Ruleset, designs: Iterable[CardDesign]) -> Ruleset:
+    """The ruleset with the counter kinds `designs` state (see `stated_counters`),
+    or the ruleset itself where they state none."""
+    extra = stated_counters(designs, ruleset)
+    if not extra:
+        return ruleset
+    sections = dict(ruleset.sections)
+    sections["counters"] = {**sections.get("counters", {}),
+                            **{c.key: c for c in extra}}
+    return dataclasses.replace(ruleset, sections=sections)
 
 
 class _Reader:
@@ -89,17 +168,66 @@ class _Reader:
         self.by_kind: dict[str, list[ast.Phrase]] = {}
         for p in ruleset.phrases:
             self.by_kind.setdefault(p.phrase_kind, []).append(p)
-        self.counter_names = {c.label.lower(): c.name for c in ruleset.counters.values()}
-        self.counter_labels = tuple(c.label for c in ruleset.counters.values())
+        # the counters a card's text may name: the edition's (but the `from_card`
+        # ones, which stand for those a card names and states the effect of)
+        own = [c for c in ruleset.counters.values() if not c.from_card]
+        self.counter_names = {c.label.lower(): c.name for c in own}
+        self.counter_labels = tuple(c.label for c in own)
         self.wording = wording(ruleset)
         self.untargeted = _untargeted(ruleset)
         clauses = ruleset.setting("phrases", "clauses")
         self.joiners = clauses.joiners if clauses else ()
+        # the sentences that state a named counter's effect (see `stated`)
+        self.statements: set[ast.Origin] = set()
 
-    def ability(self, a: AbilityText) -> AbilityReading:
+    def stated(self, card: CardDesign, a: AbilityText) -> tuple[StatedCounter, ...]:
+        """The named counters an ability's sentences state the effect of (a
+        counter phrase's text), each effect read with the effect phrases."""
+        found = []
+        for sentence in a.sentences:
+            for p in self.by_kind.get("counter", ()):
+                m = match(p.text, sentence.text, (), self.wording)
+                template = self.rs.counters.get(p.name)
+                if m is None or template is None:
+                    continue
+                self.statements.add(sentence.origin)  # no effect of the ability
+                name, _ = m.words["name"]
+                effect, at = m.words["effect"]
+                piece = sentence.part(at, at + len(effect))
+                read = self.attempt_kinds(piece, ("effect",))
+                if read is None:
+                    self.problems.append(self.why_not(
+                        piece, self.phrases_of(("effect",)), "effect"))
+                    break
+                # the name with the word the phrase prints after it ("counter")
+                after = re.match(r"\s*([\w-]+)", p.text.split("[name]", 1)[1])
+                label = f"{name} {after.group(1) if after else ''}".strip().lower()
+                kind = f"{_slug(name)}_of_{_slug(card.name)}"
+                found.append(StatedCounter(kind, label, read, template, sentence))
+                break
+        return tuple(found)
+
+    def caveats(self, a: AbilityText) -> tuple[Reading, ...]:
+        """The caveats of a card's first paragraph: read as caveat phrases when it
+        is a paragraph of sentences alone (no name, condition or cost) whose first
+        reads as one; then every sentence of it is a caveat, or unread."""
+        if (a.name or a.condition or a.cost or not a.sentences
+                or self.attempt(a.sentences[0], "caveat") is None):
+            return ()
+        read = [self.read(s, ("caveat",), "caveat") for s in a.sentences]
+        return tuple(r for r in read if r is not None)
+
+    def know(self, stated: Iterable[StatedCounter]) -> None:
+        """Read the names of the card's stated counters as counters' names."""
+        for s in stated:
+            self.counter_names[s.label] = s.kind
+            self.counter_labels += (s.label,)
+
+    def ability(self, a: AbilityText,
+                stated: tuple[StatedCounter, ...] = ()) -> AbilityReading:
         condition = self.read(a.condition, ("condition",), "activation condition")
         cost = self.read(a.cost, ("cost",), "activation cost")
-        sentences = list(a.sentences)
+        sentences = [s for s in a.sentences if s.origin not in self.statements]
         if a.condition is None and sentences:
             condition = self.attempt(sentences[0], "condition")
             sentences = sentences[condition is not None:]
@@ -127,7 +255,7 @@ class _Reader:
                                           subs[-1].effects + (reading,))
                 else:
                     subs.append(SubAbility(None, (reading,)))
-        return AbilityReading(a.name, condition, cost, tuple(subs))
+        return AbilityReading(a.name, condition, cost, tuple(subs), stated)
 
     def sentence(self, text: Text) -> list[Reading]:
         """A sentence read whole, or as clauses parted by the edition's `clauses`:
@@ -241,6 +369,15 @@ class _Reader:
             cite = f" [{closest.cite}]" if closest.cite else ""
             message += f"; closest: \"{closest.text}\"{cite}"
         return Unread(text.origin, message, text.text, closest)
+
+
+def _slug(name: str) -> str:
+    """A name as a rule's name: "Fire Imp" -> "fire_imp".
+
+    >>> _slug("Old Man's Fire")
+    'old_man_s_fire'
+    """
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "card"
 
 
 def _trimmed(text: Text, start: int, end: int) -> Text:

@@ -16,7 +16,7 @@ from pathlib import Path
 from . import ast
 from .cards import file_problem
 from .legality import read_as
-from .reading import read_card
+from .reading import read_card, with_stated_counters
 from .ruleset import Ruleset
 from .scenario_model import (
     MAX_COUNT,
@@ -231,8 +231,9 @@ class _EditionCheck:
 
     def __init__(self, scn: Scenario, name: str, rs: Ruleset, report: EditionReport):
         self.scn, self.name, self.rs, self.report = scn, name, rs, report
-        self.words = Vocabulary(rs)
         self.designs = {d.name: d for d in scn.designs_for(name)}
+        # the counters the scenario's cards state the effects of are words too
+        self.words = Vocabulary(with_stated_counters(rs, self.designs.values()))
         self.events = log_events(rs)
         start = scn.start_for(name)
         self.placed = {e.design for _seat, _z, e in start.entries()} \

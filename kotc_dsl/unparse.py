@@ -345,7 +345,9 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.VictimKinds: "victim_kinds {kinds:,} [except tagged {excluded:,}]",
     ast.DefenderRule: "defender {who}",
     ast.DicePer: "dice_per {stat}",
-    ast.TeamRule: "team from {zone} unexhausted exhausting [except tagged {excluded:,}]",
+    ast.TeamRule: "team from {zone} unexhausted exhausting [except tagged {excluded:,}] "
+                  "[attacking except caveat {attack_caveats:,}] "
+                  "[defending except caveat {defense_caveats:,}]",
     ast.WithdrawRule: "withdraw_on_leave",
     ast.StepWindows: "windows after_each_step",
     ast.NewChainAfterResolving: "new_chain after_resolving",

@@ -37,6 +37,8 @@ from .types import (
 
 # What a phrase's placeholders mean inside its program.
 PHRASE_HOLES = {"x": "int", "y": "int", "z": "int", "counter": "counter"}
+# The placeholders of a counter phrase: the name a card gives, the effect it states.
+COUNTER_PHRASE_HOLES = ("name", "effect")
 
 
 def validate(ruleset: Ruleset) -> list[Diagnostic]:
@@ -286,6 +288,9 @@ class Checker:
         self.ref(r, r.zone, self.zones, "zone")
         for tag in r.excluded:
             self.ref(r, tag, self.rs.tags, "tag")
+        caveats = [p.name for p in self.rs.phrases if p.phrase_kind == "caveat"]
+        for caveat in r.attack_caveats + r.defense_caveats:
+            self.ref(r, caveat, caveats, "caveat")
 
     def rule_Anytime(self, r: ast.Anytime) -> None:
         for a in r.actions:
@@ -393,6 +398,16 @@ class Checker:
 
     def rule_Phrase(self, r: ast.Phrase) -> None:
         holes = set(re.findall(r"\[(\w+)\]", r.text))
+        if r.phrase_kind == "counter":
+            self.counter_phrase(r, holes)
+            return
+        if r.phrase_kind == "caveat":
+            if holes or r.body or r.trigger is not None or r.cond is not None \
+                    or r.modifiers:
+                self.error(r, f"caveat phrase '{r.name}' is a printed text and its "
+                              f"name: no placeholder, program, trigger or condition "
+                              f"(the rules that name it say what it does)")
+            return
         for hole in sorted(holes - PHRASE_HOLES.keys()):
             self.error(
                 r,
@@ -428,6 +443,23 @@ class Checker:
             isinstance(s, ast.Choose) and s.name == "targets" for s in r.body
         ):
             self.error(r, f"target phrase '{r.name}' must choose `... as targets`")
+
+    def counter_phrase(self, r: ast.Phrase, holes: set[str]) -> None:
+        """A card's statement of a named counter's effect: `[name]` and `[effect]`
+        in its text, no program of its own, named for a `from_card` counter."""
+        wanted = set(COUNTER_PHRASE_HOLES)
+        if holes != wanted:
+            self.error(r, f"a counter phrase's text has the placeholders [name] and "
+                          f"[effect], and no other (it has "
+                          f"{', '.join(f'[{h}]' for h in sorted(holes)) or 'none'})")
+        if r.body or r.trigger is not None or r.cond is not None or r.modifiers:
+            self.error(r, f"counter phrase '{r.name}' has no program, trigger or "
+                          f"condition: the effect is the one the card states")
+        counter = self.rs.counters.get(r.name)
+        if counter is None or not counter.from_card:
+            stated = sorted(c.name for c in self.rs.counters.values() if c.from_card)
+            self.error(r, f"counter phrase '{r.name}' names no `from_card` counter of "
+                          f"the edition (those: {', '.join(stated) or 'none'})")
 
     def rule_SubAbilities(self, r: ast.SubAbilities) -> None:
         if not r.own_targets:

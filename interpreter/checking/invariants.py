@@ -531,7 +531,8 @@ class Monitor:
 def derived_out_of_step(g) -> list[str]:
     """The fields the engine derives from the state (see `kotc.engine.primitives`)
     that differ from what they are recomputed from scratch: the cards marked, the
-    seats in the game, the names of the cards, the battle's teams, and `dirty`
+    seats in the game, the names of the cards, the battle's teams (where the rules
+    withdraw a card that leaves), and `dirty`
     (while false, no lose or end condition may hold). `counters_in_play` and the
     last controllers are invariants of their own (`counter_count`,
     `last_controller`)."""
@@ -545,7 +546,7 @@ def derived_out_of_step(g) -> list[str]:
     if g.namer.cards != tuple((c.name, c.design) for c in g.cards):
         found.append("the names actions are labelled by are not the cards'")
     b = g.battle
-    if b is not None:
+    if b is not None and g.engine.withdraws:  # where the rules keep teams so
         for team, seat in ((b.attack_team, b.attacker), (b.defense_team, b.defender)):
             for card in team:
                 c = g.cards[card]

@@ -25,6 +25,7 @@ from typing import Any
 
 from kotc.compiler.programs import as_list
 from kotc.dsl import Ruleset, ast
+from kotc.dsl.reading import with_stated_counters
 from kotc.dsl.scenario_model import (
     AbilitySel,
     CardRef,
@@ -363,7 +364,8 @@ class _Play:
                  backend: str = "generated"):
         self.scn, self.edition, self.rs = scn, edition, rs
         self.backend = backend
-        self.words = Vocabulary(rs)
+        # the counters the scenario's cards state the effects of are words too
+        self.words = Vocabulary(with_stated_counters(rs, scn.designs_for(edition)))
         self.failures: list[Failure] = []
         self.labels: dict[str, int] = {}
         self.where = scn.origin

@@ -50,7 +50,8 @@ def compile_card(
     if problems:
         raise ValueError("; ".join(str(p) for p in problems))
     early = rs.setting("chain", "targets_on_activation") is not None
-    return [_ability(r, card, programs, early) for r in readings]
+    # a paragraph of caveats is no ability: the rules that name them read them
+    return [_ability(r, card, programs, early) for r in readings if not r.caveats]
 
 
 def _ability(

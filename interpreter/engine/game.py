@@ -25,6 +25,8 @@ from kotc.compiler.abilities import CompiledAbility, compile_card
 from kotc.compiler.programs import Programs, as_list
 from kotc.dsl import Ruleset, ast, load_edition
 from kotc.dsl.cards import CardDesign
+from kotc.dsl.legality import read_as
+from kotc.dsl.reading import card_caveats, with_stated_counters
 from kotc.dsl.types import ANY_COUNTER
 from kotc.runtime.actions import Action, Decision, IllegalAction, picks
 from kotc.runtime.dice import Dice
@@ -115,6 +117,11 @@ class Engine:
         Raises:
             ValueError: an unknown backend, or a card text the rules cannot read.
         """
+        # with the counter kinds the cards state the effects of (named counters a
+        # card names and gives an effect): a card's own are popped as the edition's;
+        # `edition` is the ruleset as given (`Engine.shared` knows the engine by it)
+        self.edition = ruleset
+        ruleset = with_stated_counters(ruleset, designs)
         self.rs = ruleset
         self.pool = tuple(designs)  # as given (`Engine.shared` knows it so)
         self.backend = backend
@@ -124,12 +131,15 @@ class Engine:
         self.bounds = Bounds(ruleset)
         self.abilities: dict[str, list[CompiledAbility]] = {}
         self.designs: dict[str, CardDesign] = {}
+        # the caveats each design is printed with (the battle's team rule reads them)
+        self.caveats: dict[str, frozenset[str]] = {}
         # in name order: the programs are numbered as compiled, and a saved game
         # names them by number, so one pool listed in any order compiles alike
         for d in sorted(designs, key=lambda d: d.name):
             if d.name not in self.designs:
                 self.designs[d.name] = d
                 self.abilities[d.name] = compile_card(d, ruleset, self.programs)
+                self.caveats[d.name] = card_caveats(read_as(d, ruleset), ruleset)
         # the designs whose cards can be activated: those with abilities
         self.able = frozenset(name for name, abs_ in self.abilities.items() if abs_)
         self._tables(ruleset)
@@ -153,6 +163,9 @@ class Engine:
         self.floors = {s.name: s.floor for s in rs.stats.values()}
         cost = rs.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None
+        # whether a card that leaves its zone or changes controller leaves its battle
+        # team (the battle section's `withdraw_on_leave`)
+        self.withdraws = rs.setting("battle", "withdraw_on_leave") is not None
         pawns = rs.setting("cards", "pawns")
         self.pawn_zone, self.pawn_cite = (
             (pawns.zone, pawns.cite) if pawns else (None, None)
@@ -669,7 +682,7 @@ class Game:
         """Pickled as its state, event log, ruleset and cards (a process pool sends
         games so); unpickled with the engine `Engine.shared` keeps for them."""
         engine = self.engine
-        return (_unpickled, (engine.rs, engine.pool, self.to_json(), self.events))
+        return (_unpickled, (engine.edition, engine.pool, self.to_json(), self.events))
 
     # --- JSON -----------------------------------------------------------------------
 

@@ -28,7 +28,8 @@ of fuzzed games and compares:
 - `last_controller`: for a card in a zone that is in play, its controller. Kept
   by `move` and `give`.
 - the battle's teams: a card in a team is in the team's zone under the team's
-  player. Kept by `leave` (`move`, `banish`) and `give`, which withdraw it.
+  player, where the rules withdraw a card that leaves (`withdraw_on_leave`).
+  Kept by `leave` (`move`, `banish`) and `give`, which withdraw it.
 - `dirty`: something the lose and end conditions read may have changed since
   they were last looked at: a card entered or left a zone they read (`move`,
   `give`, `banish`), a player's HP changed (`assign`, `pay`), a player was
@@ -144,8 +145,7 @@ def leave(g: Game, c: CardState) -> None:
     if not (c.timed or c.tags):
         g.marked.discard(c.id)
     c.fatigued = False
-    b = g.battle
-    if b is not None:
+    if g.battle is not None and g.engine.withdraws:
         withdraw(g, c.id, None)
 
 
@@ -162,7 +162,7 @@ def give(g: Game, card: int, seat: int, cite: ast.Citation | None) -> None:
             c.last_controller = c.controller
         if c.zone in g.engine.watched_zones:
             g.dirty = True
-        if g.battle is not None:
+        if g.battle is not None and g.engine.withdraws:
             withdraw(g, card, None)
         g.events.append(Given(card, seat, _text(cite)))
 

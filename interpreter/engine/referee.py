@@ -112,9 +112,9 @@ class Referee(Listing):
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "respond_cite", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
-        "step_windows", "steps", "steps_count", "steps_run", "team_excluded",
-        "team_zone", "turn_cite", "turn_limit_cite", "turn_text", "unbindable",
-        "victim_excluded", "zone_names",
+        "step_windows", "steps", "steps_count", "steps_run", "team_barred",
+        "team_excluded", "team_zone", "turn_cite", "turn_limit_cite", "turn_text",
+        "unbindable", "victim_excluded", "victims_once", "zone_names",
     )
 
     def __init__(self, engine):
@@ -353,11 +353,24 @@ class Referee(Listing):
         self.team_zone = s("team").zone if s("team") else None
         # cards carrying these marks are not enlisted, nor declared the victim
         self.team_excluded = frozenset(s("team").excluded if s("team") else ())
+        # the designs printed with a caveat the team rule names: not enlisted into
+        # an attacking team (True), or a defending one (False)
+        team = s("team")
+        self.team_barred = {
+            attacking: frozenset(
+                d for d, caveats in self.engine.caveats.items()
+                if team and not caveats.isdisjoint(
+                    team.attack_caveats if attacking else team.defense_caveats))
+            for attacking in (True, False)
+        }
         kinds = s("victim_kinds")
         victim_kinds = frozenset(kinds.kinds if kinds else ())
         self.victim_excluded = frozenset(kinds.excluded if kinds else ())
         self.players_are_victims = "player" in victim_kinds
         self.minion_victim_kinds = victim_kinds - {"player"}
+        # each player and minion is declared the victim once per Battle Phase
+        # (`victims once_per_phase`), or as often as the battles come
+        self.victims_once = s("victims_once_per_phase") is not None
         self.defender_rule = s("defender").who if s("defender") else "controller"
         self.dice_per = s("dice_per").stat if s("dice_per") else None
         record = rs.battle_record
@@ -1206,12 +1219,14 @@ class Referee(Listing):
         b.passes, b.asking = 0, g.next_seat(seat)
         self.take(g, seat, action)
 
-    def enlistable(self, g, seat: int, exclude: list | tuple = ()) -> list[int]:
-        """The minions `seat` may enlist into a team now, under the battle section's
-        team rule, but those in `exclude` (what the DSL's `enlistable(player)`
-        reads)."""
+    def enlistable(self, g, seat: int, exclude: list | tuple = (),
+                   attacking: bool = True) -> list[int]:
+        """The minions `seat` may enlist into a team now, an attacking one or a
+        defending one, under the battle section's team rule, but those in `exclude`
+        (what the DSL's `enlistable(player)` reads: into an attacking team)."""
         zone, cards = g.players[seat].zones.get(self.team_zone, []), g.cards
         excluded = self.team_excluded
+        barred = self.team_barred[attacking]
         found = []  # a loop, not a comprehension: no call of its own (a few cards)
         for c in zone:
             card = cards[c]
@@ -1219,6 +1234,7 @@ class Referee(Listing):
                 not card.exhausted
                 and c not in exclude
                 and (not card.tags or card.tags.keys().isdisjoint(excluded))
+                and (not barred or card.design not in barred)
             ):
                 found.append(c)
         return found
@@ -1247,7 +1263,7 @@ class Referee(Listing):
                 team.insert(place, card)
                 if "enlisted" in self.listened:
                     self.note(g, "enlisted", {"target": card})
-        candidates = self.enlistable(g, seat, team)
+        candidates = self.enlistable(g, seat, team, team is b.attack_team)
         last = len(unplaced) < 2  # none or one left to place: it takes the last place
         if not candidates and last:
             b.unplaced = None
@@ -1296,8 +1312,8 @@ class Referee(Listing):
     def possible_victims(self, g, attacker: int) -> list:
         """The players and minions `attacker` may declare the victim of a battle
         now, under the battle section's victim kinds, each once per Battle Phase
-        (what the DSL's `victims(player)` reads)."""
-        declared = g.victims
+        where the section says so (what the DSL's `victims(player)` reads)."""
+        declared = g.victims if self.victims_once else ()
         out: list = []  # loops, not comprehensions: no calls of their own
         if self.players_are_victims:
             for s in g.in_game:

@@ -102,6 +102,8 @@ CASES: dict[str, Case] = {
     "lose_on_unknown_event": one(5, 3, "unknown event 'conceded'"),
     "trigger_unknown_event": one(5, 40, "unknown event 'explode'"),
     "skip_unknown_step": one(6, 5, "unknown battle step or phase 'charge'"),
+    "team_excepts_unknown_caveat": one(5, 3, "unknown caveat 'flying' (known: "
+                                           "cannot_attack, cannot_defend)"),
     "part_calls_unknown_keyword": one(5, 47, "unknown keyword 'smite'"),
     "step_does_unknown_part": one(5, 3, "unknown battle part or operation 'charge'"),
     "choose_die_label_names_unknown": one(6, 5, "the label names '{front}', which is "
@@ -144,6 +146,12 @@ CASES: dict[str, Case] = {
         Loc(6, 5, "`stop` ends the ability a phrase is part of"),
         Loc(12, 29, "`stop` ends the ability a phrase is part of"),
     )),
+    "counter_phrase_without_template": one(
+        5, 3, "counter phrase 'fire' names no `from_card` counter of the edition "
+              "(those: named)"),
+    "counter_phrase_states_no_effect": one(
+        5, 3, "a counter phrase's text has the placeholders [name] and [effect], and "
+              "no other (it has [name])"),
     "sub_abilities_without_program": Case((
         Loc(5, 3, "`sub_abilities each_sentence` needs a program"),
         Loc(6, 3, "clauses are parted by a text with no '.' in it, not '. '"),

@@ -416,7 +416,7 @@ def test_activation_modifiers(rs, edition, mods):
 @pytest.mark.parametrize(
     "edition,counters",
     [
-        ("11th", {"plain", "offense", "defense"}),
+        ("11th", {"plain", "offense", "defense", "named"}),
         (
             "12th",
             {
@@ -618,8 +618,10 @@ def test_victims_once_per_battle_phase(rs, edition):
 
 
 def test_17th_withdraws_minions_that_leave(rs):
-    assert rs["17th"].setting("battle", "withdraw_on_leave") is not None
-    assert rs["13th"].setting("battle", "withdraw_on_leave") is None
+    # the 17th says so (Battles); before, the rulebooks are silent: an interpretation
+    assert rs["17th"].setting("battle", "withdraw_on_leave").cite.interpretation is None
+    for edition in ("11th", "12th", "13th"):
+        assert rs[edition].setting("battle", "withdraw_on_leave").cite.interpretation
 
 
 # --- Endgame ---------------------------------------------------------------------------

@@ -1,0 +1,69 @@
+"""Battle settings the engine reads, so that a rule removed is a rule gone: a card
+that leaves its zone during a battle leaves its team where the battle section says
+so (`withdraw_on_leave`: the 17th's Battles; the 11th to 13th by interpretation),
+and a player or minion is declared the victim once per Battle Phase where it says
+so (`victims once_per_phase`)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from kotc import Game, RandomAgent
+from kotc.dsl import load_edition
+from kotc.engine.decks import default_decks
+
+
+def _without(rs, key: str):
+    sections = dict(rs.sections)
+    sections["battle"] = {k: r for k, r in rs.sections["battle"].items() if k != key}
+    return dataclasses.replace(rs, sections=sections)
+
+
+def _without_withdrawing(rs):
+    return _without(rs, "setting withdraw_on_leave")
+
+
+def _in_battle(rs, seed: int = 3, declared: bool = False) -> Game:
+    """A seeded game played on until a battle has an attacking team (and, with
+    `declared`, a victim)."""
+    decks, _ = default_decks(rs)
+    g = Game.new(rs, decks, seed=seed)
+    agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+    for _ in range(3000):
+        b = g.battle
+        if b is not None and b.attack_team and (b.victim is not None or not declared):
+            return g
+        g.apply(agents[g.current_player].act(g))
+    pytest.fail("no battle with an attacking team")
+
+
+@pytest.mark.parametrize("edition", ["11th", "17th"])
+def test_a_card_leaving_play_leaves_its_team_where_the_rules_say(edition):
+    rs = load_edition(edition)
+    assert rs.setting("battle", "withdraw_on_leave") is not None
+    for rules, withdrawn in ((rs, True), (_without_withdrawing(rs), False)):
+        g = _in_battle(rules)
+        card = g.battle.attack_team[0]
+        hand = next(z for z in rules.zones if z == "hand")
+        g.move(card, g.cards[card].controller, hand, (), None)
+        assert (card not in g.battle.attack_team) is withdrawn, rules.name
+
+
+def test_the_choice_is_labelled_where_the_rulebook_is_silent():
+    cite = load_edition("11th").setting("battle", "withdraw_on_leave").cite
+    assert cite.interpretation and cite.section == "Battles"
+    cite = load_edition("17th").setting("battle", "withdraw_on_leave").cite
+    assert cite.interpretation is None and cite.edition == "17th"
+
+
+@pytest.mark.parametrize("edition", ["11th", "17th"])
+def test_a_victim_is_declared_once_per_battle_phase_where_the_rules_say(edition):
+    rs = load_edition(edition)
+    for rules, once in ((rs, True), (_without(rs, "setting victims_once_per_phase"),
+                                     False)):
+        g = _in_battle(rules, declared=True)
+        declared = g.battle.victim
+        assert declared in g.victims
+        again = declared in g.referee.possible_victims(g, g.battle.attacker)
+        assert again is not once, rules.name
