@@ -736,6 +736,11 @@ class Modifier(Named):
     kind = "modifier"
 
 
+@dataclass(frozen=True)
+class UsedBy(Setting):
+    setting = "used_by_last_controller"
+
+
 # battle
 
 

@@ -88,6 +88,9 @@ class Ruleset:
     def setting(self, section: str, name: Literal["standard_activation"]
                 ) -> ast.StandardActivation | None: ...
     @overload
+    def setting(self, section: str, name: Literal["used_by_last_controller"]
+                ) -> ast.UsedBy | None: ...
+    @overload
     def setting(self, section: str, name: Literal["victims_once_per_phase"]
                 ) -> ast.VictimRule | None: ...
     @overload

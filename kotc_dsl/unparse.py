@@ -336,6 +336,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.Action: "action {ident} {label:q} [{params:params}] [requires {requires}] {cite} "
                 "{body:block}",
     ast.StandardActivation: "standard_activation {cond}",
+    ast.UsedBy: "used_by last_controller",
     ast.Modifier: "modifier {ident} {label:q}",
     ast.BattleStep: "step {ident} {label:q} {position} {cite} does {ops:,}",
     ast.BattlePart: "part {ident} {cite} {body:block}",

@@ -1202,25 +1202,20 @@ class WindowWriter(Writer):
 
     def card_ability(self, act: Any, a: str) -> None:
         """A card and one of its abilities (`_bind` for the two): the cards with
-        abilities the action may take, where they may lie (the player's own,
-        by its plan's tables, or drawn from its `in`), then each ability the
-        requirement does not rule out; narrowed, where the standard condition
-        fails, to those that say themselves when they may be activated."""
-        plan, src = act.plan, self.src
+        abilities the action may take, where they may lie (those the player may
+        use, `Listing.users_cards`, by its plan's tables, or drawn from its `in`),
+        then each ability the requirement does not rule out; narrowed, where the
+        standard condition fails, to those that say themselves when they may be
+        activated."""
+        plan = act.plan
         card, ability = plan.params
         narrow = "'any'"
         if plan.resolves == ability.name:
             narrow = self.into(f"'own' if {self.fails} else 'resolving'")
         table = self.table[act.name]  # where such cards lie: (zone, designs)...
         with self.block(f"if {table}:"):
-            if card.source is None:  # the player's cards with abilities, in card order
-                zones, pool = self.into("g.players[seat].zones"), self.into("[]")
-                z, designs, c = self.tmp(), self.tmp(), self.tmp()
-                with self.block(f"for {z}, {designs} in {table}:"), self.block(
-                        f"for {c} in {zones}[{z}]:"), self.block(
-                        f"if g.cards[{c}].design in {designs}:"):
-                    src.line(f"{pool}.append({c})")
-                src.line(f"{pool}.sort()")
+            if card.source is None:  # the cards the player may use, in card order
+                pool = self.into(f"listing.users_cards(g, seat, {table})")
             else:  # those drawn from its `in`, in its order: {zone: designs}
                 items, c = self.items(card.source), self.tmp()
                 pool = self.into(

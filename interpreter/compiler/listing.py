@@ -81,6 +81,7 @@ class Listing:
     actions: dict[str, CompiledAction]
     card_types: set[str]
     hidden_zones: set[str]
+    used_by_last: bool
     modifiers: frozenset[str]
     zone_names: frozenset[str]
     standard: Eval
@@ -230,11 +231,8 @@ class Listing:
             cards, zones = g.cards, g.players[env["you"]].zones
             if i + 1 < len(act.params) and act.params[i + 1].type == "ability":
                 narrow = self._narrowing(g, act, i + 1, env["you"], ignore)
-                pool = sorted(
-                    c
-                    for z, designs in self.sources_by_zone(g, act, i + 1, narrow)
-                    for c in zones[z]
-                    if cards[c].design in designs
+                pool = self.users_cards(
+                    g, env["you"], self.sources_by_zone(g, act, i + 1, narrow)
                 )
             else:
                 hidden, able = self.hidden_zones, g.engine.able
@@ -366,6 +364,27 @@ class Listing:
                 self.zone_names,
             )
         return holds
+
+    def users_cards(self, g: Game, seat: Seat, by_zone: ByZone) -> list[int]:
+        """The cards whose abilities `seat` may use, in the order they were made,
+        of the designs `by_zone` gives for each zone: those in the player's own
+        zones and, where the rules say `used_by last_controller`, those in other
+        players' zones that the player last had in play (the action and the
+        ability's condition then say whether it may)."""
+        cards, zones = g.cards, g.players[seat].zones
+        pool = [c for z, designs in by_zone for c in zones[z]
+                if cards[c].design in designs]
+        if self.used_by_last:
+            pool.extend(
+                c
+                for other in g.players
+                if other.zones is not zones
+                for z, designs in by_zone
+                for c in other.zones[z]
+                if cards[c].last_controller == seat and cards[c].design in designs
+            )
+        pool.sort()
+        return pool
 
     def sources_by_zone(self, g: Game, act: CompiledAction, i: int,
                         narrow: str) -> ByZone:

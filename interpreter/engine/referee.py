@@ -114,7 +114,7 @@ class Referee(Listing):
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
         "step_windows", "steps", "steps_count", "steps_run", "team_barred",
         "team_excluded", "team_zone", "turn_cite", "turn_limit_cite", "turn_text",
-        "unbindable", "victim_excluded", "victims_once", "zone_names",
+        "unbindable", "used_by_last", "victim_excluded", "victims_once", "zone_names",
     )
 
     def __init__(self, engine):
@@ -254,6 +254,9 @@ class Referee(Listing):
         self.hidden_zones = {
             z.name for z in rs.zones.values() if z.knowledge == "restricted"
         }
+        # whether the player who last had a card in play may use it wherever it is
+        # (the actions section's `used_by last_controller`)
+        self.used_by_last = rs.setting("actions", "used_by_last_controller") is not None
         self.concessions = rs.concessions
         # Card types no card of this game can have (no design of that type, and
         # pawns are minions): an action with a parameter of such a type is never
