@@ -109,6 +109,7 @@ class Referee(Listing):
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "minion_victim_kinds", "modifiers", "new_chain",
         "others_gate", "others_offer", "param_names", "phases", "players_are_victims",
+        "popped_by_placer",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "respond_cite", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
@@ -254,6 +255,9 @@ class Referee(Listing):
         self.hidden_zones = {
             z.name for z in rs.zones.values() if z.knowledge == "restricted"
         }
+        # who pops a counter: only the player who placed it (the counters
+        # section's `popped_by placer`), or else the controller of its host
+        self.popped_by_placer = rs.setting("counters", "popped_by_placer") is not None
         # whether the player who last had a card in play may use it wherever it is
         # (the actions section's `used_by last_controller`)
         self.used_by_last = rs.setting("actions", "used_by_last_controller") is not None
@@ -834,10 +838,12 @@ class Referee(Listing):
         self.take(g, (g.active + task[1]) % len(g.players), action)
 
     def pop_counter(self, g, card: int, kind: str, seat: int, cite) -> None:
+        """`seat` pops a counter of `kind` off the card: one it placed, or, where
+        the rules do not say `popped_by placer`, any of that kind."""
         c = g.cards[card]
-        entry = next(
-            (x for x in c.counters if x[0] == kind and x[1] == seat), None
-        ) or next((x for x in c.counters if x[0] == kind), None)
+        entry = next((x for x in c.counters if x[0] == kind and x[1] == seat), None)
+        if entry is None and not self.popped_by_placer:
+            entry = next((x for x in c.counters if x[0] == kind), None)
         if entry is None:
             return
         g.take_counter(card, entry)
@@ -892,7 +898,8 @@ class Referee(Listing):
 
     def react(self, g, f: Frame, timing: str | None) -> int:
         """Offer each reactive counter that watches the frame's event to the player
-        who placed it, and run its effect if they pop it (a `React` statement)."""
+        who may pop it (`popper`), and run its effect if they pop it (a `React`
+        statement)."""
         event = f.event
         first = f.scratch is None
         if first and timing is None and event["__name"] in self.listened:
@@ -913,11 +920,12 @@ class Referee(Listing):
                 g.take_counter(card, entry)
                 spec = self.counters[kind]
                 g.usage[f"counter {kind}"] = g.usage.get(f"counter {kind}", 0) + 1
-                g.events.append(Popped(card, kind, placer, _text(spec.cite)))
+                popper = self.popper(g, card, placer)
+                g.events.append(Popped(card, kind, popper, _text(spec.cite)))
                 g.frames.append(
                     Frame(
                         spec.body,
-                        {"you": seat_of(placer), "host": card, "event": event},
+                        {"you": seat_of(popper), "host": card, "event": event},
                         event=event,
                     )
                 )
@@ -931,11 +939,16 @@ class Referee(Listing):
             return PUSHED
         spec = self.counters[kind]
         return g.ask(
-            placer,
+            self.popper(g, card, placer),
             f"pop {spec.name} on {card_label(g.cards[card].name, card)}?",
             [_POP, _KEEP],
             cite=spec.cite,
         )
+
+    def popper(self, g, card: int, placer: int) -> int:
+        """Who may pop a counter `placer` placed on the card: its placer where the
+        rules say `popped_by placer`, else the controller of the card."""
+        return placer if self.popped_by_placer else g.cards[card].controller
 
     def _hosts(self, g):
         """The cards that can carry counters: those in the counters' zone."""
@@ -968,7 +981,8 @@ class Referee(Listing):
                 if spec is None or (kind, placer) in seen:
                     continue
                 seen.add((kind, placer))
-                env = {"you": seat_of(placer), "host": c.id, "event": event}
+                env = {"you": seat_of(self.popper(g, c.id, placer)), "host": c.id,
+                       "event": event}
                 if spec.cond is None or spec.cond(g, env):
                     found.append((c.id, kind, placer))
         return found
