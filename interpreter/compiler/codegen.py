@@ -26,7 +26,7 @@ from typing import Any
 
 from kotc.runtime.actions import Action, Made
 from kotc.runtime.events import Revealed, Seen
-from kotc.runtime.values import AbilityRef, Seat, seat_of
+from kotc.runtime.values import AbilityRef, Seat, ability_ref, seat_of
 from kotc.runtime.vm import Frame
 
 from . import ir, services
@@ -39,6 +39,7 @@ HELPERS: dict[str, Any] = {
     "COUNTER_KIND": itemgetter(0),  # of a counter on a card, [kind, placer]
     "Made": Made,
     "AbilityRef": AbilityRef,
+    "ability_ref": ability_ref,
     "Frame": Frame,
     "Seat": Seat,
     "seat_of": seat_of,
@@ -315,9 +316,17 @@ class Writer:
         return f"chain_field(g, {e.name!r})"
 
     def e_BattleField(self, e: ir.BattleField) -> str:
-        if e.name == "ongoing":
+        # read in place as `services.battle_field` reads it
+        name = e.name
+        if name == "ongoing":
             return "(g.battle is not None)"
-        return f"battle_field(g, {e.name!r})"
+        if name in services.BATTLE_SEATS:  # a seat, read as a player
+            return (f"(None if g.battle is None or g.battle.{name} is None "
+                    f"else seat_of(g.battle.{name}))")
+        if not name.isidentifier():
+            return f"battle_field(g, {name!r})"
+        none = "[]" if name.endswith("team") else "None"
+        return f"({none} if g.battle is None else g.battle.{name})"
 
     def guarded(self, v: str, sure: bool, test: str, fast: str, name: str) -> str:
         """`fast` where `v` (a local) is of the kind read (`test`) or `sure` to
@@ -332,6 +341,11 @@ class Writer:
         fast = (f"({s}[{stat}] if {stat} in ({s} := g.cards[{v}].stats) "
                 f"else card_stat(g, {v}, {stat}, env))")
         return self.guarded(v, e.sure, f"type({v}) is int", fast, e.stat)
+
+    def e_CardCost(self, e: ir.CardCost) -> str:
+        if e.stat is None:
+            return "0"
+        return f"g.cards[{self.atom(e.card)}].stats.get({e.stat!r}, 0)"
 
     def e_CardField(self, e: ir.CardField) -> str:
         v = self.atom(e.card)
@@ -999,10 +1013,15 @@ class WindowWriter(Writer):
         self.src.line(f"g.standard_memo[you] = {holds}")
         return self.into(f"not {holds}")
 
-    def activatable(self, what: str) -> str:
+    def activatable(self, what: str, alone: str | None = None) -> str:
         """A test that the ability `what` (or a card's first) may be activated now
-        (`Listing.condition_met`), given the standard condition where read."""
-        return f"listing.condition_met(g, you, {what}, env, {self.standard})"
+        (`Listing.condition_met`), given the standard condition where read. Where
+        that is read here, an ability it alone decides (`alone`: a test that the
+        ability is `standard_only`) is decided by it in place."""
+        met = f"listing.condition_met(g, you, {what}, env, {self.standard})"
+        if alone is None or self.standard == "None":
+            return met
+        return f"({self.standard} if {alone} else {met})"
 
     def action(self, act: Any) -> None:
         plan, a = act.plan, self.const(act)
@@ -1112,7 +1131,11 @@ class WindowWriter(Writer):
                     src.line("continue")
             self.costs(plan)
             if resolves:
-                with self.block(f"if not {self.activatable(c)}:"):
+                alone = None  # whether the standard condition alone decides
+                if self.standard != "None":  # for the card's first ability
+                    printed = self.into(f"g.engine.abilities.get(g.cards[{c}].design)")
+                    alone = f"{printed} and {printed}[0].standard_only"
+                with self.block(f"if not {self.activatable(c, alone)}:"):
                     src.line("continue")
             self.found(plan, f"({c},)")
 
@@ -1248,8 +1271,10 @@ class WindowWriter(Writer):
                          f"{state}.zone)")
             # the card's printed abilities, where what follows reads them
             printed = None
+            own = plan.resolves == ability.name  # it resolves the ability taken
             if narrow != "'any'" or (ability.check is not None
-                                     and _tests_modifier(ability.check)):
+                                     and _tests_modifier(ability.check)) or (
+                                         own and self.standard != "None"):
                 printed = self.into(f"g.engine.abilities[{state}.design]")
             if narrow != "'any'":
                 with self.block(f"if {narrow} == 'own':"):
@@ -1258,7 +1283,7 @@ class WindowWriter(Writer):
                              f"if {printed}[{k}].trigger is not None "
                              f"or {printed}[{k}].cond is not None]")
             with self.block(f"for {k} in {indices}:"):
-                src.line(f"{ref} = AbilityRef({c}, {k})")
+                src.line(f"{ref} = ability_ref(AbilityRef, ({c}, {k}))")
                 self.bind(ability.name, ref)
                 if printed is not None:
                     self.printed[ref] = f"{printed}[{k}]"
@@ -1267,8 +1292,12 @@ class WindowWriter(Writer):
                         src.line("continue")
                 self.costs(plan)
                 if plan.resolves is not None:
-                    what = ref if plan.resolves == ability.name else c
-                    with self.block(f"if not {self.activatable(what)}:"):
+                    what, alone = c, None
+                    if own:
+                        what = ref
+                        if printed is not None:
+                            alone = f"{printed}[{k}].standard_only"
+                    with self.block(f"if not {self.activatable(what, alone)}:"):
                         src.line("continue")
                 self.found(plan, f"({c}, {ref})")
 

@@ -92,6 +92,11 @@ class Interpreter:
             return services.card_stat(g, v, e.stat, env)
         return services.attr(g, v, e.stat, env)
 
+    def e_CardCost(self, e: ir.CardCost, g: Game, env: Env, loc: Locals) -> Any:
+        if e.stat is None:
+            return 0
+        return g.cards[self.evaluate(e.card, g, env, loc)].stats.get(e.stat, 0)
+
     def e_CardField(self, e: ir.CardField, g: Game, env: Env, loc: Locals) -> Any:
         v = self.evaluate(e.card, g, env, loc)
         if e.sure or type(v) is int:

@@ -115,6 +115,15 @@ class CardStat(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class CardCost(Expr):
+    """`cost(card)`: the card's value of the stat the ruleset prices cards by
+    (`stat`), 0 where it has none; 0 where the ruleset prices nothing (None)."""
+
+    card: Expr
+    stat: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class CardField(Expr):
     """A card's own field (`exhausted`, `zone`, `pawn`, `fatigued_turn`...)."""
 
