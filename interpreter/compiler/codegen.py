@@ -407,12 +407,28 @@ class Writer:
                 return f"(not {x})"
             is_empty = self.const(BUILTINS["is_empty"])
             return f"(not {x} if type({x}) is list else {is_empty}(g, {x}))"
+        if e.func in ("top", "bottom"):
+            return self.taken(e)
         args = self.operands(*e.args)
         if e.func in GAME_METHODS:
             return f"g.{GAME_METHODS[e.func]}({', '.join(args)})"
         if e.func == "tagged":
             return f"({args[1]} in g.cards[{args[0]}].tags)"
         return f"{self.const(BUILTINS[e.func])}(g, {', '.join(args)})"
+
+    def taken(self, e: ir.Builtin) -> str:
+        """`top(n, xs)` or `bottom(n, xs)`: sliced in place from a list (the last
+        `n`, the top first; the first `n`), else as the builtin takes them."""
+        n, xs = self.operands(*e.args)
+        n = self.hold(n)
+        xs = self.hold(xs)
+        sliced = f"{xs}[-{n}:][::-1]" if e.func == "top" else f"{xs}[:{n}]"
+        if not (n.isdigit() and int(n) > 0):
+            sliced = f"({sliced} if {n} > 0 else [])"
+        if self.listed(e.args[1]):
+            return sliced
+        return (f"({sliced} if type({xs}) is list else "
+                f"{self.const(BUILTINS[e.func])}(g, {n}, {xs}))")
 
     def e_TermCall(self, e: ir.TermCall) -> str:
         # the term's function looked up when called: a term may use itself
@@ -927,6 +943,18 @@ class Writer:
             self.forget()
             return
         body = self.const(self.blocks[st.body.id])
+        if not st.body.inline:
+            self.push_rounds(body, n, i)
+            return
+        with self.block(f"if {n} == 1:"):  # in the frame's place, as an `if`'s branch
+            self.branch(st.body, i)
+        with self.block("else:"):
+            self.push_rounds(body, n, i)
+        self.forget()  # the round may have bound names anew
+
+    def push_rounds(self, body: str, n: str, i: int) -> None:
+        """The `repeat` at `i`: its body's block `body` pushed to go round `n`
+        times (none: nothing), the frame moved past the `repeat` first."""
         self.src.line(f"f.pc = {i + 1}")
         with self.block(f"if {n} > 0:"):
             self.src.line(f"frames.append(Frame({body}, env, ['repeat', {n}]))")

@@ -625,8 +625,9 @@ class If(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class Repeat(Stmt):
-    """Its body `times` times: here, when the body is simple; else in a frame of its
-    own that goes round again."""
+    """Its body `times` times: here, when the body is simple; once, in this frame's
+    place where the body is `inline` (as an `if` runs such a branch); else in a
+    frame of its own that goes round again."""
 
     times: Expr
     body: Block

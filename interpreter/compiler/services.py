@@ -290,8 +290,9 @@ def choose_die(g: Game, f: Frame, st: ir.ChooseDie, what: Fn, chooser: Fn | None
     of that value: dice of one value are alike), labelled with the value and the
     names the label holds (a card as `Name#id`). No dice: the name is none."""
     env = f.env
-    answer = g.take_answer()
+    answer = g.answer
     if answer is not None:
+        g.answer = None
         env[st.name] = answer.value
         return NEXT
     values: dict[int, DieRef] = {}
