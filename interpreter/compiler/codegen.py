@@ -37,6 +37,7 @@ from .lower import ELEMENT_NAMES
 HELPERS: dict[str, Any] = {
     "Action": Action,
     "COUNTER_KIND": itemgetter(0),  # of a counter on a card, [kind, placer]
+    "EVENT_NAME": itemgetter(0),  # of a recent event, [name, fields]
     "Made": Made,
     "AbilityRef": AbilityRef,
     "ability_ref": ability_ref,
@@ -1018,7 +1019,7 @@ class WindowWriter(Writer):
         if any(kind != "any" for kind, _, _ in specs):
             fails = self.standard_fails(listing, standard)
         self.fails = fails
-        recent = self.into("frozenset([e[0] for e in g.recent]) if g.recent else "
+        recent = self.into("frozenset(map(EVENT_NAME, g.recent)) if g.recent else "
                            "frozenset()")
         names = ", ".join(self.table[act.name] for _, act, _ in specs)
         kept = self.const({})
@@ -1112,9 +1113,19 @@ class WindowWriter(Writer):
                 continue
             have = self.resources
             with self.block(f"if {have} is None:"):
-                self.src.line(f"{have} = g.unexhausted_resources(seat)")
+                self.count_resources(have)
             tests.append(f"{need} <= {have}")
         return " and ".join(tests)
+
+    def count_resources(self, have: str) -> None:
+        """`have` = the player's resources not exhausted, counted in place as
+        `Game.unexhausted_resources` counts them, zone by zone."""
+        src, zones, c = self.src, self.into("g.players[seat].zones"), self.tmp()
+        src.line(f"{have} = 0")
+        for zone in self.resource_zones:
+            with self.block(f"for {c} in {zones}[{zone!r}]:"), self.block(
+                    f"if not g.cards[{c}].exhausted:"):
+                src.line(f"{have} += 1")
 
     def found(self, plan: ir.ActionPlan, args: str) -> None:
         """The option taking `args`, listed: kept from one listing to the next where
