@@ -982,6 +982,16 @@ class WindowWriter(Writer):
         self.resources = self.tmp()  # the resources to pay with, counted when first read
         self.resource_zones = listing.resource_zones
         src.line(f"{self.resources} = None")
+        # the memos the listing's general binder reads for each candidate (the
+        # standard condition per player, the resources to pay with), made where
+        # it lists an action; what is written in place reads neither
+        self.memos = any(_shape(act.plan) == "other" for act in acts)
+        if not self.memos:
+            self.tables(listing, acts, standard)
+            for act in acts:
+                self.action(act)
+            src.line("return out")
+            return
         memo = "{}" if listing.standard_per_player else "None"
         src.line(f"g.standard_memo, g.resources_memo = {memo}, {{}}")
         with self.block("try:"):
@@ -1033,13 +1043,15 @@ class WindowWriter(Writer):
     def standard_fails(self, listing: Any, standard: ir.Expr | None) -> str:
         """Whether the standard activation condition fails for the player listing:
         read here, where it reads no more than `you` and the game
-        (`standard_per_player`), and kept in the listing's memo for what reads it
-        after (`Listing.standard_in_listing`); else, not known to fail."""
+        (`standard_per_player`), and kept in the listing's memo, where the window
+        makes one, for what reads it after (`Listing.standard_in_listing`); else,
+        not known to fail."""
         if not listing.standard_per_player:
             return "False"
         holds = self.standard = "True" if standard is None else self.hold(
             self.boolean(standard, self.value(standard)))
-        self.src.line(f"g.standard_memo[you] = {holds}")
+        if self.memos:
+            self.src.line(f"g.standard_memo[you] = {holds}")
         return self.into(f"not {holds}")
 
     def activatable(self, what: str, alone: str | None = None) -> str:
