@@ -2,9 +2,9 @@
 
 What the graph has comes from which rules exist: an edition with no chain rules
 gets no chain subflow, a phase with `skip when` gets a guarded edge past it, a
-phase with variants gets guarded edges to each variant's program, an `either`
-in a program becomes one edge per option, an opened action that chains enters
-the chain, one that begins a battle enters the battle steps. Every node and
+phase with variants gets guarded edges to each variant's program, an opened
+action that chains enters the chain, one that begins a battle enters the battle
+steps. Every node and
 edge keeps the citation and origin of the rule it comes from. Where the data
 leaves a gap (no rule says who plays next, a chain that never resolves), the
 node records why in `stuck`, and `graph_checks` reports it.
@@ -111,6 +111,7 @@ class _Builder:
         self.anytime()
         self.battle()
         self.chain()
+        self.forced_attacks()
         self.endgame()
         for number, (u, v, k) in enumerate(self.g.edges(keys=True)):
             self.g.edges[u, v, k]["id"] = number  # what traces name an edge by
@@ -239,29 +240,10 @@ class _Builder:
         return leaving + self.program(rid, phase.run, cite)
 
     def program(self, nid: str, body: tuple, cite: ast.Citation | None) -> list[_Pending]:
-        """Put a program on a node; a top-level `either` splits it into options."""
-        split = next((i for i, s in enumerate(body) if isinstance(s, ast.Either)), None)
-        node = self.g.nodes[nid]
-        if split is None:
-            node["detail"] += _lines(body)
-            return [_Pending(nid)]
-        node["detail"] += _lines(body[:split])
-        either: ast.Either = body[split]
-        who = "choice" if either.who is None else f"chosen by {unparse_expr(either.who)}"
-        leaving: list[_Pending] = []
-        for k, option in enumerate(either.options, 1):
-            origin = option[0].origin if option else either.origin
-            oid = self.node(f"{nid}/or{k}", f"option {k}", "choice", node["subflow"],
-                            cite=cite, origin=origin)
-            self.edge(nid, oid, "choice", who, cite=cite, origin=either.origin)
-            leaving += self.program(oid, option, cite)
-        rest = body[split + 1:]
-        if not rest:
-            return leaving
-        then = self.node(f"{nid}/then", "then", "program", node["subflow"], cite=cite,
-                         origin=rest[0].origin)
-        self.land(leaving, then)
-        return self.program(then, rest, cite)
+        """Put a program on a node, which runs it whole: an `either` in it is a
+        decision made as the program runs, written among its lines."""
+        self.g.nodes[nid]["detail"] += _lines(body)
+        return [_Pending(nid)]
 
     def window(self, phase: ast.Phase, entry: str,
                leaving: list[_Pending]) -> list[_Pending]:
@@ -415,6 +397,30 @@ class _Builder:
                                 action=None, guard=None, cite=again["cite"],
                                 origin=again["origin"], anytime=anytime)
 
+    def forced_attacks(self) -> None:
+        """An effect may force an attack (`attack ... with`) wherever a program
+        runs: in a phase, or as a chain resolves or closes; it is a battle of its
+        own, entered from there and back (one forced during a battle waits for
+        that battle's end, then begins)."""
+        steps = self.rs.battle_steps
+        if not steps:
+            return
+        entry, over = f"battle:{steps[0].name}", "battle:end"
+        record = self.rs.battle_record
+        cite = record.cite if record else steps[0].cite
+        origin = record.origin if record else steps[0].origin
+        self.edge(over, entry, "effect", "a forced attack that waited", cite=cite,
+                  origin=origin)
+        for nid, data in list(self.g.nodes(data=True)):
+            if data.get("subflow") in ("turn", "chain") and data["kind"] != "return" \
+                    or nid == "chain:close":
+                self.g.add_edge(nid, entry, kind="effect", label="a forced attack",
+                                action=None, guard=None, cite=cite, origin=origin,
+                                anytime=True)
+                self.g.add_edge(over, nid, kind="effect_return", label="battle over",
+                                action=None, guard=None, cite=cite, origin=origin,
+                                anytime=True)
+
     # --- chain -------------------------------------------------------------------
 
     def chain(self) -> None:
@@ -509,6 +515,17 @@ class _Builder:
             if data["subflow"] in PLAY_SUBFLOWS and data["role"] != "turn_start":
                 self.edge(nid, CHECK, "endgame", cite=check["cite"],
                           origin=check["origin"])
+                self.edge(CHECK, nid, "resume", "the game goes on", cite=check["cite"],
+                          origin=check["origin"])
+        passing = self.rs.setting("turn", "next_turn")
+        if passing is not None:  # the active player is out: what they did is dropped
+            self.edge(CHECK, TURN_START, "turn", "the active player is out",
+                      cite=passing.cite, origin=passing.origin)
+        # the safety limits of the engine, which no rule states
+        for src, what in ((TURN_START, "turns"), (CHECK, "decisions")):
+            self.edge(src, GAME_OVER, "over", f"a safety limit on {what}",
+                      cite=ast.Citation("Endgame", f"a safety limit on {what}",
+                                        self.rs.name), origin=self.rs.origin)
 
 
 def _lines(body: tuple) -> list[str]:

@@ -26,9 +26,20 @@ from kotc.dsl.unparse import unparse_expr
 
 SUBFLOWS = ("setup", "turn", "battle", "chain", "endgame")
 
-# Edges an endgame check adds everywhere; they say "the game may end here", not
-# "play goes on this way", so flow checks leave them out.
-ENDGAME_KINDS = frozenset({"endgame"})
+# Edges an endgame check adds everywhere; they say "the game may end here" (and
+# "play resumes where it was" once the check finds the game goes on), not "play goes
+# on this way", so flow checks leave them out.
+ENDGAME_KINDS = frozenset({"endgame", "resume"})
+# Edges a drawing leaves out: every node's way back from the check, which the arrow
+# into the check ("any change of state") implies; and the battles a card's effect
+# forces (`attack ... with`) from wherever a program runs, and back (`effect`,
+# `effect_return`), which no rule of the edition's flow states.
+UNDRAWN_KINDS = frozenset({"resume", "effect", "effect_return"})
+# Edges the engine adds for itself, which no rule of the flow states: the way back
+# from the check, the safety limits that end a game, the battles effects force.
+# The checks of the rules' flow leave them out (with them, every node is
+# reachable and every game can end).
+ENGINE_KINDS = frozenset({"resume", "over", "effect", "effect_return"})
 # Edges that enter a subflow which must come back to the node they left.
 CALL_KIND = "call"
 RETURN_KIND = "return"
@@ -141,8 +152,18 @@ class FlowGraph:
     def flow_graph(self) -> nx.MultiDiGraph:
         """The graph without endgame-check edges: how play itself moves on."""
         keep = [(u, v, k) for u, v, k, d in self.graph.edges(keys=True, data=True)
-                if d["kind"] not in ENDGAME_KINDS]
+                if d["kind"] not in ENDGAME_KINDS | ENGINE_KINDS]
         return self.graph.edge_subgraph(keep)
+
+    def rules_graph(self) -> nx.MultiDiGraph:
+        """The graph without the edges the engine adds for itself (`ENGINE_KINDS`):
+        what the rules say of how play moves, all nodes kept."""
+        keep = nx.MultiDiGraph(self.graph.graph)
+        keep.add_nodes_from(self.graph.nodes(data=True))
+        keep.add_edges_from((u, v, k, d) for u, v, k, d in
+                            self.graph.edges(keys=True, data=True)
+                            if d["kind"] not in ENGINE_KINDS)
+        return keep
 
     def paths(self, source: str, target: str, cutoff: int | None = None,
               flow_only: bool = True) -> list[list[str]]:

@@ -24,7 +24,7 @@ import graphviz
 import networkx as nx
 from kotc.dsl.ast import Citation
 
-from .flow import SUBFLOWS, FlowGraph, where
+from .flow import SUBFLOWS, UNDRAWN_KINDS, FlowGraph, where
 
 TITLES = {"setup": "Setup", "turn": "Turn", "battle": "Battle", "chain": "Chain",
           "endgame": "End of the game"}
@@ -69,6 +69,7 @@ _EDGE_STYLE = {
     "resolve": dict(color="#7a3db8", fontcolor="#7a3db8"),
     "end": dict(color="#b22222", fontcolor="#b22222"),
     "lose": dict(style="dashed", color="#b22222", fontcolor="#b22222"),
+    "over": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
     "recheck": dict(color="#b22222", fontcolor="#b22222"),
     "endgame": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
 }
@@ -115,6 +116,7 @@ _KIND_MEANING = {
     "resolve": "resolution",
     "end": "it ends: by a player, or by a condition",
     "lose": "a player loses",
+    "over": "a safety limit ends the game",
     "recheck": "checked again",
     "endgame": "the game may end here",
 }
@@ -191,6 +193,8 @@ def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arr
     arrows: dict[tuple, _Arrow] = {}
     endings: dict[str, _Arrow] = {}
     for u, v, d in graph.edges(data=True):
+        if d["kind"] in UNDRAWN_KINDS:
+            continue
         tail, head = ends(u, v, d)
         inside = [x in nodes and nodes[x]["role"] != "stub" for x in (tail, head)]
         if not any(inside):

@@ -70,7 +70,8 @@ def test_phase_order(flows, name, order):
     # the last phase's window (or the others' after it) leads to the next turn
     last = fg.predecessors("turn:start")
     assert {u for u, step in last if step.kind == "turn"} <= {
-        "phase:recovery/actions", "phase:recovery/others"}
+        "phase:recovery/actions", "phase:recovery/others",
+        "endgame:check"}  # and the active player's leaving the game
 
 
 @pytest.mark.parametrize("name", ["13th", "17th"])
@@ -108,11 +109,8 @@ def test_resource_choice_and_its_first_turn_exception(flows, name):
         "choose 0..2 from you.hand as placed by you", "place_resource(placed)",
         "draw(you, 2 - count(placed))"]
     # the exception: the first player either places one card or draws one
-    options = moves(fg, exception.target, "choice")
-    assert list(options.values()) == [["chosen by you"], ["chosen by you"]]
-    details = [fg.node(o)["detail"] for o in options]
-    assert details == [["choose exactly 1 from you.hand as placed by you",
-                        "place_resource(placed)"], ["draw(you, 1)"]]
+    # (a decision its program makes as it runs, among its lines)
+    assert fg.node(exception.target)["detail"][0].startswith("either by you")
 
 
 @pytest.mark.parametrize("name", ["13th", "17th"])
@@ -136,8 +134,7 @@ def test_the_11th_exchanges_with_the_reserves_in_the_resource_phase(flows):
     assert set(moves(fg, before)) - {"endgame:check"} == {
         before, "phase:resource/when1", "phase:resource/run"}
     # every program of the phase (first turn or not) leads to the window...
-    for program in ("phase:resource/when1/or1", "phase:resource/when1/or2",
-                    "phase:resource/run"):
+    for program in ("phase:resource/when1", "phase:resource/run"):
         assert window in moves(fg, program)
     # ...where the exchange is open again
     assert moves(fg, window, "action") == {window: ["exchange"]}
@@ -296,7 +293,8 @@ def test_queries(flows):
          "Action Phase"],
         ["Start of turn", "Draw Phase", "Resource Phase", "Resource Phase: actions",
          "Resource Phase: the others", "Action Phase"]]
-    (into,) = [s for u, s in fg.predecessors("phase:draw") if not s.anytime]
+    (into,) = [s for u, s in fg.predecessors("phase:draw")
+               if not s.anytime and s.kind != "resume"]
     assert into.kind == "next" and isinstance(into.cite, ast.Citation)
 
 
