@@ -24,7 +24,7 @@ import graphviz
 import networkx as nx
 from kotc.dsl.ast import Citation
 
-from .flow import SUBFLOWS, FlowGraph, where
+from .flow import SUBFLOWS, UNDRAWN_KINDS, FlowGraph, where
 
 TITLES = {"setup": "Setup", "turn": "Turn", "battle": "Battle", "chain": "Chain",
           "endgame": "End of the game"}
@@ -41,6 +41,7 @@ _NODE_STYLE = {
     "choice": dict(shape="box", style="rounded,filled", fillcolor="#f5f9fd"),
     "window": dict(shape="box", style="rounded,filled", fillcolor="#cfe2f3"),
     "battle_step": dict(shape="box", style="rounded,filled", fillcolor="#fde3c8"),
+    "battle_end": dict(shape="box", style="rounded,filled", fillcolor="#fde3c8"),
     "chain_open": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
     "chain_respond": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
     "chain_resolve": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
@@ -64,9 +65,11 @@ _EDGE_STYLE = {
     "call": dict(style="bold", color="#7a3db8", fontcolor="#7a3db8"),
     "return": dict(style="dashed", color="#7a3db8", fontcolor="#7a3db8"),
     "respond": dict(color="#7a3db8", fontcolor="#7a3db8"),
+    "pass": dict(color="#555555", fontcolor="#333333"),
     "resolve": dict(color="#7a3db8", fontcolor="#7a3db8"),
     "end": dict(color="#b22222", fontcolor="#b22222"),
     "lose": dict(style="dashed", color="#b22222", fontcolor="#b22222"),
+    "over": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
     "recheck": dict(color="#b22222", fontcolor="#b22222"),
     "endgame": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
 }
@@ -87,6 +90,7 @@ _ROLE_MEANING = {
     "choice": "one of several programs",
     "window": "players may act",
     "battle_step": "a battle step",
+    "battle_end": "the battle is over",
     "chain_open": "a chain opens",
     "chain_respond": "players respond",
     "chain_resolve": "links resolve",
@@ -108,9 +112,11 @@ _KIND_MEANING = {
     "call": "enters a part of the game",
     "return": "back to where it was entered",
     "respond": "a response",
+    "pass": "every player asked has passed",
     "resolve": "resolution",
     "end": "it ends: by a player, or by a condition",
     "lose": "a player loses",
+    "over": "a safety limit ends the game",
     "recheck": "checked again",
     "endgame": "the game may end here",
 }
@@ -187,6 +193,8 @@ def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arr
     arrows: dict[tuple, _Arrow] = {}
     endings: dict[str, _Arrow] = {}
     for u, v, d in graph.edges(data=True):
+        if d["kind"] in UNDRAWN_KINDS:
+            continue
         tail, head = ends(u, v, d)
         inside = [x in nodes and nodes[x]["role"] != "stub" for x in (tail, head)]
         if not any(inside):
