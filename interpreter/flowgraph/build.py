@@ -113,6 +113,7 @@ class _Builder:
         self.chain()
         self.forced_attacks()
         self.endgame()
+        self.reactions()
         for number, (u, v, k) in enumerate(self.g.edges(keys=True)):
             self.g.edges[u, v, k]["id"] = number  # what traces name an edge by
         fg = FlowGraph(self.g, self.rs.name, START, GAME_OVER, self.rs.origin)
@@ -364,6 +365,21 @@ class _Builder:
                           cite=step.cite, origin=step.origin)
         self.g.nodes[ids[0]]["hint"] = "no phase opens an action that begins a battle"
         self.connect_calls("battle", ids[0], over, "battle over", "")
+
+    def reactions(self) -> None:
+        """Each battle step lists the counters that act before or after it (a
+        reactive counter whose trigger names the step): where Taunt or Medic acts
+        is part of the battle's flow, though no arrow leads there."""
+        for _, d in self.g.nodes(data=True):
+            if d["role"] != "battle_step":
+                continue
+            d["reactions"] = [
+                {"timing": c.trigger.timing, "counter": c.name, "title": c.title,
+                 "cite": c.cite, "origin": c.origin}
+                for c in self.rs.counters.values()
+                if c.trigger is not None and c.trigger.timing in ("before", "after")
+                and d["marks"] in c.trigger.events
+            ]
 
     def connect_calls(self, subflow: str, entry: str | None, exit_: str | None,
                       back: str, missing: str, renew: str | None = None) -> None:

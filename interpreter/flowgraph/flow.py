@@ -248,6 +248,8 @@ def _plain(value: object) -> object:
         return unparse_expr(value)
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
     return value
 
 

@@ -330,6 +330,10 @@ def _legend(nodes: dict[str, dict], arrows: list[_Arrow], first: int) -> list[st
         fill = dict(key).get("fillcolor", "#ffffff")
         rows.append(f'<TR><TD BGCOLOR="{fill}" BORDER="1" WIDTH="40"> </TD>'
                     f'<TD ALIGN="LEFT">{_esc("; ".join(meanings))}</TD></TR>')
+    if any(d.get("reactions") for d in nodes.values()):
+        rows.append(f'<TR><TD><FONT COLOR="{_REACTION_COLOUR}" POINT-SIZE="8">after: X'
+                    f'</FONT></TD><TD ALIGN="LEFT"><FONT COLOR="{_REACTION_COLOUR}">'
+                    'a counter that acts before or after the step</FONT></TD></TR>')
     for key, meanings in edge_rows.items():
         style = dict(key)
         line = next((v for k, v in _LINE_SAMPLE.items() if k in style.get("style", "")),
@@ -450,15 +454,34 @@ def _html_label(d: dict) -> str:
         wrapped += textwrap.wrap(line, _WIDTH, subsequent_indent="  ") or [""]
     if len(wrapped) > _MAX_LINES:
         wrapped = wrapped[:_MAX_LINES - 1] + ["…"]
-    if not wrapped:
+    acting = _reaction_lines(d)
+    if not wrapped and not acting:
         return f"<{head or title}>"
     body = '<BR ALIGN="LEFT"/>'.join(_esc(x) for x in wrapped) + '<BR ALIGN="LEFT"/>'
+    if acting:  # the counters acting here, in the legend's colour for them
+        body += (f'<FONT COLOR="{_REACTION_COLOUR}">'
+                 + "".join(f"{_esc(x)}<BR ALIGN=\"LEFT\"/>" for x in acting) + "</FONT>")
     sep = "<BR/>" if head else ""
     return f'<{head}{sep}<FONT POINT-SIZE="9">{body}</FONT>>'
 
 
+_REACTION_COLOUR = "#7b2cbf"
+
+
+def _reaction_lines(d: dict) -> list[str]:
+    """`before: Medic Counter`, `after: Taunt Counter, Assassin Counter`."""
+    by_timing: dict[str, list[str]] = {}
+    for r in d.get("reactions", []):
+        by_timing.setdefault(r["timing"], []).append(r["title"])
+    return [f"{timing}: {', '.join(titles)}" for timing, titles in sorted(
+        by_timing.items(), key=lambda item: item[0] != "before")]
+
+
 def _node_tip(d: dict) -> str:
     lines = [d["label"], *d.get("detail", [])]
+    for r in d.get("reactions", []):
+        acts = f"{r['timing']} it, {r['title']} acts"
+        lines.append(f"{acts}: {r['cite']}" if r["cite"] else acts)
     for note, cite in d.get("notes", []):
         lines.append(f"{note}: {cite}" if cite else note)
     lines.append(_where(d))

@@ -340,3 +340,23 @@ def test_a_picture_shows_the_rules_its_arrows_cite(flows):
     # and every node shows its own citation, picture or not
     assert "13th §Turn Order" in Dot(to_dot(flows["13th"], "turn")).nodes[
         Dot(to_dot(flows["13th"], "turn")).id("Draw Phase")]["label"]
+
+
+def test_the_battle_shows_where_counters_act(flows):
+    """A reactive counter's trigger naming a battle step draws it at that step,
+    before or after, in the picture, its tooltip and the graph's JSON."""
+    d = dot(flows, "17th", "battle")
+    formation = " ".join(d.nodes[d.id("Attack Formation")]["label"].split())
+    assert formation.endswith("after: Taunt Counter, Assassin Counter")
+    allocation = " ".join(d.nodes[d.id("Damage Allocation")]["label"].split())
+    assert allocation.endswith("before: Medic Counter")
+    assert "before Defense Formation" not in d.text
+    assert "after it, Taunt Counter acts: 17th §Counters" in d.text
+    assert "a counter that acts before or after the step" in _legend_rows(d.text)
+    (node,) = [n for n in flows["17th"].node_link()["nodes"]
+               if n["id"] == "battle:damage_allocation"]
+    (medic,) = node["reactions"]
+    assert (medic["timing"], medic["counter"], medic["cite"]["section"]) == (
+        "before", "medic", "Counters")
+    # the 12th's counters react to no battle step: nothing is drawn for them
+    assert "a counter that acts" not in to_dot(flows["12th"], "battle")
