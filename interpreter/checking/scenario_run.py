@@ -49,7 +49,7 @@ from kotc.engine.decks import deck_from_file, vanilla_deck
 from kotc.engine.game import Deck, Engine, Game, card_pool
 from kotc.runtime.actions import Action, IllegalAction
 from kotc.runtime.dice import Dice
-from kotc.runtime.values import AbilityRef, DieRef, Seat, card_label
+from kotc.runtime.values import AbilityRef, DieRef, Seat, card_label, seat_of
 
 from .invariants import Monitor, Snapshot
 
@@ -556,7 +556,8 @@ class _Play:
         record.attack_team = team
         record.victim = Seat(b.victim.seat) if isinstance(b.victim, PlayerRef) \
             else self.card(b.victim)
-        record.defender = g.referee.defender_of(g, record.victim)
+        record.defender = int(g.engine.programs.expr(_DEFENDER_OF, {"v": None})(
+            g, {"v": record.victim, "you": seat_of(attacker)}))
         record.defense_team = [self.card(r) for r in b.defenders]
         for card in team if "form_attack" in done else ():
             g.cards[card].exhausted = True
@@ -1410,6 +1411,9 @@ def _legal(p: _Play, c: Check):
                      f"a reason mentioning \"{step.reason}\"", f"\"{why}\"")
     return None
 
+
+# who defends a battle's victim, as the edition's `defender_of` term says
+_DEFENDER_OF = ast.FuncCall("defender_of", (ast.Path(("v",)),))
 
 _JUDGES = {
     "hp": _hp, "zone_count": _zone_count, "exhausted_count": _exhausted_count,

@@ -606,6 +606,9 @@ class Writer:
         if isinstance(st, ir.Pick):
             return (f"services.pick(g, f, {s}, {fn(st.lo)}, {fn(st.hi)}, "
                     f"{fn(st.chooser)})")
+        if isinstance(st, ir.Form):
+            return (f"services.form(g, f, {s}, {fn(st.what)}, {fn(st.chooser)}, "
+                    f"{fn(st.least)})")
         if isinstance(st, ir.Reorder):
             return f"services.reorder(g, f, {s}, {fn(st.what)})"
         if isinstance(st, ir.Stop):
@@ -831,6 +834,18 @@ class Writer:
     def s_Drop(self, st: ir.Drop, i: int) -> None:
         what = "None" if st.what is None else self.value(st.what)
         self.src.line(f"services.drop(g, {self.const(st)}, {what})")
+
+    def s_Append(self, st: ir.Append, i: int) -> None:
+        what = self.value(st.what)
+        self.src.line(f"services.append(g, {self.const(st)}, {what})")
+
+    def s_Log(self, st: ir.Log, i: int) -> None:
+        values = "".join(("None" if e is None else self.atom(e)) + ", "
+                         for _, _, e, _ in st.fields)
+        self.src.line(f"services.log(g, {self.const(st)}, ({values}))")
+
+    def s_EndFlow(self, st: ir.EndFlow, i: int) -> None:
+        self.src.line(f"services.end_flow(g, {st.flow!r})")
 
     def s_Emit(self, st: ir.Emit, i: int) -> None:
         fields = ", ".join(f"{p!r}: {self.atom(a)}" for p, a in st.args)

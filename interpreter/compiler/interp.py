@@ -443,6 +443,23 @@ class Interpreter:
         services.drop(g, st, what)
         return NEXT
 
+    def s_Append(self, st: ir.Append, g: Game, f: Frame) -> int:
+        services.append(g, st, self.value(st.what, g, f))
+        return NEXT
+
+    def s_Log(self, st: ir.Log, g: Game, f: Frame) -> int:
+        values = [None if e is None else self.value(e, g, f) for _, _, e, _ in st.fields]
+        services.log(g, st, values)
+        return NEXT
+
+    def s_EndFlow(self, st: ir.EndFlow, g: Game, f: Frame) -> int:
+        services.end_flow(g, st.flow)
+        return NEXT
+
+    def s_Form(self, st: ir.Form, g: Game, f: Frame) -> int:
+        least = None if st.least is None else self.fn(st.least)
+        return services.form(g, f, st, self.fn(st.what), self.fn(st.chooser), least)
+
     def s_ChooseDie(self, st: ir.ChooseDie, g: Game, f: Frame) -> int:
         chooser = None if st.chooser is None else self.fn(st.chooser)
         holes = tuple((name, self.fn(e)) for name, e in st.holes)

@@ -671,6 +671,7 @@ class Choose(Stmt):
     single: bool  # `exactly 1`: the name holds the one chosen, not a list
     chooser: Expr | None
     random: bool
+    prompt: str | None = None  # what the chooser is asked
     waits = True
 
 
@@ -729,6 +730,49 @@ class Drop(Stmt):
     flow: str
     field: str
     what: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class Append(Stmt):
+    """`append X to battle.FIELD` (or `game.victims`): the list made anew with `X`
+    at its end."""
+
+    flow: str
+    field: str
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Form(Stmt):
+    """`form battle.FIELD from CANDIDATES by P ...`: the player selects the list
+    front to back, one member at a time (see `services.form`)."""
+
+    flow: str
+    field: str
+    what: Expr
+    chooser: Expr
+    least: Expr | None
+    prompt: str
+    done: str
+    event: str | None
+    waits = True
+
+
+@dataclass(frozen=True, slots=True)
+class Log(Stmt):
+    """`log EVENT(...)`: an event of the log recorded, each field as the log keeps
+    its kind (a player by seat number, cards as a list); a text as written."""
+
+    event: str
+    # each field's name, kind, value (or its text)
+    fields: tuple[tuple[str, str, Expr | None, str | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EndFlow(Stmt):
+    """`end battle`: the flow under way ends once the program that says so is done."""
+
+    flow: str
 
 
 @dataclass(frozen=True, slots=True)

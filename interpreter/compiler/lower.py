@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kotc.dsl import Ruleset, ast
-from kotc.dsl.types import ANY_COUNTER
+from kotc.dsl.types import ANY_COUNTER, LOG_EVENTS
 from kotc.dsl.unparse import unparse
 from kotc.runtime.state import CardState
 
@@ -52,8 +52,7 @@ BATTLE_FIELDS = {
 # what builtins return: (kind, whether sure)
 BUILTIN_KINDS = {
     "top": (CARDS, False), "bottom": (CARDS, False), "left_of": (PLAYER, True),
-    "enemies": (PLAYERS, True), "enlistable": (CARDS, True),
-    "defender_of": (PLAYER, True),
+    "enemies": (PLAYERS, True),
 }
 # a term written in place inside terms, at most this deep (a term may use itself)
 INLINE_DEPTH = 4
@@ -306,7 +305,7 @@ class Lowering:
         for i, a in enumerate(e.args):
             bare = (
                 i == 1
-                and e.func in ("placed_by", "counters_on", "tagged")
+                and e.func in ("placed_by", "counters_on", "tagged", "has_caveat")
                 and isinstance(a, ast.Path)
                 and len(a.parts) == 1
             )
@@ -507,7 +506,7 @@ class Lowering:
         return ir.Choose(
             cite, self.expr(s.what, sc), s.name, self.opt(s.count.lo, sc),
             self.opt(s.count.hi, sc), self.opt(s.count.n, sc), s.count.any, single,
-            self.opt(s.chooser, sc), s.random,
+            self.opt(s.chooser, sc), s.random, s.prompt,
         )
 
     def stmt_Either(self, s: ast.Either, cite: Cite, where: str,
@@ -666,6 +665,28 @@ class Lowering:
         flow, field = s.target.parts
         what = None if s.all else self.opt(s.what, sc)
         return ir.Drop(cite, flow, field, what)
+
+    def stmt_Append(self, s: ast.Append, cite: Cite, where: str,
+                    sc: Scope) -> ir.Stmt:
+        flow, field = s.target.parts
+        return ir.Append(cite, flow, field, self.expr(s.what, sc))
+
+    def stmt_Form(self, s: ast.Form, cite: Cite, where: str,
+                  sc: Scope) -> ir.Stmt:
+        flow, field = s.target.parts
+        return ir.Form(cite, flow, field, self.expr(s.what, sc), self.expr(s.chooser, sc),
+                       self.opt(s.least, sc), s.prompt, s.done, s.event)
+
+    def stmt_Log(self, s: ast.Log, cite: Cite, where: str,
+                 sc: Scope) -> ir.Stmt:
+        fields = tuple(
+            (name, kind, self.opt(a.value, sc), a.text)
+            for (name, kind), a in zip(LOG_EVENTS[s.event].items(), s.args, strict=True))
+        return ir.Log(cite, s.event, fields)
+
+    def stmt_EndFlow(self, s: ast.EndFlow, cite: Cite, where: str,
+                     sc: Scope) -> ir.Stmt:
+        return ir.EndFlow(cite, s.flow)
 
     def stmt_ChooseDie(self, s: ast.ChooseDie, cite: Cite, where: str,
                        sc: Scope) -> ir.Stmt:
