@@ -413,21 +413,6 @@ class Pay(Stmt):
 
 
 @dataclass(frozen=True)
-class Enlist(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True)
-class Withdraw(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True)
-class Reorder(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True)
 class AfterChain(Stmt):
     body: Block
 
@@ -527,6 +512,23 @@ class Log(Stmt):
 
     event: str
     args: tuple[LogArg, ...] = ()
+
+
+@dataclass(frozen=True)
+class Note(Stmt):
+    """An event kept for the abilities that wait for it, and nothing more."""
+
+    event: str
+    args: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True)
+class Order(Stmt):
+    """A player puts a list a record keeps in a new order, front to back."""
+
+    target: Path
+    chooser: Expr
+    prompt: str
 
 
 @dataclass(frozen=True)

@@ -188,6 +188,8 @@ FUNCTIONS = {
     "first": (("any_collection",), "any"),
     # the dice a team rolls: one per point of the battle section's `dice_per` stat
     "dice_for": (("cards",), "int"),
+    # whether the battle under way has gone past a step or a part of its steps
+    "past": (("step",), "bool"),
     # whether a card is printed with a caveat (a `caveat` phrase)
     "has_caveat": (("card", "caveat"), "bool"),
     # two lists joined, repeats kept (a player and a card are told apart)

@@ -307,9 +307,6 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.Mark: "mark {what} as {tag} [until {until}]",
     ast.Pick: "pick {name} in {lo:sum}..{hi:sum} [by {chooser}]",
     ast.Pay: "pay {amount} {kind}",
-    ast.Enlist: "enlist {what}",
-    ast.Withdraw: "withdraw {what}",
-    ast.Reorder: "reorder team of {what}",
     ast.AfterChain: "after chain {body:block}",
     ast.Attack: "attack {victim} with {team} {exhausting?}",
     ast.Banish: "remove {what} from game",
@@ -327,6 +324,8 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.Log: _log,
     ast.LogArg: "[{text:q}] [{value}]",
     ast.EndFlow: "end {flow}",
+    ast.Note: "note {event}{args:args}",
+    ast.Order: "order {target} by {chooser} asking {prompt:q}",
     # rules: `override` and a trailing citation are added by `unparse_rule`
     ast.Removal: "remove {removed_kind} {removed_name:name}",
     ast.PlayersRule: "players {count} [recommended {recommended}]",

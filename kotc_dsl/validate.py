@@ -887,13 +887,23 @@ class Checker:
     def stmt_Pay(self, s: ast.Pay, sc: Scope) -> None:
         self.typed(s.amount, sc, "int", f"how many {s.kind} to pay")
 
-    def stmt_Enlist(self, s, sc) -> None:
-        self.typed(s.what, sc, "cards", "who is enlisted")
+    def stmt_Note(self, s: ast.Note, sc: Scope) -> None:
+        if s.event in BUILTIN_EVENTS:
+            fields = BUILTIN_EVENTS[s.event]
+            if len(s.args) != len(fields):
+                self.error(s, f"event '{s.event}' has {len(fields)} fields "
+                              f"({', '.join(fields)}), given {len(s.args)}")
+            for (name, kind), a in zip(fields.items(), s.args, strict=False):
+                self.typed(a, sc, kind, f"field '{name}' of '{s.event}'")
+        elif self.ref(s, s.event, self.events, "event"):
+            self.arguments(s, self.events[s.event].params, s.args, sc,
+                           f"event '{s.event}'")
 
-    stmt_Withdraw = stmt_Enlist
-
-    def stmt_Reorder(self, s, sc) -> None:
-        self.typed(s.what, sc, "card", "whose team is reordered")
+    def stmt_Order(self, s: ast.Order, sc: Scope) -> None:
+        t = self.record_field(s.target)
+        if t is None or collection_of(t) is None:
+            self.error(s.target, f"order: '{s.target}' is no list a record keeps")
+        self.typed(s.chooser, sc, "player", "who orders the list")
 
     def stmt_AfterChain(self, s, sc) -> None:
         self.block(s.body, sc)
@@ -1150,6 +1160,10 @@ class Checker:
                 continue
             if wanted == "tag" and isinstance(a, ast.Path) and len(a.parts) == 1:
                 self.ref(a, a.parts[0], self.rs.tags, "tag")
+                continue
+            if wanted == "step" and isinstance(a, ast.Path) and len(a.parts) == 1:
+                self.ref(a, a.parts[0], self.step_names | self.part_names,
+                         "battle step or part")
                 continue
             if wanted == "caveat" and isinstance(a, ast.Path) and len(a.parts) == 1:
                 caveats = [p.name for p in self.rs.phrases if p.phrase_kind == "caveat"]

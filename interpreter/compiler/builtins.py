@@ -77,6 +77,7 @@ BUILTINS: dict[str, Builtin] = {
     "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
     "dice_for": lambda g, team: g.referee.dice_for(g, team),
     "first": _first,
+    "past": lambda g, name: g.referee.passed(g, name),
     "concat": lambda g, xs, ys: list(as_items_of(xs)) + list(as_items_of(ys)),
     "has_caveat": lambda g, c, k: k in g.engine.caveats.get(g.cards[c].design, ()),
     "tagged": lambda g, c, t: g.is_tagged(c, t),

@@ -609,8 +609,8 @@ class Writer:
         if isinstance(st, ir.Form):
             return (f"services.form(g, f, {s}, {fn(st.what)}, {fn(st.chooser)}, "
                     f"{fn(st.least)})")
-        if isinstance(st, ir.Reorder):
-            return f"services.reorder(g, f, {s}, {fn(st.what)})"
+        if isinstance(st, ir.Order):
+            return f"services.order_list(g, f, {s}, {fn(st.chooser)})"
         if isinstance(st, ir.Stop):
             return f"services.stop(g, f, {s}, {fn(st.cond)})"
         if isinstance(st, ir.StripAny):
@@ -732,18 +732,16 @@ class Writer:
             amount = self.atom(st.amount)
             self.src.line(f"g.pay({you}, {amount}, {st.kind!r}, {self.cite(st)})")
 
-    def each_card(self, st: ir.Enlist | ir.Withdraw | ir.Banish, method: str,
-                  copy: bool) -> None:
+    def each_card(self, st: ir.Banish, method: str, copy: bool) -> None:
         what, c = self.items(st.what), self.tmp()
         items = f"list({what})" if copy else what
         with self.block(f"for {c} in {items}:"):
             self.src.line(f"g.{method}({c}, {self.cite(st)})")
 
-    def s_Enlist(self, st: ir.Enlist, i: int) -> None:
-        self.each_card(st, "enlist", False)
-
-    def s_Withdraw(self, st: ir.Withdraw, i: int) -> None:
-        self.each_card(st, "withdraw", False)
+    def s_Note(self, st: ir.Note, i: int) -> None:
+        with self.block(f"if {st.event!r} in g.referee.listened:"):
+            fields = ", ".join(f"{p!r}: {self.atom(e)}" for p, e in st.fields)
+            self.src.line(f"g.referee.note(g, {st.event!r}, {{{fields}}})")
 
     def s_Banish(self, st: ir.Banish, i: int) -> None:
         self.each_card(st, "banish", True)

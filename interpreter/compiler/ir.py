@@ -455,16 +455,6 @@ class Pay(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Enlist(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Withdraw(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True, slots=True)
 class AfterChain(Stmt):
     body: Block
 
@@ -791,9 +781,24 @@ class ChooseDie(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Reorder(Stmt):
-    what: Expr
+class Order(Stmt):
+    """`order battle.FIELD by P asking "..."`: the player puts the list in a new
+    order, front to back (see `services.order`)."""
+
+    flow: str
+    field: str
+    chooser: Expr
+    prompt: str
     waits = True
+
+
+@dataclass(frozen=True, slots=True)
+class Note(Stmt):
+    """`note EVENT(...)`: the event kept for the abilities that wait for it (none
+    does: nothing)."""
+
+    event: str
+    fields: tuple[tuple[str, Expr], ...]
 
 
 @dataclass(frozen=True, slots=True)

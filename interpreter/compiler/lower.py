@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kotc.dsl import Ruleset, ast
-from kotc.dsl.types import ANY_COUNTER, LOG_EVENTS
+from kotc.dsl.types import ANY_COUNTER, BUILTIN_EVENTS, LOG_EVENTS
 from kotc.dsl.unparse import unparse
 from kotc.runtime.state import CardState
 
@@ -304,8 +304,8 @@ class Lowering:
         args: list[ir.Expr] = []
         for i, a in enumerate(e.args):
             bare = (
-                i == 1
-                and e.func in ("placed_by", "counters_on", "tagged", "has_caveat")
+                (i == 1 and e.func in ("placed_by", "counters_on", "tagged", "has_caveat")
+                 or i == 0 and e.func == "past")
                 and isinstance(a, ast.Path)
                 and len(a.parts) == 1
             )
@@ -595,17 +595,18 @@ class Lowering:
                 sc: Scope) -> ir.Stmt:
         return ir.Pay(cite, self.expr(s.amount, sc), s.kind)
 
-    def stmt_Enlist(self, s: ast.Enlist, cite: Cite, where: str,
+    def stmt_Note(self, s: ast.Note, cite: Cite, where: str,
+                  sc: Scope) -> ir.Stmt:
+        event = self.rs.events.get(s.event)
+        names = (list(BUILTIN_EVENTS[s.event]) if event is None
+                 else [p.name for p in event.params])
+        return ir.Note(cite, s.event, tuple(
+            (name, self.expr(a, sc)) for name, a in zip(names, s.args, strict=False)))
+
+    def stmt_Order(self, s: ast.Order, cite: Cite, where: str,
                    sc: Scope) -> ir.Stmt:
-        return ir.Enlist(cite, self.expr(s.what, sc))
-
-    def stmt_Withdraw(self, s: ast.Withdraw, cite: Cite, where: str,
-                     sc: Scope) -> ir.Stmt:
-        return ir.Withdraw(cite, self.expr(s.what, sc))
-
-    def stmt_Reorder(self, s: ast.Reorder, cite: Cite, where: str,
-                    sc: Scope) -> ir.Stmt:
-        return ir.Reorder(cite, self.expr(s.what, sc))
+        flow, field = s.target.parts
+        return ir.Order(cite, flow, field, self.expr(s.chooser, sc), s.prompt)
 
     def stmt_AfterChain(self, s: ast.AfterChain, cite: Cite, where: str,
                        sc: Scope) -> ir.Stmt:

@@ -425,16 +425,16 @@ def perform(g: Game, f: Frame, st: ir.Perform, args: Sequence[Fn],
     return PUSHED
 
 
-def reorder(g: Game, f: Frame, st: ir.Reorder, what: Fn) -> int:
-    """`reorder team of`: the team's player picks its members front to back; the
-    last one left takes the last place."""
+def order_list(g: Game, f: Frame, st: ir.Order, chooser: Fn) -> int:
+    """`order battle.FIELD by P`: the player picks the list's members front to back;
+    the last one left takes the last place. The list is put in that order if it
+    still holds the same members."""
+    b = g.battle
     scratch = f.scratch
     if scratch is None:
-        found = g.referee.formed_team(g, what(g, f.env))
-        if found is None or len(found[0]) < 2:
+        if b is None or len(getattr(b, st.field)) < 2:
             return NEXT
-        team, seat = found
-        scratch = f.scratch = [int(seat), list(team), []]
+        scratch = f.scratch = [int(chooser(g, f.env)), list(getattr(b, st.field)), []]
     seat, remaining, ordered = scratch
     answer = g.take_answer()
     if answer is not None:
@@ -442,9 +442,11 @@ def reorder(g: Game, f: Frame, st: ir.Reorder, what: Fn) -> int:
         remaining.remove(answer.value)
     if len(remaining) > 1:
         options = [g.pick_action(c) for c in remaining]
-        return int(g.ask(seat, "formation order", options, cite=st.cite))
+        return int(g.ask(seat, st.prompt, options, cite=st.cite))
     f.scratch = None
-    g.referee.reorder_team(g, ordered + remaining, st.cite)
+    order = ordered + remaining
+    if b is not None and sorted(getattr(b, st.field)) == sorted(order):
+        setattr(b, st.field, order)
     return NEXT
 
 
@@ -664,6 +666,6 @@ __all__ = [
     "card_stat", "chain_field", "choose", "choose_die", "contains", "drop", "either",
     "element_name", "end_flow", "for_each", "form", "game_field", "has_modifier",
     "is_type", "log", "may",
-    "minus", "order", "perform", "pick", "plus", "prevent", "reorder", "rolled",
+    "minus", "order", "order_list", "perform", "pick", "plus", "prevent", "rolled",
     "set_record", "stop", "strip_any", "text", "unbound",
 ]

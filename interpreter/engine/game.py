@@ -984,7 +984,6 @@ class Game:
     create_pawn = primitives.create_pawn
     negate = primitives.negate
     skip_step = primitives.skip_step
-    withdraw = primitives.withdraw
     leave_game = primitives.leave_game
 
     def pop_counter(self, card: int, kind: str, seat: int, cite) -> None:
@@ -1063,9 +1062,6 @@ class Game:
 
     def after_chain(self, block: Block, env: dict) -> None:
         self.after.append([block.id, env])
-
-    def enlist(self, card: int, cite) -> None:
-        self.referee.enlist(self, card, cite)
 
 
 # what `clone` copies: every field of a game

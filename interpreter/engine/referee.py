@@ -104,11 +104,11 @@ class Referee(Listing):
         "anytime_cite", "battle_cite", "battle_steps", "call_blocks", "card_types",
         "chain_offer", "chaining", "concessions", "counters", "criteria",
         "decision_limit_cite", "dice_per",
-        "end_checks", "end_conditions", "engine", "fire_block", "formations",
+        "end_checks", "end_conditions", "engine", "fire_block",
         "has_chain", "hidden_zones", "joined",
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "modifiers", "new_chain",
-        "others_gate", "others_offer", "param_names", "phases",
+        "others_gate", "others_offer", "param_names", "phases", "places",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "respond_cite", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
@@ -373,12 +373,13 @@ class Referee(Listing):
             for i, s in enumerate(rs.battle_steps)
         ]
         self.steps_count = len(self.steps_run)
-        # where each team's formation order is selected: (step, operation) indexes
-        self.formations: dict[str, tuple[int, int]] = {}
+        # where each step and part is among the steps (`passed`): (step, part)
+        # indexes, a step's part None; a part at its first place
+        self.places: dict[str, tuple[int, int | None]] = {}
         for i, step in enumerate(rs.battle_steps):
+            self.places[step.name] = (i, None)
             for k, op in enumerate(step.ops):
-                if op in ("form_attack", "form_defense"):
-                    self.formations.setdefault(op, (i, k))
+                self.places.setdefault(op, (i, k))
 
     # --- the flow ----------------------------------------------------------------------
 
@@ -1034,57 +1035,18 @@ class Referee(Listing):
         _, victim, team, exhausting, why = task
         self._start_forced(g, victim, team, exhausting, why and ast.Citation(*why))
 
-    def enlist(self, g, card: int, cite) -> None:
-        b = g.battle
-        if b is None:
-            return
-        owner = g.cards[card].controller
-        team = (
-            b.attack_team
-            if owner == b.attacker
-            else b.defense_team
-            if owner == b.defender
-            else None
-        )
-        if team is not None and card not in team:
-            team.append(card)
-            if "enlisted" in self.listened:
-                self.note(g, "enlisted", {"target": card})
-            g.log("enlist", cite, card=card)
-
-    def formed_team(self, g, card: int) -> tuple[list, int] | None:
-        """The battle team `card` is in and that team's player, once the step that
-        forms the team (selects its formation order) is over, skipped or not; None
-        before then, or when the card is in no team (or no step forms it)."""
-        b = g.battle
-        if b is None:
-            return None
-        if card in b.attack_team:
-            team, seat, op = b.attack_team, b.attacker, "form_attack"
-        elif card in b.defense_team:
-            team, seat, op = b.defense_team, b.defender, "form_defense"
-        else:
-            return None
+    def passed(self, g, name: str) -> bool:
+        """Whether the battle under way has gone past the step or part `name` (a
+        part: its first place among the steps), skipped or not."""
         task = next((t for t in reversed(g.tasks) if t[0] == "battle"), None)
-        if task is None or op not in self.formations:
-            return None
-        step, index = self.formations[op]
+        at = self.places.get(name)
+        if g.battle is None or task is None or at is None:
+            return False
+        step, index = at
         _, i, stage = task
-        over = i > step or i == step and (
-            stage in ("after", "window") or stage == "ops" and b.op > index
-        )
-        return (team, seat) if over else None
-
-    def reorder_team(self, g, order: list, cite) -> None:
-        """Put the battle team made of the cards in `order` in that order."""
-        b = g.battle
-        if b is None:
-            return
-        for team in (b.attack_team, b.defense_team):
-            if sorted(team) == sorted(order):
-                team[:] = order
-                g.log("formation", cite, team=list(order))
-                return
+        return i > step or i == step and (
+            stage in ("after", "window")
+            or index is not None and stage == "ops" and g.battle.op > index)
 
     def _task_battle(self, g, task: list) -> None:
         """The battle's steps, stage by stage, until something else must happen
