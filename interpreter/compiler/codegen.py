@@ -306,7 +306,7 @@ class Writer:
     def e_GameField(self, e: ir.GameField) -> str:
         read = {"turn": "g.turn", "phase": "g.phase", "step": "g.step",
                 "first_player": "seat_of(g.first_player)",
-                "first_turn": "(g.turn == 1)"}.get(e.name)
+                "first_turn": "(g.turn == 1)", "victims": "g.victims"}.get(e.name)
         return read or f"game_field(g, {e.name!r})"
 
     def e_ChainField(self, e: ir.ChainField) -> str:
@@ -315,9 +315,16 @@ class Writer:
         return f"chain_field(g, {e.name!r})"
 
     def e_BattleField(self, e: ir.BattleField) -> str:
+        # read in place, as `services.battle_field` reads it: a seat as a player,
+        # and while no battle is under way, no team and nothing else
         if e.name == "ongoing":
             return "(g.battle is not None)"
-        return f"battle_field(g, {e.name!r})"
+        field = f"g.battle.{e.name}"
+        if e.name in ("attacker", "defender"):
+            return (f"(seat_of({field}) if g.battle is not None and {field} is not None "
+                    f"else None)")
+        default = "[]" if e.name.endswith("team") else "None"
+        return f"({field} if g.battle is not None else {default})"
 
     def guarded(self, v: str, sure: bool, test: str, fast: str, name: str) -> str:
         """`fast` where `v` (a local) is of the kind read (`test`) or `sure` to
@@ -1368,6 +1375,8 @@ def _is_list(e: ir.Expr) -> bool:
     """Whether `e`'s value is a list for certain (of the game's, or its own)."""
     if isinstance(e, ir.PlayerZone):
         return e.sure
+    if isinstance(e, ir.GameField):
+        return e.name == "victims"  # the game's list of victims declared
     return isinstance(e, (ir.Where, ir.PlayersZone, ir.Players, ir.Join))
 
 

@@ -84,7 +84,8 @@ class Players(Expr):
 
 @dataclass(frozen=True, slots=True)
 class GameField(Expr):
-    """`game.turn`, `game.phase`, `game.step`, `game.first_player`, `game.first_turn`."""
+    """`game.turn`, `game.phase`, `game.step`, `game.first_player`, `game.first_turn`,
+    `game.victims`."""
 
     name: str
 
