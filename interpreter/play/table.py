@@ -162,6 +162,7 @@ def place(game: Any) -> str:
     """Where in the game the question is asked, as the rulebook names it: the phase,
     setup step or battle step (their labels), or the chain."""
     kind, _, name = (game.node or "").partition(":")
+    name = name.partition("/")[0]  # a phase's or step's window is asked there
     section = {"phase": "turn", "setup": "setup", "battle": "battle"}.get(kind)
     if section is not None:
         return _labels(game, section).get(name, name.replace("_", " "))
