@@ -909,15 +909,16 @@ class Game:
         """The player to the left of `who` still in the game (`who`, if none)."""
         return seat_of(self.next_seat(who))
 
-    def next_seat(self, who: int) -> int:
-        """`left_of`, as a plain seat number (what the flow keeps)."""
+    def next_seat(self, who: int, way: int = 1) -> int:
+        """`left_of`, as a plain seat number (what the flow keeps); with `way` -1,
+        the player to the right (play passing counterclockwise)."""
         players = self.players
-        s = (who + 1) % len(players)
+        s = (who + way) % len(players)
         if not players[s].eliminated:  # most often, the next seat
             return s
         n = len(players)
         for step in range(2, n + 1):
-            s = (who + step) % n
+            s = (who + step * way) % n
             if not players[s].eliminated:
                 return s
         return int(who)

@@ -109,7 +109,7 @@ class Referee(Listing):
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "minion_victim_kinds", "modifiers", "new_chain",
         "others_gate", "others_offer", "param_names", "phases", "players_are_victims",
-        "popped_by_placer",
+        "popped_by_placer", "respond_way", "turn_way",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "respond_cite", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
@@ -159,6 +159,9 @@ class Referee(Listing):
         self.chaining = tuple(chaining.actions) if chaining else ()
         # what the turn, chain links, responses and resolution cite in the log
         self.turn_cite = _cite(rs.setting("turn", "next_turn"))
+        # which way turns and chain responses pass (`next_turn`, `respond`)
+        self.turn_way = _way(rs.setting("turn", "next_turn"))
+        self.respond_way = _way(rs.setting("chain", "respond"))
         self.link_cite = _cite(chaining)
         self.respond_cite = _cite(rs.setting("chain", "respond"))
         # once a chain has resolved in a phase, the others may start a new one
@@ -463,7 +466,7 @@ class Referee(Listing):
             g.turn, g.active = 1, g.first_player
         else:
             g.turn += 1
-            g.active = g.next_seat(g.active)
+            g.active = g.next_seat(g.active, self.turn_way)
         g.events.append(TurnBegan(g.turn, g.active, self.turn_text))
         g.tasks[-1] = phase = ["phase", 0, "begin"]
         if not g.dirty:  # the first phase begins at once, as the run loop would
@@ -758,7 +761,7 @@ class Referee(Listing):
             ch = g.chain = _new_object(Chain)
             ch.links = [link]
             ch.last_actor = actor
-            ch.asking = g.next_seat(actor)
+            ch.asking = g.next_seat(actor, self.respond_way)
             ch.passes = 0
             ch.resolving = False
             g.tasks.append(["chain"])
@@ -767,7 +770,7 @@ class Referee(Listing):
             links = ch.links
             links.append(link)
             ch.last_actor = actor
-            ch.asking = g.next_seat(actor)
+            ch.asking = g.next_seat(actor, self.respond_way)
             ch.passes = 0
         g.events.append(Linked(actor, len(ch.links), self.link_text))
 
@@ -813,7 +816,7 @@ class Referee(Listing):
             if ch.passes >= len(g.in_game):
                 ch.resolving = True
             else:
-                ch.asking = g.next_seat(ch.asking)
+                ch.asking = g.next_seat(ch.asking, self.respond_way)
             return
         self.take(g, ch.asking, action)
 
@@ -1544,6 +1547,12 @@ def _visible(event: dict) -> dict:
 def _text(cite: ast.Citation | None) -> str | None:
     """A rule's citation as the log writes it."""
     return None if cite is None else cite.text
+
+
+def _way(rule: ast.TurnPassing | ast.ResponseOrder | None) -> int:
+    """The seat step a `next_turn` or `respond` direction takes: clockwise passes
+    to the left (the next seat), counterclockwise to the right."""
+    return -1 if rule is not None and rule.direction == "counterclockwise" else 1
 
 
 def _cite(rule) -> ast.Citation | None:
