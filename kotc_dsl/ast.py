@@ -641,6 +641,7 @@ class UltraPointsStat(Setting):
 
 @dataclass(frozen=True)
 class PawnRule(Setting):
+    type: str
     zone: str
     setting = "pawns"
 

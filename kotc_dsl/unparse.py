@@ -327,7 +327,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.Stat: "stat {ident} {label:q} [floor {floor}]",
     ast.CostRule: "cost {stat}",
     ast.UltraPointsStat: "ultra_points {label:q} default {default}",
-    ast.PawnRule: "pawns only_in {zone}",
+    ast.PawnRule: "pawns are {type} only_in {zone}",
     ast.Tag: "tag {ident} {label:q}",
     ast.Zone: "zone {ident} {label:q} {knowledge} {flags} [holds {holds:,}]",
     ast.Phase: _phase,

@@ -207,6 +207,7 @@ class Checker:
         self.ref(r, r.stat, self.stats, "stat")
 
     def rule_PawnRule(self, r: ast.PawnRule) -> None:
+        self.ref(r, r.type, self.card_types, "card type")
         self.ref(r, r.zone, self.zones, "zone")
 
     def rule_Zone(self, r: ast.Zone) -> None:

@@ -167,13 +167,12 @@ class Engine:
         # team (the battle section's `withdraw_on_leave`)
         self.withdraws = rs.setting("battle", "withdraw_on_leave") is not None
         pawns = rs.setting("cards", "pawns")
-        self.pawn_zone, self.pawn_cite = (
-            (pawns.zone, pawns.cite) if pawns else (None, None)
+        self.pawn_type, self.pawn_zone, self.pawn_cite = (
+            (pawns.type, pawns.zone, pawns.cite) if pawns else (None, None, None)
         )
         hosts = rs.setting("counters", "counters_on")
         self.counter_zone = hosts.zone if hosts else None
         self.card_types = set(rs.card_types)
-        self.minion_type = next((t for t in rs.card_types if t != "spell"), None)
         self.keyword_params = {
             k.name: [p.name for p in k.params] for k in rs.keywords.values()
         }

@@ -265,11 +265,11 @@ class Referee(Listing):
         # (the actions section's `used_by last_controller`)
         self.used_by_last = rs.setting("actions", "used_by_last_controller") is not None
         self.concessions = rs.concessions
-        # Card types no card of this game can have (no design of that type, and
-        # pawns are minions): an action with a parameter of such a type is never
+        # Card types no card of this game can have (no design of that type, nor the
+        # pawns' type): an action with a parameter of such a type is never
         # offered, and listing options need not look for one. Nor is one that takes
         # an ability when no design has any (pawns copy the abilities of designs).
-        types = {d.type for d in engine.designs.values()} | {engine.minion_type}
+        types = {d.type for d in engine.designs.values()} | {engine.pawn_type}
         self.unbindable = frozenset(
             a.name
             for a in self.actions.values()
