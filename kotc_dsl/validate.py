@@ -825,6 +825,11 @@ class Checker:
                 self.typed(a, sc, self.param_type(p), f"argument '{p.name}'")
         if s.who is not None:
             self.typed(s.who, sc, "player", "who acts")
+        inline = self.rs.setting("chain", "deployed_spells_inline")
+        if "inline" in s.mods and inline is None:
+            self.error(s, f"`perform {s.action}(...) inline` resolves it inside the "
+                          "ability that performs it, not as a link of the chain: the "
+                          "chain section must say so (`deployed_spells inline`)")
 
     def stmt_CreatePawn(self, s: ast.CreatePawn, sc: Scope) -> dict:
         self.typed(s.zone, sc, "zone", "where the pawn appears")
