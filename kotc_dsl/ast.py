@@ -865,6 +865,12 @@ class DeployedInline(Setting):
     setting = "deployed_spells_inline"
 
 
+@dataclass(frozen=True)
+class PoppedWhileResolving(Setting):
+    how: str
+    setting = "popped_while_resolving"
+
+
 # counters
 
 

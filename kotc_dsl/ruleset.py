@@ -139,6 +139,9 @@ class Ruleset:
     def setting(self, section: str, name: Literal["deployed_spells_inline"]
                 ) -> ast.DeployedInline | None: ...
     @overload
+    def setting(self, section: str, name: Literal["popped_while_resolving"]
+                ) -> ast.PoppedWhileResolving | None: ...
+    @overload
     def setting(self, section: str, name: Literal["popped_by_placer"]
                 ) -> ast.PoppedBy | None: ...
     @overload

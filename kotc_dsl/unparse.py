@@ -359,6 +359,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.ResolutionOrder: "resolve last_in_first_out",
     ast.NoChainWhileResolving: "no_chaining_while_resolving",
     ast.DeployedInline: "deployed_spells inline",
+    ast.PoppedWhileResolving: "popped_while_resolving {how}",
     ast.Counter: "counter {ident} {label:q} {counter_kind} {trigger} {from_card?} {cite} "
                  "[{body:block}]",
     ast.PoppedBy: "popped_by placer",

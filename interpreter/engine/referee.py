@@ -109,7 +109,7 @@ class Referee(Listing):
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "minion_victim_kinds", "modifiers", "new_chain",
         "others_gate", "others_offer", "param_names", "phases", "players_are_victims",
-        "popped_by_placer", "respond_way", "turn_way",
+        "pop_at_once", "popped_by_placer", "respond_way", "turn_way",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "respond_cite", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
@@ -261,6 +261,10 @@ class Referee(Listing):
         # who pops a counter: only the player who placed it (the counters
         # section's `popped_by placer`), or else the controller of its host
         self.popped_by_placer = rs.setting("counters", "popped_by_placer") is not None
+        # a proactive counter popped while a chain resolves acts at once, or as a
+        # link resolving next (the chain section's `popped_while_resolving`)
+        popped = rs.setting("chain", "popped_while_resolving")
+        self.pop_at_once = popped is not None and popped.how == "at_once"
         # whether the player who last had a card in play may use it wherever it is
         # (the actions section's `used_by last_controller`)
         self.used_by_last = rs.setting("actions", "used_by_last_controller") is not None
@@ -858,7 +862,7 @@ class Referee(Listing):
         if (
             spec.kind == "proactive"
             and self.has_chain
-            and not (g.chain is not None and g.chain.resolving)
+            and not (g.chain is not None and g.chain.resolving and self.pop_at_once)
         ):
             self.add_link(g, spec.body.id, env, card, seat, counter=kind)
         else:
