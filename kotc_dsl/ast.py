@@ -593,6 +593,12 @@ class IndicatorRule(Setting):
 
 
 @dataclass(frozen=True)
+class SetupOrder(Setting):
+    start: str
+    setting = "step_order"
+
+
+@dataclass(frozen=True)
 class StartingHpRule(Setting):
     hp: int
     setting = "starting_hp"

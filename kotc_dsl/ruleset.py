@@ -142,6 +142,9 @@ class Ruleset:
     def setting(self, section: str, name: Literal["popped_while_resolving"]
                 ) -> ast.PoppedWhileResolving | None: ...
     @overload
+    def setting(self, section: str, name: Literal["step_order"]
+                ) -> ast.SetupOrder | None: ...
+    @overload
     def setting(self, section: str, name: Literal["popped_by_placer"]
                 ) -> ast.PoppedBy | None: ...
     @overload

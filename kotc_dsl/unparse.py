@@ -322,6 +322,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.UltraPointsRule: "ultra_points at_most {cap}",
     ast.IndicatorRule: "edition_indicator {need} [{verdict}]",
     ast.StartingHpRule: "starting_hp {hp}",
+    ast.SetupOrder: "steps each_player from {start}",
     ast.SetupStep: _setup_step,
     ast.CardType: "card_type {ident} {label:q} [stats {stats:,}]",
     ast.Stat: "stat {ident} {label:q} [floor {floor}]",

@@ -109,7 +109,7 @@ class Referee(Listing):
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "minion_victim_kinds", "modifiers", "new_chain",
         "others_gate", "others_offer", "param_names", "phases", "players_are_victims",
-        "pop_at_once", "popped_by_placer", "respond_way", "turn_way",
+        "pop_at_once", "popped_by_placer", "setup_from_first", "respond_way", "turn_way",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "respond_cite", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
@@ -125,6 +125,10 @@ class Referee(Listing):
         self.setup = [
             (s, P.block(s.body, s.cite, f"setup step {s.name}")) for s in rs.setup_steps
         ]
+        # each setup step is done by every player in turn from the first player, or
+        # from the first seat (the setup section's `steps each_player from`)
+        order = rs.setting("setup", "step_order")
+        self.setup_from_first = order is None or order.start == "first_player"
         anytime = rs.setting("turn", "anytime")
         self.anytime = tuple(anytime.actions) if anytime else ()
         self.phases = []
@@ -433,7 +437,8 @@ class Referee(Listing):
             g.first_player = self._roll_off(g, step)
             task[1] += 1
             return
-        order = [(g.first_player + i) % len(g.players) for i in range(len(g.players))]
+        start = g.first_player if self.setup_from_first else 0
+        order = [(start + i) % len(g.players) for i in range(len(g.players))]
         if task[2] >= len(order):
             task[1], task[2] = task[1] + 1, 0
             return
