@@ -29,6 +29,8 @@ RUNS = [
     ("test", ("test", "tests/scenarios/chain")),
     ("fuzz", ("fuzz", "12th", "--examples", "2", "--seed", "5")),
     ("fmt", ("fmt", "--check", "editions/17th.kotc")),
+    ("graph", ("graph", "12th")),
+    ("graph", ("graph", "11th")),
 ]
 
 

@@ -91,7 +91,7 @@ class Trail:
     def replay(self, table: Table) -> tuple[Game, list[Violation]]:
         """Play the trail again; returns the game and what broke at its last step."""
         g = Game.new(table.ruleset, table.decks, seed=self.seed, players=self.players,
-                     max_turns=self.max_turns, engine=table.engine)
+                     max_turns=self.max_turns, engine=table.engine, trace=True)
         monitor = Monitor(g)
         found = monitor.check()
         for _seat, index, _label in self.actions:
@@ -144,7 +144,7 @@ def exploration(table: Table, warmup: int = 300, burst: int = 40,
             seed += table.seed_base
             self.game = Game.new(table.ruleset, table.decks, seed=seed,
                                  players=table.players, max_turns=table.max_turns,
-                                 engine=table.engine)
+                                 engine=table.engine, trace=True)
             self.trail = Trail(seed, table.players, table.max_turns)
             self.monitor = Monitor(self.game)
             self.broken = self.monitor.check()
@@ -234,7 +234,7 @@ def _attempt(table: Table, trail: Trail, indices: list[int],
     """Play `indices` from the trail's seed; the trail up to the first broken
     invariant if it is one of `want`, else None."""
     g = Game.new(table.ruleset, table.decks, seed=trail.seed, players=trail.players,
-                 max_turns=trail.max_turns, engine=table.engine)
+                 max_turns=trail.max_turns, engine=table.engine, trace=True)
     monitor = Monitor(g)
     found = monitor.check()
     taken: list[tuple[int, int, str]] = []

@@ -68,7 +68,7 @@ class _Replay:
 
 def _replay(table: Table, trail: Trail) -> _Replay:
     g = Game.new(table.ruleset, table.decks, seed=trail.seed, players=trail.players,
-                 max_turns=trail.max_turns, engine=table.engine)
+                 max_turns=trail.max_turns, engine=table.engine, trace=True)
     start = g.clone()
     actions, dice, quiet = [], [], {}
     for k, (_seat, index, _label) in enumerate(trail.actions):

@@ -11,8 +11,9 @@ Built-in invariants (`BUILTINS`): each card is in exactly one place; pawns exist
 only in their zone; HP and stats respect their floors; at most one chain; links
 resolve last-in-first-out; nothing chains while a chain resolves; cards unexhaust
 only in recovery, and recovery unexhausts them; fatigue is respected; counters sit
-only on on-field cards, and the engine counts them right; play rests on a node of
-the flow graph; a legal action exists until the game ends; every game ends within a
+only on on-field cards, and the engine counts them right; every transition taken
+(in a traced game) is an edge of the flow graph, and play rests on a node of it; a
+legal action exists until the game ends; every game ends within a
 bound; zones hold only the card types they may, and only exhaustible zones hold
 exhausted cards.
 """
@@ -58,7 +59,7 @@ BUILTINS = {
     "derived": "The fields the engine derives from the state are in step with it",
     "zone_holds": "A zone holds only the card types it may",
     "exhaustible": "Only cards in exhaustible zones are exhausted or fatigued",
-    "flow_node": "Play rests on a node of the flow graph",
+    "flow_edge": "Every transition taken is an edge of the flow graph",
     "legal_action": "A legal action exists until the game ends",
     "game_bound": "Every game ends within a bound",
     "engine_error": "The engine takes every legal action without failing",
@@ -282,8 +283,14 @@ class Invariants:
         if g.chain is not None and not self.has_chain:
             broken("one_chain", "the game", "a chain in an edition without chains")
         if g.node not in self.nodes:
-            broken("flow_node", "the game", f"play rests at '{g.node}', which the flow "
+            broken("flow_edge", "the game", f"play rests at '{g.node}', which the flow "
                                             f"graph does not have")
+        if g.trace is not None and g.trace.faults:  # the first move off the graph
+            r = g.trace.faults[0]
+            broken("flow_edge", "the game",
+                   f"play moved from '{r.source}' to '{r.target}'"
+                   + (f" by {r.action}" if r.action else "")
+                   + ", which no edge of the flow graph joins")
         if not g.is_over and not g.legal_actions():
             broken("legal_action", "the game",
                    f"no legal action at '{g.node}' and the game is not over")

@@ -1,12 +1,11 @@
 """Playing a ruling: build its position, script its dice, take every decision it
 lists, and judge what follows, under one edition at a time.
 
-The engine offers `Game.position` and `resume` for a position in a phase's
-window; a ruling may also start at the beginning of a phase, inside a battle
-step (teams formed, dice on the table) or with a chain open. The helpers here
-set the game's task stack, battle record and chain the way the referee itself
-does (`_phase_task`, `_battle_task`, `_chain_links`), so the engine carries on
-from there as if play had reached that point.
+A position is built through the game's public constructor: `Game.position`,
+`put` for its cards, then `start` at a setup step or a phase (its beginning or
+its window), `start_battle` inside a battle step (teams formed, dice on the
+table) and `open_chain` with the links of an open chain; the engine carries on
+from there as if play had reached that point, its trace starting at that node.
 
 Strictness: every decision must be the one the script answers next; a script
 may end only where a player is free to act (a phase's window, a chance to
@@ -44,9 +43,9 @@ from kotc.dsl.scenario_words import Vocabulary, log_events
 from kotc.dsl.scenarios import edition_ruleset
 from kotc.dsl.shipped import EDITIONS_DIR, ruleset_starter_deck_files
 from kotc.dsl.unparse import unparse_expr
-from kotc.engine import referee as referee_module
 from kotc.engine.decks import deck_from_file, vanilla_deck
 from kotc.engine.game import Deck, Engine, Game, card_pool
+from kotc.engine.trace import Trace
 from kotc.runtime.actions import Action, IllegalAction
 from kotc.runtime.dice import Dice
 from kotc.runtime.values import AbilityRef, DieRef, Seat, card_label
@@ -173,71 +172,13 @@ class ScriptedDice(Dice):
 
 
 class TracedGame(Game):
-    """A game that records every flow-graph node it passes (for coverage), with the
-    action that led there and, on entering a phase, whether it was skipped or
-    which of its variants ran."""
+    """A game whose dice follow a ruling's script, traced: it records the flow
+    graph's nodes and edges play moves through (`Game.trace`), for coverage."""
 
     def _init_state(self, n: int, seed: int, dice, max_turns: int) -> None:
-        self.__dict__["trace"] = []
         super()._init_state(n, seed, dice, max_turns)
         self.rng = ScriptedDice(seed, dice, bool(_strict.get()))
-
-    @property
-    def node(self) -> str:
-        return self.__dict__.get("_node", "start")
-
-    @node.setter
-    def node(self, value: str) -> None:
-        d = self.__dict__
-        info = d.pop("_acting", None)
-        note = None
-        tasks = getattr(self, "tasks", None)
-        if value.startswith("phase:") and tasks and tasks[-1][0] == "phase":
-            note = self._phase_note(tasks[-1])
-        d.setdefault("trace", []).append((value, info, note))
-        d["_node"] = value
-
-    def _phase_note(self, task: list) -> str:
-        """`skip`, `when<k>` or `run` on entering a phase or going on to its
-        program; `before` at the window before the program; `window` at its
-        window."""
-        if task[2] not in ("begin", "before", "run"):
-            return "window"
-        compiled = self.referee.phases[task[1]]
-        skips, variants = compiled.skips, compiled.variants
-        env = {"you": Seat(self.active)}
-        try:
-            if task[2] == "begin" and any(skip(self, env) for skip in skips):
-                return "skip"
-            if task[2] != "run" and compiled.first:
-                return "before"
-            for k, (cond, _block) in enumerate(variants, 1):
-                if cond(self, env):
-                    return f"when{k}"
-        except Exception:  # a guard that cannot be read here is not coverage's concern
-            return "run"
-        return "run"
-
-    def acting(self, action: Action) -> None:
-        """Note the action about to be applied: an opened action labels the next move
-        the trace records; an `either` option is the program's branch taken."""
-        if action.kind == "act":
-            self.__dict__["_acting"] = action.value[0]
-        elif action.kind == "option" and self._program_either():
-            self.trace.append((self.node, None, f"or{action.value + 1}"))
-
-    def _program_either(self) -> bool:
-        """Whether the pending decision is an `either` of the phase's own program
-        (not one inside a keyword it calls)."""
-        if getattr(self.decision, "prompt", "") != "either" or not self.frames:
-            return False
-        task = self.tasks[-1] if self.tasks else None
-        if not task or task[0] != "phase":
-            return False
-        compiled = self.referee.phases[task[1]]
-        variants, run_block = compiled.variants, compiled.run
-        blocks = {run_block.id} | {block.id for _cond, block in variants}
-        return self.frames[-1].block.id in blocks
+        self.trace = Trace(self.referee.flow_tables, self.events)
 
 
 # --- playing one scenario -----------------------------------------------------------
@@ -503,15 +444,14 @@ class _Play:
                 raise _Stop(Failure(p.origin, f"the {self.rs.name} rules have no setup "
                                               f"step '{p.setup_step}' (steps: "
                                               f"{', '.join(steps) or 'none'})"))
-            g.tasks = [_setup_task(steps.index(p.setup_step))]
+            g.start(setup_step=p.setup_step)
         else:
             names = [ph.name for ph in self.rs.phases]
             if p.phase not in names:
                 raise _Stop(Failure(p.origin, f"the {self.rs.name} rules have no phase "
                                               f"'{p.phase}' (phases: "
                                               f"{', '.join(names)})"))
-            g.phase = p.phase
-            g.tasks = [_phase_task(names.index(p.phase), p.at_start)]
+            g.start(phase=p.phase, at_start=p.at_start)
         if p.battle is not None:
             self.battle(p)
         if p.chain:
@@ -552,22 +492,17 @@ class _Play:
         done = {op for i, k, op in flat if (i, k) < at}
         team = [self.card(r) for r in b.attackers]
         attacker = g.cards[team[0]].controller if team else g.active
-        record = referee_module.new_battle(attacker)
-        record.attack_team = team
-        record.victim = Seat(b.victim.seat) if isinstance(b.victim, PlayerRef) \
+        victim = Seat(b.victim.seat) if isinstance(b.victim, PlayerRef) \
             else self.card(b.victim)
-        record.defender = g.referee.defender_of(g, record.victim)
-        record.defense_team = [self.card(r) for r in b.defenders]
+        record = g.start_battle(steps[at[0]].name, at[1], attacker=attacker,
+                                victim=victim, attack_team=team,
+                                defense_team=[self.card(r) for r in b.defenders])
         for card in team if "form_attack" in done else ():
             g.cards[card].exhausted = True
         for card in record.defense_team if "form_defense" in done else ():
             g.cards[card].exhausted = True
         record.attack_dice = [self.die(v, attacker) for v in b.attack_dice]
         record.defense_dice = [self.die(v, record.defender) for v in b.defense_dice]
-        record.op = at[1]
-        g.battle = record
-        g.step = steps[at[0]].name
-        g.tasks.append(_battle_task(*at))
 
     def die(self, value: int, seat: int) -> DieRef:
         self.g.dice.append([value, int(seat)])
@@ -577,6 +512,7 @@ class _Play:
         """An open chain: each link as the referee adds it; then responses."""
         g = self.g
         referee = g.referee
+        links = []
         for link in p.chain:
             card = self.card(link.card)
             if link.counter is not None:
@@ -591,7 +527,8 @@ class _Play:
                     raise _Stop(Failure(link.origin, f"{self.show(card)} has no {sel}"))
                 body = abilities[index].resolution
                 env = {"you": Seat(link.seat), "this": card}
-            referee.add_link(g, body.id, env, card, link.seat)
+            links.append((body.id, env, card, link.seat))
+        g.open_chain(links)
 
     # references
 
@@ -714,7 +651,6 @@ class _Play:
     def apply(self, action: Action, step: Step, asked: str) -> None:
         g = self.g
         origin = step.origin
-        g.acting(action)
         before = Snapshot(g)
         try:
             events = g.apply(action)
@@ -919,7 +855,10 @@ class _Play:
             return None
         placed = {e.data.get("counter") for e in g.events if e.kind == "place"}
         lengths = Counter(chain for chain, _n in self.resolved)
-        return {"edition": self.rs.name, "ruleset": self.rs, "trace": list(g.trace),
+        trace = g.trace.transitions() if g.trace is not None else []
+        return {"edition": self.rs.name, "ruleset": self.rs,
+                "nodes": {n for t in trace for n in (t.source, t.target)} | {g.node},
+                "edges": {t.edge for t in trace if t.edge is not None},
                 "chain_lengths": list(lengths.values()),
                 "usage": dict(g.usage), "placed": placed,
                 "conditions": [g.result.get("condition")] if g.result else [],
@@ -931,22 +870,6 @@ def _window(d) -> bool:
     """Whether a decision is a window where its player may act (or let it pass),
     not a question that must be answered first."""
     return d.resume in (*FREE, "renew") or any(o.kind == "pass" for o in d.options)
-
-
-def _setup_task(index: int) -> list:
-    """The referee's task for a setup step, from the first player."""
-    return ["setup", index, 0]
-
-
-def _phase_task(index: int, at_start: bool) -> list:
-    """The referee's task for a phase: its beginning or its window."""
-    return ["phase", index, "begin" if at_start else "window"]
-
-
-def _battle_task(step: int, op: int) -> list:
-    """The referee's task for a battle step; `begin` fires the step's `before`
-    reactions, so a position at a step's first operation starts there."""
-    return ["battle", step, "begin" if op == 0 else "ops"]
 
 
 def _key(value: Any) -> Any:

@@ -3,6 +3,7 @@ between two editions in one drawing."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from kotc.dsl import RulesetError, load_edition
@@ -31,7 +32,14 @@ def graph_arguments(parser) -> None:
                         help="draw the changes from edition A to edition B in one graph")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="FILE.svg, FILE.png or FILE.dot (or .gv) (default: DOT on "
-                             "stdout; a FILE without a suffix gets DOT); " + OUTPUT_HELP)
+                             "stdout; a FILE without a suffix gets DOT); with --format "
+                             "json, the JSON; " + OUTPUT_HELP)
+    parser.add_argument("--format", choices=("dot", "json"), default="dot",
+                        help="dot: a drawing (default); json: the whole graph as "
+                             "networkx node-link data (nodes with their kind: step, "
+                             "window, stack, return, check or end, and what it reads; "
+                             "edges with their id, kind, label, guard and citation), "
+                             "the graph a game moves through; not with --diff or --flow")
 
 
 def graph_command(args, con) -> int:
@@ -43,11 +51,15 @@ def graph_command(args, con) -> int:
     arrows' citations under their labels); a legend of the styles drawn. With
     `--diff A B`, one graph shows what B added (green), removed (red, dashed)
     and changed (orange) relative to A, each listed action in its own colour.
-    SVG and PNG need Graphviz's `dot`; DOT text never does.
+    SVG and PNG need Graphviz's `dot`; DOT text never does. `--format json`
+    writes the graph itself (networkx node-link data), the one games move
+    through: each node's kind and what that kind reads, each edge's id.
     """
     if (args.edition is None) == (args.diff is None):
         con.error("kotc graph: give one EDITION, or --diff A B")
         return 2
+    if args.format == "json":
+        return _json_command(args, con)
     if args.output and not _output_ok(Path(args.output), con):
         return 2
     names = args.diff or [args.edition]
@@ -76,6 +88,33 @@ def graph_command(args, con) -> int:
     except RenderError as err:
         con.error(f"kotc graph: {err}")
         return 2
+    except OSError as err:
+        con.error(f"kotc graph: -o: cannot write {args.output}: {err.strerror or err}")
+        return 2
+    return 0
+
+
+def _json_command(args, con) -> int:
+    """`--format json`: the edition's whole graph as node-link data."""
+    if args.diff or args.flow != "all":
+        con.error("kotc graph: --format json writes one edition's whole graph "
+                  "(not with --diff or --flow)")
+        return 2
+    if args.output:
+        problem = output_problem(Path(args.output))
+        if problem:
+            con.error(f"kotc graph: -o: {problem}")
+            return 2
+    ruleset = load_or_report(args.edition, con)
+    if ruleset is None:
+        return 2
+    data = compile_ruleset(ruleset).node_link()
+    if not args.output:
+        con.json(data)
+        return 0
+    try:
+        write_whole(Path(args.output), json.dumps(data, indent=2, ensure_ascii=False)
+                    + "\n")
     except OSError as err:
         con.error(f"kotc graph: -o: cannot write {args.output}: {err.strerror or err}")
         return 2

@@ -44,7 +44,10 @@ def play_arguments(p) -> None:
                    help="also write the event log as JSON lines; " + OUTPUT_HELP)
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: the game told for people (default); json: the event "
-                        "log, one JSON object per line")
+                        "log, one JSON object per line, with the flow graph's edges "
+                        "taken (`transition` records: the edge's id in `kotc graph "
+                        "EDITION --format json`, its ends, its kind) and each "
+                        "decision's node (`node` of a `decide` event)")
     p.add_argument("--json", action="store_true",
                    help="the same as --format json (deprecated: kept for old scripts)")
     p.add_argument("--pause", action="store_true",
@@ -59,7 +62,10 @@ def play_command(args, con) -> int:
     The account gives the turns and phases, each action and choice, the cards'
     moves, dice, damage and stat changes, chain links, and the result.
     `--format json` prints the event log instead, one JSON object per line (its
-    schema: `kotc.schemas`, `event`); `--log` also writes it to a file.
+    schema: `kotc.schemas`, `event`), with the trace of the flow graph: a
+    `transition` record for each edge play takes (its id in `kotc graph EDITION
+    --format json`) and, in each `decide` event, the node it was asked at;
+    `--log` also writes it to a file.
 
     With `--agent human` at a seat, you play it: before each of your decisions
     you read what happened since your last one (the cards you may not look at,
@@ -97,6 +103,7 @@ def play_command(args, con) -> int:
         game = Game.new(
             rs, decks, seed=args.seed, players=args.players, max_turns=args.max_turns,
             engine=Engine.shared(rs, card_pool(decks), args.backend),
+            trace=args.format == "json" or bool(args.log),
         )
     except RulesetError as err:
         con.error(str(err))
@@ -117,8 +124,8 @@ def play_command(args, con) -> int:
     if args.log and not write_log(con, Path(args.log), game):
         return 2
     if args.format == "json":
-        for e in game.events:
-            con.print(json.dumps(e.plain_json()))
+        for line in log_lines(game):
+            con.print(json.dumps(line))
         return 0
     for line in account(game, cite=lambda c: con.style(f"  [{c}]", "dim")):
         con.print(line)
@@ -163,12 +170,19 @@ def _play_at_table(args, con, game: Game) -> int:
     return 0
 
 
+def log_lines(game: Game) -> list[dict]:
+    """The game's log as JSON lines: its events, with the trace where it has
+    one (see `Trace.log_lines`)."""
+    if game.trace is None:
+        return [e.plain_json() for e in game.events]
+    return game.trace.log_lines()
+
+
 def write_log(con, path: Path, game: Game) -> bool:
     """Write the event log whole or not at all; whether it was written, saying
     why not."""
     try:
-        write_whole(path, "".join(json.dumps(e.plain_json()) + "\n"
-                                  for e in game.events))
+        write_whole(path, "".join(json.dumps(line) + "\n" for line in log_lines(game)))
     except OSError as err:
         con.error(f"kotc play: --log: cannot write {path}: {err.strerror or err}")
         return False

@@ -10,7 +10,7 @@ effect phrases, each with the numbers and counter printed on the card.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kotc.dsl import Ruleset, ast
@@ -40,6 +40,14 @@ class CompiledAbility:
     # where targets are chosen on activation (`targets on_activation`): the target
     # selections, run after the cost; `resolution` then holds only the effects
     targeting: Block | None = None
+    # it says nothing of when it may be activated (no trigger, no condition) and
+    # has no printed cost to check: the standard activation condition alone
+    # decides whether it may be (`Listing.condition_met`), as a window reads it
+    standard_only: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.standard_only = (self.trigger is None and self.cond is None
+                              and self.affordable is None)
 
 
 def compile_card(

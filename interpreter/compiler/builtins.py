@@ -1,7 +1,7 @@
-"""The functions rule expressions may call (`count`, `total`, `top`, `cost`...),
-and how a value that may be one item or a collection is listed: shared by the
-reference interpreter (`interp`), the code generator (`codegen`) and the
-statements both call (`services`)."""
+"""The functions rule expressions may call (`count`, `total`, `top`...; `cost` is
+lowered to a read of its stat, `ir.CardCost`), and how a value that may be one
+item or a collection is listed: shared by the reference interpreter (`interp`),
+the code generator (`codegen`) and the statements both call (`services`)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,6 @@ def _total(g: Game, xs: Any) -> int:
 # The functions that are operations of the game, by the name of the game's method:
 # generated code calls the method itself.
 GAME_METHODS: dict[str, str] = {
-    "cost": "cost_of",
     "placed_by": "counters_placed",
     "left_of": "left_of",
 }

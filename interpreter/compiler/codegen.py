@@ -26,7 +26,7 @@ from typing import Any
 
 from kotc.runtime.actions import Action, Made
 from kotc.runtime.events import Revealed, Seen
-from kotc.runtime.values import AbilityRef, Seat, seat_of
+from kotc.runtime.values import AbilityRef, Seat, ability_ref, seat_of
 from kotc.runtime.vm import Frame
 
 from . import ir, services
@@ -37,8 +37,10 @@ from .lower import ELEMENT_NAMES
 HELPERS: dict[str, Any] = {
     "Action": Action,
     "COUNTER_KIND": itemgetter(0),  # of a counter on a card, [kind, placer]
+    "EVENT_NAME": itemgetter(0),  # of a recent event, [name, fields]
     "Made": Made,
     "AbilityRef": AbilityRef,
+    "ability_ref": ability_ref,
     "Frame": Frame,
     "Seat": Seat,
     "seat_of": seat_of,
@@ -315,9 +317,17 @@ class Writer:
         return f"chain_field(g, {e.name!r})"
 
     def e_BattleField(self, e: ir.BattleField) -> str:
-        if e.name == "ongoing":
+        # read in place as `services.battle_field` reads it
+        name = e.name
+        if name == "ongoing":
             return "(g.battle is not None)"
-        return f"battle_field(g, {e.name!r})"
+        if name in services.BATTLE_SEATS:  # a seat, read as a player
+            return (f"(None if g.battle is None or g.battle.{name} is None "
+                    f"else seat_of(g.battle.{name}))")
+        if not name.isidentifier():
+            return f"battle_field(g, {name!r})"
+        none = "[]" if name.endswith("team") else "None"
+        return f"({none} if g.battle is None else g.battle.{name})"
 
     def guarded(self, v: str, sure: bool, test: str, fast: str, name: str) -> str:
         """`fast` where `v` (a local) is of the kind read (`test`) or `sure` to
@@ -332,6 +342,11 @@ class Writer:
         fast = (f"({s}[{stat}] if {stat} in ({s} := g.cards[{v}].stats) "
                 f"else card_stat(g, {v}, {stat}, env))")
         return self.guarded(v, e.sure, f"type({v}) is int", fast, e.stat)
+
+    def e_CardCost(self, e: ir.CardCost) -> str:
+        if e.stat is None:
+            return "0"
+        return f"g.cards[{self.atom(e.card)}].stats.get({e.stat!r}, 0)"
 
     def e_CardField(self, e: ir.CardField) -> str:
         v = self.atom(e.card)
@@ -393,12 +408,28 @@ class Writer:
                 return f"(not {x})"
             is_empty = self.const(BUILTINS["is_empty"])
             return f"(not {x} if type({x}) is list else {is_empty}(g, {x}))"
+        if e.func in ("top", "bottom"):
+            return self.taken(e)
         args = self.operands(*e.args)
         if e.func in GAME_METHODS:
             return f"g.{GAME_METHODS[e.func]}({', '.join(args)})"
         if e.func == "tagged":
             return f"({args[1]} in g.cards[{args[0]}].tags)"
         return f"{self.const(BUILTINS[e.func])}(g, {', '.join(args)})"
+
+    def taken(self, e: ir.Builtin) -> str:
+        """`top(n, xs)` or `bottom(n, xs)`: sliced in place from a list (the last
+        `n`, the top first; the first `n`), else as the builtin takes them."""
+        n, xs = self.operands(*e.args)
+        n = self.hold(n)
+        xs = self.hold(xs)
+        sliced = f"{xs}[-{n}:][::-1]" if e.func == "top" else f"{xs}[:{n}]"
+        if not (n.isdigit() and int(n) > 0):
+            sliced = f"({sliced} if {n} > 0 else [])"
+        if self.listed(e.args[1]):
+            return sliced
+        return (f"({sliced} if type({xs}) is list else "
+                f"{self.const(BUILTINS[e.func])}(g, {n}, {xs}))")
 
     def e_TermCall(self, e: ir.TermCall) -> str:
         # the term's function looked up when called: a term may use itself
@@ -913,6 +944,18 @@ class Writer:
             self.forget()
             return
         body = self.const(self.blocks[st.body.id])
+        if not st.body.inline:
+            self.push_rounds(body, n, i)
+            return
+        with self.block(f"if {n} == 1:"):  # in the frame's place, as an `if`'s branch
+            self.branch(st.body, i)
+        with self.block("else:"):
+            self.push_rounds(body, n, i)
+        self.forget()  # the round may have bound names anew
+
+    def push_rounds(self, body: str, n: str, i: int) -> None:
+        """The `repeat` at `i`: its body's block `body` pushed to go round `n`
+        times (none: nothing), the frame moved past the `repeat` first."""
         self.src.line(f"f.pc = {i + 1}")
         with self.block(f"if {n} > 0:"):
             self.src.line(f"frames.append(Frame({body}, env, ['repeat', {n}]))")
@@ -939,6 +982,16 @@ class WindowWriter(Writer):
         self.resources = self.tmp()  # the resources to pay with, counted when first read
         self.resource_zones = listing.resource_zones
         src.line(f"{self.resources} = None")
+        # the memos the listing's general binder reads for each candidate (the
+        # standard condition per player, the resources to pay with), made where
+        # it lists an action; what is written in place reads neither
+        self.memos = any(_shape(act.plan) == "other" for act in acts)
+        if not self.memos:
+            self.tables(listing, acts, standard)
+            for act in acts:
+                self.action(act)
+            src.line("return out")
+            return
         memo = "{}" if listing.standard_per_player else "None"
         src.line(f"g.standard_memo, g.resources_memo = {memo}, {{}}")
         with self.block("try:"):
@@ -976,7 +1029,7 @@ class WindowWriter(Writer):
         if any(kind != "any" for kind, _, _ in specs):
             fails = self.standard_fails(listing, standard)
         self.fails = fails
-        recent = self.into("frozenset([e[0] for e in g.recent]) if g.recent else "
+        recent = self.into("frozenset(map(EVENT_NAME, g.recent)) if g.recent else "
                            "frozenset()")
         names = ", ".join(self.table[act.name] for _, act, _ in specs)
         kept = self.const({})
@@ -990,19 +1043,26 @@ class WindowWriter(Writer):
     def standard_fails(self, listing: Any, standard: ir.Expr | None) -> str:
         """Whether the standard activation condition fails for the player listing:
         read here, where it reads no more than `you` and the game
-        (`standard_per_player`), and kept in the listing's memo for what reads it
-        after (`Listing.standard_in_listing`); else, not known to fail."""
+        (`standard_per_player`), and kept in the listing's memo, where the window
+        makes one, for what reads it after (`Listing.standard_in_listing`); else,
+        not known to fail."""
         if not listing.standard_per_player:
             return "False"
         holds = self.standard = "True" if standard is None else self.hold(
             self.boolean(standard, self.value(standard)))
-        self.src.line(f"g.standard_memo[you] = {holds}")
+        if self.memos:
+            self.src.line(f"g.standard_memo[you] = {holds}")
         return self.into(f"not {holds}")
 
-    def activatable(self, what: str) -> str:
+    def activatable(self, what: str, alone: str | None = None) -> str:
         """A test that the ability `what` (or a card's first) may be activated now
-        (`Listing.condition_met`), given the standard condition where read."""
-        return f"listing.condition_met(g, you, {what}, env, {self.standard})"
+        (`Listing.condition_met`), given the standard condition where read. Where
+        that is read here, an ability it alone decides (`alone`: a test that the
+        ability is `standard_only`) is decided by it in place."""
+        met = f"listing.condition_met(g, you, {what}, env, {self.standard})"
+        if alone is None or self.standard == "None":
+            return met
+        return f"({self.standard} if {alone} else {met})"
 
     def action(self, act: Any) -> None:
         plan, a = act.plan, self.const(act)
@@ -1065,9 +1125,19 @@ class WindowWriter(Writer):
                 continue
             have = self.resources
             with self.block(f"if {have} is None:"):
-                self.src.line(f"{have} = g.unexhausted_resources(seat)")
+                self.count_resources(have)
             tests.append(f"{need} <= {have}")
         return " and ".join(tests)
+
+    def count_resources(self, have: str) -> None:
+        """`have` = the player's resources not exhausted, counted in place as
+        `Game.unexhausted_resources` counts them, zone by zone."""
+        src, zones, c = self.src, self.into("g.players[seat].zones"), self.tmp()
+        src.line(f"{have} = 0")
+        for zone in self.resource_zones:
+            with self.block(f"for {c} in {zones}[{zone!r}]:"), self.block(
+                    f"if not g.cards[{c}].exhausted:"):
+                src.line(f"{have} += 1")
 
     def found(self, plan: ir.ActionPlan, args: str) -> None:
         """The option taking `args`, listed: kept from one listing to the next where
@@ -1112,7 +1182,11 @@ class WindowWriter(Writer):
                     src.line("continue")
             self.costs(plan)
             if resolves:
-                with self.block(f"if not {self.activatable(c)}:"):
+                alone = None  # whether the standard condition alone decides
+                if self.standard != "None":  # for the card's first ability
+                    printed = self.into(f"g.engine.abilities.get(g.cards[{c}].design)")
+                    alone = f"{printed} and {printed}[0].standard_only"
+                with self.block(f"if not {self.activatable(c, alone)}:"):
                     src.line("continue")
             self.found(plan, f"({c},)")
 
@@ -1243,8 +1317,10 @@ class WindowWriter(Writer):
                          f"{state}.zone)")
             # the card's printed abilities, where what follows reads them
             printed = None
+            own = plan.resolves == ability.name  # it resolves the ability taken
             if narrow != "'any'" or (ability.check is not None
-                                     and _tests_modifier(ability.check)):
+                                     and _tests_modifier(ability.check)) or (
+                                         own and self.standard != "None"):
                 printed = self.into(f"g.engine.abilities[{state}.design]")
             if narrow != "'any'":
                 with self.block(f"if {narrow} == 'own':"):
@@ -1253,7 +1329,7 @@ class WindowWriter(Writer):
                              f"if {printed}[{k}].trigger is not None "
                              f"or {printed}[{k}].cond is not None]")
             with self.block(f"for {k} in {indices}:"):
-                src.line(f"{ref} = AbilityRef({c}, {k})")
+                src.line(f"{ref} = ability_ref(AbilityRef, ({c}, {k}))")
                 self.bind(ability.name, ref)
                 if printed is not None:
                     self.printed[ref] = f"{printed}[{k}]"
@@ -1262,8 +1338,12 @@ class WindowWriter(Writer):
                         src.line("continue")
                 self.costs(plan)
                 if plan.resolves is not None:
-                    what = ref if plan.resolves == ability.name else c
-                    with self.block(f"if not {self.activatable(what)}:"):
+                    what, alone = c, None
+                    if own:
+                        what = ref
+                        if printed is not None:
+                            alone = f"{printed}[{k}].standard_only"
+                    with self.block(f"if not {self.activatable(what, alone)}:"):
                         src.line("continue")
                 self.found(plan, f"({c}, {ref})")
 

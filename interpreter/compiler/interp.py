@@ -92,6 +92,11 @@ class Interpreter:
             return services.card_stat(g, v, e.stat, env)
         return services.attr(g, v, e.stat, env)
 
+    def e_CardCost(self, e: ir.CardCost, g: Game, env: Env, loc: Locals) -> Any:
+        if e.stat is None:
+            return 0
+        return g.cards[self.evaluate(e.card, g, env, loc)].stats.get(e.stat, 0)
+
     def e_CardField(self, e: ir.CardField, g: Game, env: Env, loc: Locals) -> Any:
         v = self.evaluate(e.card, g, env, loc)
         if e.sure or type(v) is int:
@@ -481,15 +486,21 @@ class Interpreter:
         block = st.then if self.value(st.cond, g, f) else st.otherwise
         if block is None:
             return NEXT
-        if block.inline:  # simple statements, the last of which may be a tail
-            stmts = block.stmts
-            if not stmts:
-                return NEXT
-            self.run_simple(g, f, stmts[:-1])
-            return self._exec[type(stmts[-1])](stmts[-1], g, f)
+        if block.inline:
+            return self.in_place(block, g, f)
         f.pc += 1
         g.frames.append(Frame(self.blocks[block.id], f.env))
         return PUSHED
+
+    def in_place(self, block: ir.Block, g: Game, f: Frame) -> int:
+        """An `inline` block run in the place of the statement at the frame's
+        position: simple statements, the last of which may be a tail (which moves
+        the frame past that statement, if it pushes)."""
+        stmts = block.stmts
+        if not stmts:
+            return NEXT
+        self.run_simple(g, f, stmts[:-1])
+        return self._exec[type(stmts[-1])](stmts[-1], g, f)
 
     def s_Repeat(self, st: ir.Repeat, g: Game, f: Frame) -> int:
         n = self.value(st.times, g, f)
@@ -498,6 +509,8 @@ class Interpreter:
             for _ in range(n):
                 self.run_simple(g, f, st.body.stmts)
             return NEXT
+        if n == 1 and st.body.inline:  # one round, in this frame's place
+            return self.in_place(st.body, g, f)
         f.pc += 1
         if n > 0:
             g.frames.append(Frame(self.blocks[st.body.id], f.env, ["repeat", n]))

@@ -115,6 +115,15 @@ class CardStat(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class CardCost(Expr):
+    """`cost(card)`: the card's value of the stat the ruleset prices cards by
+    (`stat`), 0 where it has none; 0 where the ruleset prices nothing (None)."""
+
+    card: Expr
+    stat: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class CardField(Expr):
     """A card's own field (`exhausted`, `zone`, `pawn`, `fatigued_turn`...)."""
 
@@ -616,8 +625,9 @@ class If(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class Repeat(Stmt):
-    """Its body `times` times: here, when the body is simple; else in a frame of its
-    own that goes round again."""
+    """Its body `times` times: here, when the body is simple; once, in this frame's
+    place where the body is `inline` (as an `if` runs such a branch); else in a
+    frame of its own that goes round again."""
 
     times: Expr
     body: Block

@@ -24,7 +24,7 @@ from typing import Any
 
 from kotc.dsl import Ruleset, ast
 from kotc.runtime.actions import Action
-from kotc.runtime.values import AbilityRef, Seat, seat_of
+from kotc.runtime.values import AbilityRef, Seat, ability_ref, seat_of
 from kotc.runtime.vm import Block
 
 from . import ir
@@ -582,8 +582,6 @@ def reference_window(listing: Listing, names: tuple[str, ...]) -> Window:
 COUNTER_KIND = itemgetter(0)  # of a counter entry, [kind, placer]
 
 NO_EVENTS: frozenset[str] = frozenset()  # no recent events
-
-ability_ref = tuple.__new__  # `ability_ref(AbilityRef, (card, index))`, made in C
 
 
 def trigger_table(

@@ -105,6 +105,8 @@ class Lowering:
         # every name a card's stats may hold: the edition's and those printed
         self.card_keys = card_keys
         self.terms = {t.name: t for t in ruleset.terms.values() if t.value is not None}
+        cost = ruleset.setting("cards", "cost")
+        self.cost_stat = cost.stat if cost else None
         self.blocks: list[ir.Block] = []
         self._slots = 0
         # the flow whose own program is being lowered (a battle's part): its
@@ -302,6 +304,8 @@ class Lowering:
         term = self.terms.get(e.func)
         if term is not None:
             return self.term(term, e.args, sc)
+        if e.func == "cost":  # the stat cards are priced by, known here
+            return ir.CardCost(self.expr(e.args[0], sc), self.cost_stat), None, False
         args: list[ir.Expr] = []
         for i, a in enumerate(e.args):
             bare = (

@@ -156,14 +156,20 @@ def chain_field(g: Game, name: str) -> Any:
     return getattr(ch, name)
 
 
+# the battle's fields that hold a seat, read as a player
+BATTLE_SEATS = ("attacker", "defender")
+
+
 def battle_field(g: Game, name: str) -> Any:
+    """`battle.NAME` (`ir.BattleField`): an empty list for a team and None for any
+    other field while no battle is under way; a seat read as a player."""
     b = g.battle
     if name == "ongoing":
         return b is not None
     if b is None:
         return [] if name.endswith("team") else None
     value = getattr(b, name)
-    if name in ("attacker", "defender") and value is not None:
+    if name in BATTLE_SEATS and value is not None:
         return seat_of(value)
     return value
 
@@ -267,7 +273,7 @@ def choose(g: Game, f: Frame, st: ir.Choose, fns: Sequence[Fn | None]) -> int:
         env[name] = (picked[0] if picked else None) if single else picked
         return NEXT
     who = chooser(g, env) if chooser is not None else env["you"]
-    if any(type(x) is DieRef for x in items):  # a die's label is made now
+    if DieRef in map(type, items):  # a die's label is made now
         options = [g.pick_action(x) for x in items]
     else:
         options = picks(items, g.namer)
@@ -284,8 +290,9 @@ def choose_die(g: Game, f: Frame, st: ir.ChooseDie, what: Fn, chooser: Fn | None
     of that value: dice of one value are alike), labelled with the value and the
     names the label holds (a card as `Name#id`). No dice: the name is none."""
     env = f.env
-    answer = g.take_answer()
+    answer = g.answer
     if answer is not None:
+        g.answer = None
         env[st.name] = answer.value
         return NEXT
     values: dict[int, DieRef] = {}
@@ -573,8 +580,9 @@ def drop(g: Game, st: ir.Drop, what: Any) -> None:
 
 
 __all__ = [
-    "Context", "announce", "attr", "battle_field", "call", "card_attr", "card_stat",
-    "chain_field", "choose", "choose_die", "contains", "drop", "either",
+    "BATTLE_SEATS", "Context", "announce", "attr", "battle_field", "call",
+    "card_attr", "card_stat", "chain_field", "choose", "choose_die", "contains",
+    "drop", "either",
     "element_name", "for_each", "game_field", "has_modifier", "is_type", "may",
     "minus", "order", "perform", "pick", "plus", "prevent", "reorder", "rolled",
     "set_record", "stop", "strip_any", "text", "unbound",

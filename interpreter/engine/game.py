@@ -49,8 +49,9 @@ from kotc.runtime.values import (
 from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame, run
 
 from . import primitives
-from .referee import Referee
+from .referee import Referee, new_battle
 from .restore_check import check_state
+from .trace import Trace
 from .view import view as seen_by
 
 DEFAULT_MAX_TURNS = 300
@@ -365,6 +366,9 @@ class Game:
         "counters_in_play", "marked", "usage",
         # the loop rounds run since decision number `work_at` (`Bounds.check_work`)
         "work", "work_at",
+        # what a traced game records of the flow graph's nodes and edges it moves
+        # through (`kotc.engine.trace`); None when the game is not traced
+        "trace",
         # its engine, and the engine's `referee`, which the flow and the primitives
         # read at most steps: set where a game is made (`new`, `position`,
         # `_restored`; `clone` copies them)
@@ -427,6 +431,7 @@ class Game:
         max_turns: int = DEFAULT_MAX_TURNS,
         dice: list[int] | Dice | None = None,
         engine: Engine | None = None,
+        trace: bool = False,
     ) -> Game:
         """Set up a game and play until the first decision.
 
@@ -441,6 +446,8 @@ class Game:
                 ruling's script, chance decided from outside).
             engine: the compiled rules and cards to play with (default: the engine
                 `Engine.shared` keeps for this ruleset and these decks' cards).
+            trace: record the flow graph's nodes and edges play moves through
+                (`Game.trace`, see `kotc.engine.trace`).
 
         Raises:
             ValueError: no decks, or a number of players the ruleset does not allow.
@@ -454,6 +461,8 @@ class Game:
         g.engine = engine or Engine.shared(rs, card_pool(decks))
         g.referee = g.engine.referee
         g._init_state(n, seed, dice, max_turns)
+        if trace:
+            g.trace = Trace(g.referee.flow_tables, g.events)
         for seat in range(n):
             deck = decks[seat % len(decks)]
             g._deal(seat_of(seat), deck)
@@ -472,14 +481,19 @@ class Game:
         dice: list[int] | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
         backend: str = "generated",
+        trace: bool = False,
     ) -> Game:
         """An empty table for building a position by hand (rulings, tests): no
-        setup has run; place cards with `put`, then `resume` at a phase. The
-        rules' programs run by `backend` (see `Engine`)."""
+        setup has run; place cards with `put`, then `start` at a setup step or a
+        phase (with `start_battle` and `open_chain` for a battle or a chain under
+        way) and `advance`, or `resume` at a phase's window. The rules' programs
+        run by `backend` (see `Engine`); `trace` as `new` says."""
         g = cls.__new__(cls)
         g.engine = Engine.shared(ruleset, designs, backend)
         g.referee = g.engine.referee
         g._init_state(players, seed, dice, max_turns)
+        if trace:
+            g.trace = Trace(g.referee.flow_tables, g.events)
         return g
 
     def put(self, design: str, seat: int, zone: str, **state: Any) -> int:
@@ -506,12 +520,88 @@ class Game:
         self, phase: str, active: int = 0, turn: int = 2, first_player: int = 0
     ) -> None:
         """Start play at the window of a phase, as if the turn had reached it."""
-        names = [p.name for p in self.engine.rs.phases]
         # plain seat numbers, as the flow keeps them (a decision's player is one)
         self.turn, self.active, self.first_player = turn, int(active), int(first_player)
-        self.tasks = [["phase", names.index(phase), "window"]]
-        self.phase = phase
+        self.start(phase=phase)
         self.advance()
+
+    # --- positions built by hand (rulings, tests) ----------------------------------
+
+    def start(self, phase: str | None = None, *, setup_step: str | None = None,
+              at_start: bool = False) -> None:
+        """Place play, in a position built by hand (`position`, `put`), at a setup
+        step (from the first player) or at a phase: its beginning (`at_start`), or
+        its window. Play goes on from there at `advance`; a traced game's trace
+        starts at that node.
+
+        Raises:
+            ValueError: no such setup step or phase in the rules.
+        """
+        rs = self.engine.rs
+        if setup_step is not None:
+            steps = [s.name for s in rs.setup_steps]
+            if setup_step not in steps:
+                raise ValueError(f"no setup step '{setup_step}'")
+            self.tasks = [["setup", steps.index(setup_step), 0]]
+            node = f"setup:{setup_step}"
+        else:
+            names = [p.name for p in rs.phases]
+            if phase not in names:
+                raise ValueError(f"no phase '{phase}'")
+            index = names.index(phase)
+            self.tasks = [["phase", index, "begin" if at_start else "window"]]
+            self.phase = phase
+            compiled = self.referee.phases[index]
+            node = compiled.node if at_start else compiled.window_node
+        self.node = node
+        if self.trace is not None:
+            self.trace.place(node)
+
+    def start_battle(self, step: str, op: int = 0, *, attacker: int, victim: Any,
+                     attack_team: list[int], defense_team: list[int] | None = None,
+                     attack_dice: list[Any] | None = None,
+                     defense_dice: list[Any] | None = None) -> Battle:
+        """A battle under way in a position built by hand, at a battle step (its
+        `op`th operation or part; 0: the step's beginning, whose `before`
+        reactions fire), entered from where play was placed (`start`).
+
+        Returns:
+            The battle's record, for what else the position sets in it.
+
+        Raises:
+            ValueError: no such battle step in the rules.
+        """
+        steps = [s.name for s in self.engine.rs.battle_steps]
+        if step not in steps:
+            raise ValueError(f"no battle step '{step}'")
+        record = new_battle(attacker)
+        record.attack_team = list(attack_team)
+        record.victim = victim
+        record.defender = self.referee.defender_of(self, victim)
+        record.defense_team = list(defense_team or [])
+        record.attack_dice = list(attack_dice or [])
+        record.defense_dice = list(defense_dice or [])
+        record.op = op
+        self.battle = record
+        self.step = step
+        self.tasks.append(["battle", steps.index(step), "begin" if op == 0 else "ops"])
+        self.node = f"battle:{step}"
+        if self.trace is not None:
+            self.trace.place(self.node)
+        return record
+
+    def open_chain(self, links: list[tuple[int, dict[str, Any], int, int]]) -> None:
+        """An open chain in a position built by hand: each link (its program's
+        block, the names it runs with, its card, its player) added as the rules
+        add links; responses follow at `advance`."""
+        trace, self.trace = self.trace, None  # no move: play is placed there
+        try:
+            for block, env, card, seat in links:
+                self.referee.add_link(self, block, env, card, seat)
+        finally:
+            self.trace = trace
+        if trace is not None and links:
+            trace.place(self.node)
 
     def _init_state(self, n: int, seed: int, dice, max_turns: int) -> None:
         rs = self.engine.rs
@@ -549,6 +639,7 @@ class Game:
         self.outcome: dict | None = None
         self.applied = 0
         self.work = self.work_at = 0
+        self.trace: Trace | None = None
         self.node = "start"
         self.dirty = True
         # counters on cards, by kind (no entry for none): kept by the primitives that
@@ -625,6 +716,8 @@ class Game:
         events.append(
             Decided(d.player, label, action.kind, None if d.cite is None else d.cite.text)
         )
+        if self.trace is not None:
+            self.trace.decided(d.player, label)
         if d.resume == "vm":
             self.answer = action
         else:
@@ -657,6 +750,7 @@ class Game:
         g.rng = self.rng.copy()
         g.frames, g.after = _copy_programs(self.frames, self.after)
         g.tasks = [list(t) for t in self.tasks]
+        g.trace = None  # a copy plays on untraced: what it does is not this game's
         g.chain = self.chain.copy() if self.chain else None
         g.battle = self.battle.copy() if self.battle else None
         g.victims = list(self.victims)
@@ -773,6 +867,7 @@ class Game:
     def _restored(cls, data: dict, engine: Engine) -> Game:
         g = object.__new__(cls)
         g.standard_memo = g.resources_memo = None
+        g.trace = None
         g.engine = engine
         g.referee = engine.referee
         g.seed = data["seed"]

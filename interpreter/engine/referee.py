@@ -26,6 +26,7 @@ from kotc.compiler.listing import (
 )
 from kotc.compiler.lower import CARD, EVENT, PLAYER, param_kind
 from kotc.dsl import ast
+from kotc.flowgraph.build import compile_ruleset
 from kotc.runtime.actions import Action, Decision, picks
 from kotc.runtime.events import (
     Acted,
@@ -49,6 +50,7 @@ from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame
 from kotc.runtime.vm import run as run_frames
 
 from .primitives import eliminate
+from .trace import FlowTables
 
 _new_object = object.__new__
 
@@ -79,6 +81,15 @@ class CompiledPhase:
     others_prompt: str = ""
     # whether it has a program to run (a variant, or statements of its own)
     runs: bool = False
+    # its nodes in the flow graph, where play stands at each stage (see
+    # `flowgraph.build`): the window before its program (None: it has none), the
+    # node of its usual program and of each variant's (None: play stays where it
+    # is, with nothing to run), its window and the others' window (None: none)
+    before_node: str | None = None
+    run_node: str | None = None
+    variant_nodes: tuple = ()
+    window_node: str = ""
+    others_node: str | None = None
 
 
 @dataclass
@@ -102,6 +113,7 @@ class Referee(Listing):
     __slots__ = (
         "first_own", "_ops", "_windows", "actions", "answers", "anytime",
         "anytime_cite", "battle_cite", "battle_steps", "call_blocks", "card_types",
+        "flow_tables", "has_renew", "step_window_nodes",
         "chain_offer", "chaining", "concessions", "counters", "criteria",
         "decision_limit_cite", "defender_rule", "dice_per",
         "end_checks", "end_conditions", "engine", "fire_block", "formations",
@@ -289,6 +301,14 @@ class Referee(Listing):
             replace(p, offers=self._bindable(p.offers), first=self._bindable(p.first))
             for p in self.phases
         ]
+        # the flow graph, whose nodes play stands at, and its tables for traces
+        flow = compile_ruleset(rs)
+        self.flow_tables = FlowTables(flow)
+        self.phases = [_phase_nodes(p, flow) for p in self.phases]
+        self.has_renew = "chain:renew" in flow
+        # the window after each battle step, where play stands while it is open
+        self.step_window_nodes = tuple(
+            f"battle:{s.name}/window" for s in rs.battle_steps)
         # what players other than the active one may take at a phase's end: the
         # actions open at any time, but for giving the game up (see `_others_window`)
         self.others_offer = self._bindable(
@@ -432,7 +452,9 @@ class Referee(Listing):
             g.tasks[-1] = ["turn"]
             return
         step, block = self.setup[task[1]]
-        g.node = f"setup:{step.name}"
+        g.node = node = f"setup:{step.name}"
+        if g.trace is not None:
+            g.trace.move(node)
         if step.first_player_dice:
             g.first_player = self._roll_off(g, step)
             task[1] += 1
@@ -467,6 +489,8 @@ class Referee(Listing):
 
     def _task_turn(self, g, task: list) -> None:
         g.node = "turn:start"
+        if g.trace is not None:
+            g.trace.move("turn:start")
         if g.turn >= g.max_turns:  # the game ends on the last turn played
             g.flags["end:turn_limit"] = True
             self.finish(g, "turn limit", self.turn_limit_cite)
@@ -486,7 +510,10 @@ class Referee(Listing):
         program, where the phase opens actions `throughout`), `run` (the program:
         the usual one or a variant), `window`, `others`. Most often its window
         again, once an action taken in it is done: looked for first. (A loop: the
-        next phase begins in it when nothing comes between.)"""
+        next phase begins in it when nothing comes between.) Play stands at the
+        stage's node of the flow graph (`CompiledPhase`); a traced game records
+        each move (`Trace.move`)."""
+        trace = g.trace
         while True:
             i = task[1]
             try:
@@ -496,11 +523,9 @@ class Referee(Listing):
                 if not g.dirty:
                     self._task_turn(g, turn)
                 return
-            # set on each pass, as a traced game records each node set; the phase
-            # and the step (none) only as the phase begins: they hold until then
-            g.node = ph.node
             stage = task[2]
             if stage == "window":
+                g.node = ph.window_node
                 break
             if stage == "others":
                 # Once the active player ends a phase, each other player in turn
@@ -509,6 +534,9 @@ class Referee(Listing):
                 # pass; the phase then ends. Giving the game up is not among them
                 # (`Ruleset.concessions`). A player with nothing to take passes
                 # without being asked. `task[3]` counts seats from the active player.
+                g.node = ph.others_node
+                if trace is not None:
+                    trace.move(ph.others_node)
                 k = self._ask_others(g, task[3], self.others_offer, ph.others_prompt,
                                      "phase", self.anytime_cite)
                 if k is not None:
@@ -521,6 +549,11 @@ class Referee(Listing):
                 # phase begins at once, as the run loop would begin it
                 continue
             if stage == "begin":
+                # the phase and the step (none) only as the phase begins: they hold
+                # until then
+                g.node = ph.node
+                if trace is not None:
+                    trace.move(ph.node)
                 g.phase, g.step = ph.name, ""
                 g.victims = []
                 g.recent = []
@@ -539,6 +572,9 @@ class Referee(Listing):
                 # else the program runs at once (`run`: nothing reads the stage
                 # before it is the window's)
             if stage == "before":
+                g.node = ph.before_node
+                if trace is not None:
+                    trace.move(ph.before_node)
                 # nobody is asked only to go on: with nothing to take, the
                 # program runs
                 options = self.options(g, g.active, ph.first)
@@ -549,16 +585,21 @@ class Referee(Listing):
                     )
                     return
                 task[2] = "run"
-                g.node = ph.node  # the program, as a traced game records it
             # the program (`run`)
             task[2] = "window"
             if ph.runs:
                 env = {"you": seat_of(g.active)}
                 block = ph.run
-                for cond, variant in ph.variants:
+                node = ph.run_node
+                for k, (cond, variant) in enumerate(ph.variants):
                     if cond(g, env):
                         block = variant
+                        node = ph.variant_nodes[k]
                         break
+                if node is not None:
+                    g.node = node
+                    if trace is not None:
+                        trace.move(node)
                 if block.stmts:
                     g.frames.append(Frame(block, env))
                     # run here, as the run loop would run it next; the window
@@ -572,11 +613,13 @@ class Referee(Listing):
                         return
             if g.dirty:  # the end is looked for before the window opens
                 return
-            g.node = ph.node  # the window, as a traced game records it
             break
         if not ph.window:
             task[1], task[2] = i + 1, "begin"
             return
+        g.node = ph.window_node
+        if trace is not None:
+            trace.move(ph.window_node)
         options = self.options(g, g.active, ph.offers)
         options.append(ph.end)
         g.decision = Decision(g.active, ph.label, options, "phase", ph.asking)
@@ -658,6 +701,8 @@ class Referee(Listing):
             if g.chain is None and not answers:
                 g.recent = []
         cite = act.cite
+        if g.trace is not None:
+            g.trace.act(name)
         g.events.append(Acted(
             seat, action._label or action.label or name,
             None if cite is None else cite.text,
@@ -775,6 +820,8 @@ class Referee(Listing):
             ch.resolving = False
             g.tasks.append(["chain"])
             g.node = "chain:open"
+            if g.trace is not None:
+                g.trace.move("chain:open")
         else:
             links = ch.links
             links.append(link)
@@ -790,7 +837,11 @@ class Referee(Listing):
                 key = f"chain length {len(ch.links)}"
                 g.usage[key] = g.usage.get(key, 0) + 1
             g.node = "chain:resolve"  # each time: a traced game records each node set
+            trace = g.trace
             links = ch.links
+            if trace is not None:  # into the stack, or round it for the next link
+                trace.move("chain:resolve", None if trace.at != "chain:resolve"
+                           or not links else "resolve")
             if links:
                 link = links.pop()
                 g.events.append(Resolving(len(links) + 1, link["actor"],
@@ -805,6 +856,8 @@ class Referee(Listing):
             g.chain = None
             g.tasks.pop()
             g.node = "chain:close"
+            if trace is not None:
+                trace.move("chain:close")
             if self.new_chain is not None and g.tasks and g.tasks[-1][0] == "phase":
                 g.tasks.append(["renew", 1])  # after what the chain leaves to do
             for block_id, env in reversed(g.after):
@@ -812,6 +865,8 @@ class Referee(Listing):
             g.after = []
             return
         g.node = "chain:respond"
+        if g.trace is not None:
+            g.trace.move("chain:respond")
         options = self.options(g, ch.asking, self.chain_offer)
         options.append(_PASS)
         g.decision = Decision(
@@ -834,7 +889,9 @@ class Referee(Listing):
         one, in turn from its left, may start a new chain (a player with no
         chaining action to take is not asked); the active player then goes on in
         its own window. `task[1]` counts seats from the active player."""
-        g.node = "chain:close"
+        g.node = "chain:renew"
+        if g.trace is not None:
+            g.trace.move("chain:renew")
         k = self._ask_others(g, task[1], self.chain_offer, "start a new chain", "renew",
                              self.new_chain.cite)
         if k is None:
@@ -1157,16 +1214,21 @@ class Referee(Listing):
                 g.battle = None
                 g.step = ""
                 g.tasks.pop()
+                g.node = "battle:end"
+                if g.trace is not None:
+                    g.trace.move("battle:end")
                 g.log("battle_end", self.battle_cite)
                 return
             name, ops, count, cite, node, joined = steps[i]
             # the passes through this step, until the next begins (or the battle is
             # cancelled): what they read of the step is read once
             while True:
-                # set on each pass, as a traced game records each node set; the step
-                # only as it begins: it holds until the next begins
-                g.node = node
+                # set on each pass; the step only as it begins: it holds until the
+                # next begins
                 stage = task[2]
+                g.node = self.step_window_nodes[i] if stage == "window" else node
+                if g.trace is not None:
+                    g.trace.move(g.node)
                 if stage == "ops":  # most often
                     op = b.op
                     if op < count:
@@ -1426,10 +1488,15 @@ class Referee(Listing):
         if g.is_over or not self.end_due(g):
             return
         g.dirty = False
+        trace = g.trace
         for name, cond, cite in self.lose_checks:
             # the seats as they were: one eliminated is not looked at again
             for s in g.in_game:
                 if cond(g, {"player": s, "you": s}):
+                    if trace is not None:  # the check found a player out
+                        trace.move(CHECK)
+                        trace.move(LOSE)
+                        trace.move(CHECK, "recheck")
                     eliminate(g, s, name, cite)
         env = {"you": seat_of(g.active)}
         flags = g.flags
@@ -1439,10 +1506,14 @@ class Referee(Listing):
                 return
         if g.turn > 0 and g.players[g.active].eliminated:  # not in the setup
             self._turn_lost(g)
+        elif trace is not None and trace.at == CHECK:  # play goes on where it was
+            trace.move(g.node, "resume")
 
     def _turn_lost(self, g) -> None:
         """The active player is out of the game: it can no longer affect it, so what
         was under way in its turn is dropped, and the next player's turn begins."""
+        if g.trace is not None:
+            g.trace.move(CHECK)
         g.frames, g.after, g.tasks = [], [], [["turn"]]
         g.chain = g.battle = g.decision = None
         g.step = ""
@@ -1467,7 +1538,16 @@ class Referee(Listing):
                 break
         g.is_over = True
         g.decision = None
-        g.node = "game_over"
+        trace = g.trace
+        if trace is not None:
+            if why == "turn limit":  # from the start of a turn
+                trace.move(GAME_OVER, "over")
+            elif trace.ends_by_action(GAME_OVER):  # the action taken ends the game
+                trace.move(GAME_OVER)
+            else:  # from the check: a condition met, or the decisions' limit
+                trace.move(CHECK)
+                trace.move(GAME_OVER, "over" if why == "decision limit" else "end")
+        g.node = GAME_OVER
         g.outcome = {
             "winner": int(remaining[0]) if len(remaining) == 1 else None,
             "tied": [int(s) for s in remaining] if len(remaining) > 1 else [],
@@ -1476,6 +1556,9 @@ class Referee(Listing):
         }
         g.events.append(GameOver(**g.outcome, cite=_text(cite)))
 
+
+# the nodes of the game's end in the flow graph (see `flowgraph.build`)
+CHECK, LOSE, GAME_OVER = "endgame:check", "endgame:lose", "game_over"
 
 # answers that are the same at every decision of their kind (actions are immutable)
 _PASS = Action("pass", None, "pass")
@@ -1546,6 +1629,25 @@ def new_battle(attacker: int) -> Battle:
     # `_enlist_step`); None between enlisting steps
     b.unplaced = None
     return b
+
+
+def _phase_nodes(p: CompiledPhase, flow) -> CompiledPhase:
+    """A phase with its nodes in the flow graph (see `flowgraph.build`)."""
+    entry = p.node
+
+    def have(node: str) -> str | None:
+        return node if node in flow else None
+
+    before = have(f"{entry}/before")
+    return replace(
+        p,
+        before_node=before,
+        run_node=have(f"{entry}/run") or (entry if before is None else None),
+        variant_nodes=tuple(have(f"{entry}/when{k}")
+                            for k in range(1, len(p.variants) + 1)),
+        window_node=f"{entry}/actions",
+        others_node=have(f"{entry}/others"),
+    )
 
 
 def _visible(event: dict) -> dict:

@@ -2,9 +2,9 @@
 
 What the graph has comes from which rules exist: an edition with no chain rules
 gets no chain subflow, a phase with `skip when` gets a guarded edge past it, a
-phase with variants gets guarded edges to each variant's program, an `either`
-in a program becomes one edge per option, an opened action that chains enters
-the chain, one that begins a battle enters the battle steps. Every node and
+phase with variants gets guarded edges to each variant's program, an opened
+action that chains enters the chain, one that begins a battle enters the battle
+steps. Every node and
 edge keeps the citation and origin of the rule it comes from. Where the data
 leaves a gap (no rule says who plays next, a chain that never resolves), the
 node records why in `stuck`, and `graph_checks` reports it.
@@ -18,7 +18,7 @@ import networkx as nx
 from kotc.dsl import Ruleset, ast
 from kotc.dsl.unparse import unparse_expr, unparse_program, unparse_rule
 
-from .flow import CALL_KIND, RETURN_KIND, FlowGraph, where
+from .flow import CALL_KIND, RETURN_KIND, ROLE_KIND, FlowGraph, where
 
 START = "start"
 TURN_START = "turn:start"
@@ -59,18 +59,23 @@ class _Builder:
         self.gaps: list[tuple[ast.Origin, str]] = []
         chaining = ruleset.setting("chain", "chaining")
         self.chaining = set(chaining.actions) if chaining else set()
+        self.anytime_rule = ruleset.setting("turn", "anytime")
 
     # --- primitives --------------------------------------------------------------
 
     def node(self, nid: str, label: str, role: str, subflow: str, *,
              rule: ast.Rule | None = None, cite: ast.Citation | None = None,
-             origin: ast.Origin | None = None, detail: list[str] | None = None) -> str:
+             origin: ast.Origin | None = None, detail: list[str] | None = None,
+             **data: object) -> str:
+        """Add a node; its `kind` is the role's (`ROLE_KIND`), and `data` is what
+        that kind reads (a window's `policy`, a step's `each_player`...)."""
         self.g.add_node(
-            nid, label=label, role=role, subflow=subflow, detail=list(detail or []),
+            nid, label=label, role=role, kind=ROLE_KIND[role], subflow=subflow,
+            detail=list(detail or []),
             rule=rule.key if rule is not None else None,
             cite=cite if cite is not None else getattr(rule, "cite", None),
             origin=origin or (rule.origin if rule is not None else self.rs.origin),
-            notes=[], stuck=None, hint=None,
+            notes=[], stuck=None, hint=None, **data,
         )
         return nid
 
@@ -106,7 +111,11 @@ class _Builder:
         self.anytime()
         self.battle()
         self.chain()
+        self.forced_attacks()
         self.endgame()
+        self.reactions()
+        for number, (u, v, k) in enumerate(self.g.edges(keys=True)):
+            self.g.edges[u, v, k]["id"] = number  # what traces name an edge by
         fg = FlowGraph(self.g, self.rs.name, START, GAME_OVER, self.rs.origin)
         fg.gaps = self.gaps
         return fg
@@ -121,7 +130,8 @@ class _Builder:
         pending = [_Pending(START)]
         for step in self.rs.setup_steps:
             nid = self.node(f"setup:{step.name}", step.title, "setup_step", "setup",
-                            rule=step, detail=_setup_detail(step))
+                            rule=step, detail=_setup_detail(step),
+                            each_player=step.first_player_dice is None)
             self.land(pending, nid)
             pending = [_Pending(nid, cite=step.cite, origin=step.origin)]
         return [_Pending(p.src, label="first turn", cite=p.cite, origin=p.origin)
@@ -150,9 +160,15 @@ class _Builder:
                       origin=passing.origin if p.kind != "skip" else p.origin)
 
     def phase(self, phase: ast.Phase, arriving: list[_Pending]) -> list[_Pending]:
-        """Build one phase; returns the edges that leave it (and skip past it)."""
+        """Build one phase; returns the edges that leave it (and skip past it).
+
+        `phase:NAME` marks the phase; `/before` is the window before its program
+        (what it `opens ... throughout`); its program runs on the entry, or on
+        `/run` and `/whenK` (its variants); `/actions` is its window, `/others` the
+        other players' window at its end.
+        """
         entry = f"phase:{phase.name}"
-        self.node(entry, phase.title, "phase", "turn", rule=phase)
+        self.node(entry, phase.title, "phase", "turn", rule=phase, marks=phase.name)
         passing_by: list[_Pending] = []
         enter = True
         for skip in phase.skips:
@@ -164,26 +180,44 @@ class _Builder:
                     "always holds")
             if cond is False:
                 continue
-            passing_by += [_Pending(p.src, "skip",
+            passing_by += [_Pending(entry, "skip",
                                     f"skip {phase.title} when {unparse_expr(skip.cond)}",
-                                    skip.cond, skip.cite or phase.cite, skip.origin)
-                           for p in arriving]
+                                    skip.cond, skip.cite or phase.cite, skip.origin)]
         if enter:
-            self.land([p if p.kind != "skip" else p for p in arriving], entry)
-        if phase.opens_first:  # open before the program: on the phase itself
+            self.land(arriving, entry)
+        else:  # never entered: what arrives passes by
+            passing_by = [_Pending(p.src, "skip", q.label, q.guard, q.cite, q.origin)
+                          for p in arriving for q in passing_by]
+        src = entry
+        if phase.opens_first:  # a window before the program
             cite = phase.opens_cite or phase.cite
             origin = phase.opens_cite.origin if phase.opens_cite else phase.origin
+            src = self.node(f"{entry}/before", f"{phase.title}: before", "window",
+                            "turn", rule=phase, cite=cite, origin=origin,
+                            policy="active", ask_when_empty=False,
+                            offers=list(phase.opens_first))
+            self.edge(entry, src, "next", cite=cite, origin=origin)
             for name in phase.opens_first:
-                self.open_action(entry, name, cite, origin)
-        leaving = self.phase_programs(phase, entry)
-        if phase.opens:
+                self.open_action(src, name, cite, origin)
+        leaving = self.phase_programs(phase, entry, src)
+        if phase.opens or self.anytime_rule is not None:
             leaving = self.window(phase, entry, leaving)
         return leaving + passing_by
 
-    def phase_programs(self, phase: ast.Phase, entry: str) -> list[_Pending]:
+    def phase_programs(self, phase: ast.Phase, entry: str,
+                       src: str) -> list[_Pending]:
+        """The phase's program, on `entry` itself where nothing comes between."""
         cite = phase.run_cite or phase.cite
+        otherwise = phase.run[0].origin if phase.run else phase.origin
         if not phase.variants:
-            return self.program(entry, phase.run, cite)
+            if src == entry:
+                return self.program(entry, phase.run, cite)
+            if not phase.run:
+                return [_Pending(src, "next", "go on", cite=cite, origin=otherwise)]
+            rid = self.node(f"{entry}/run", f"{phase.title}: program", "program",
+                            "turn", rule=phase, cite=cite, origin=otherwise)
+            self.edge(src, rid, "next", "go on", cite=cite, origin=otherwise)
+            return self.program(rid, phase.run, cite)
         leaving: list[_Pending] = []
         for i, variant in enumerate(phase.variants, 1):
             cond = _constant(variant.cond)
@@ -192,60 +226,56 @@ class _Builder:
             vid = self.node(f"{entry}/when{i}", f"{phase.title}: exception", "program",
                             "turn", rule=phase, cite=variant.cite or phase.cite,
                             origin=variant.origin)
-            self.edge(entry, vid, "guard", f"when {unparse_expr(variant.cond)}",
+            self.edge(src, vid, "guard", f"when {unparse_expr(variant.cond)}",
                       guard=variant.cond, cite=variant.cite or phase.cite,
                       origin=variant.origin)
             leaving += self.program(vid, variant.body, variant.cite or phase.cite)
             if cond is True:
                 return leaving
-        otherwise = phase.run[0].origin if phase.run else phase.origin
         if not phase.run:
-            return leaving + [_Pending(entry, "otherwise", "otherwise", cite=cite,
+            return leaving + [_Pending(src, "otherwise", "otherwise", cite=cite,
                                        origin=otherwise)]
         rid = self.node(f"{entry}/run", f"{phase.title}: as usual", "program", "turn",
                         rule=phase, cite=cite, origin=otherwise)
-        self.edge(entry, rid, "otherwise", "otherwise", cite=cite, origin=otherwise)
+        self.edge(src, rid, "otherwise", "otherwise", cite=cite, origin=otherwise)
         return leaving + self.program(rid, phase.run, cite)
 
     def program(self, nid: str, body: tuple, cite: ast.Citation | None) -> list[_Pending]:
-        """Put a program on a node; a top-level `either` splits it into options."""
-        split = next((i for i, s in enumerate(body) if isinstance(s, ast.Either)), None)
-        node = self.g.nodes[nid]
-        if split is None:
-            node["detail"] += _lines(body)
-            return [_Pending(nid)]
-        node["detail"] += _lines(body[:split])
-        either: ast.Either = body[split]
-        who = "choice" if either.who is None else f"chosen by {unparse_expr(either.who)}"
-        leaving: list[_Pending] = []
-        for k, option in enumerate(either.options, 1):
-            origin = option[0].origin if option else either.origin
-            oid = self.node(f"{nid}/or{k}", f"option {k}", "choice", node["subflow"],
-                            cite=cite, origin=origin)
-            self.edge(nid, oid, "choice", who, cite=cite, origin=either.origin)
-            leaving += self.program(oid, option, cite)
-        rest = body[split + 1:]
-        if not rest:
-            return leaving
-        then = self.node(f"{nid}/then", "then", "program", node["subflow"], cite=cite,
-                         origin=rest[0].origin)
-        self.land(leaving, then)
-        return self.program(then, rest, cite)
+        """Put a program on a node, which runs it whole: an `either` in it is a
+        decision made as the program runs, written among its lines."""
+        self.g.nodes[nid]["detail"] += _lines(body)
+        return [_Pending(nid)]
 
     def window(self, phase: ast.Phase, entry: str,
                leaving: list[_Pending]) -> list[_Pending]:
-        """Where the phase's actions are open: loops, or calls into battle and chain."""
-        if leaving == [_Pending(entry)]:
-            win = entry
-        else:
-            win = self.node(f"{entry}/actions", f"{phase.title}: actions", "window",
-                            "turn", rule=phase, cite=phase.opens_cite or phase.cite)
-            self.land(leaving, win)
+        """The phase's window (what it opens, and what is open at any time), then
+        the others' window where some action open at any time is theirs too."""
         cite = phase.opens_cite or phase.cite
         origin = phase.opens_cite.origin if phase.opens_cite else phase.origin
+        win = self.node(f"{entry}/actions", f"{phase.title}: actions", "window",
+                        "turn", rule=phase, cite=cite, policy="active",
+                        ask_when_empty=True, offers=list(phase.opens), anytime="all")
+        self.land(leaving, win)
         for name in phase.opens:
             self.open_action(win, name, cite, origin)
-        return [_Pending(win, "next", "end phase", cite=phase.cite, origin=phase.origin)]
+        rule = self.anytime_rule
+        if rule is None or not self.others_actions():
+            return [_Pending(win, "next", "end phase", cite=phase.cite,
+                             origin=phase.origin)]
+        others = self.node(f"{entry}/others", f"{phase.title}: the others", "window",
+                           "turn", rule=rule, policy="others", after_action="stay",
+                           offers=[], anytime="others")
+        self.edge(win, others, "next", "end phase", cite=phase.cite,
+                  origin=phase.origin)
+        return [_Pending(others, "pass", "all others pass", cite=rule.cite,
+                         origin=rule.origin)]
+
+    def others_actions(self) -> list[str]:
+        """The actions open at any time that players other than the active one may
+        take: all but giving the game up (`Ruleset.concessions`)."""
+        rule = self.anytime_rule
+        concessions = self.rs.concessions
+        return [a for a in (rule.actions if rule else ()) if a not in concessions]
 
     def open_action(self, node: str, name: str, cite: ast.Citation | None,
                     origin: ast.Origin, anytime: bool = False) -> None:
@@ -267,41 +297,94 @@ class _Builder:
             self.g.add_edge(node, node, kind="action", **common)
 
     def anytime(self) -> None:
-        """Actions open at any time: from every phase and every battle step, but
-        giving the game up (`Ruleset.concessions`), which only the active player
-        is offered, in its phases."""
-        rule = self.rs.setting("turn", "anytime")
+        """Actions open at any time, at each window that offers them: all of them
+        at the phases' own windows, and but giving the game up
+        (`Ruleset.concessions`) at the others' windows and between battle steps."""
+        rule = self.anytime_rule
         if rule is None:
             return
-        concessions = self.rs.concessions
+        others = self.others_actions()
         for nid, data in list(self.g.nodes(data=True)):
-            role = data.get("role")
-            if role in ("phase", "window", "battle_step"):
-                for name in rule.actions:
-                    if role == "battle_step" and name in concessions:
-                        continue
-                    self.open_action(nid, name, rule.cite, rule.origin, anytime=True)
+            which = data.get("anytime")
+            names = rule.actions if which == "all" else others if which else ()
+            for name in names:
+                self.open_action(nid, name, rule.cite, rule.origin, anytime=True)
 
     # --- battle ------------------------------------------------------------------
 
     def battle_steps(self) -> None:
+        """Each battle step (`atomic`: the game's end waits for its program;
+        `joined`: and for the next step's), and after it a window where anything
+        may be taken there (policy `round`, from the attacker)."""
+        setting = self.rs.setting
+        windows = setting("battle", "step_windows")
+        together = setting("battle", "simultaneous_steps")
+        joined = set(together.steps[:-1]) if together else set()
+        offers = sorted(self.chaining) if windows is not None else []
+        open_between = bool(offers or self.others_actions())
         for s in self.rs.battle_steps:
-            self.node(f"battle:{s.name}", s.title, "battle_step", "battle", rule=s,
-                      detail=[", ".join(s.ops)])
+            nid = self.node(f"battle:{s.name}", s.title, "battle_step", "battle",
+                            rule=s, detail=[", ".join(s.ops)], marks=s.name,
+                            atomic=True, joined=s.name in joined)
+            if not open_between:
+                continue
+            rule = windows if offers else self.anytime_rule
+            win = self.node(f"{nid}/window", f"after {s.title}", "window", "battle",
+                            rule=rule, policy="round", start="attacker",
+                            auto_pass=True, offers=offers, anytime="others")
+            for name in offers:
+                self.open_action(win, name, rule.cite if rule else None,
+                                 rule.origin if rule else s.origin)
 
     def battle(self) -> None:
         steps = self.rs.battle_steps
+        if not steps:
+            self.connect_calls("battle", None, None, "battle over",
+                               "the battle section has no steps")
+            return
+        record = self.rs.battle_record
+        over = self.node("battle:end", "Battle over", "battle_end", "battle",
+                         rule=record or steps[-1], cite=getattr(record, "cite", None))
         ids = [f"battle:{s.name}" for s in steps]
-        for i, step in enumerate(steps[1:], 1):
-            self.edge(ids[i - 1], ids[i], "next", cite=step.cite, origin=step.origin)
-        if ids:
-            self.g.nodes[ids[0]]["hint"] = "no phase opens an action that begins a battle"
-        self.connect_calls("battle", ids[0] if ids else None, ids[-1] if ids else None,
-                           "battle over", "the battle section has no steps")
+        for i, step in enumerate(steps):
+            nid, after = ids[i], ids[i + 1] if i + 1 < len(ids) else over
+            win = f"{nid}/window"
+            nxt = steps[i + 1] if i + 1 < len(steps) else step
+            if win in self.g:
+                self.edge(nid, win, "next", cite=step.cite, origin=step.origin)
+                self.edge(win, after, "pass", "all pass in a row",
+                          cite=self.g.nodes[win]["cite"], origin=nxt.origin)
+                self.edge(win, over, "skip", "the battle is cancelled",
+                          cite=step.cite, origin=step.origin)
+            else:
+                self.edge(nid, after, "next", cite=nxt.cite, origin=nxt.origin)
+            self.edge(nid, after, "skip", "step skipped", cite=step.cite,
+                      origin=step.origin)
+            if after != over:
+                self.edge(nid, over, "skip", "the battle is cancelled",
+                          cite=step.cite, origin=step.origin)
+        self.g.nodes[ids[0]]["hint"] = "no phase opens an action that begins a battle"
+        self.connect_calls("battle", ids[0], over, "battle over", "")
+
+    def reactions(self) -> None:
+        """Each battle step lists the counters that act before or after it (a
+        reactive counter whose trigger names the step): where Taunt or Medic acts
+        is part of the battle's flow, though no arrow leads there."""
+        for _, d in self.g.nodes(data=True):
+            if d["role"] != "battle_step":
+                continue
+            d["reactions"] = [
+                {"timing": c.trigger.timing, "counter": c.name, "title": c.title,
+                 "cite": c.cite, "origin": c.origin}
+                for c in self.rs.counters.values()
+                if c.trigger is not None and c.trigger.timing in ("before", "after")
+                and d["marks"] in c.trigger.events
+            ]
 
     def connect_calls(self, subflow: str, entry: str | None, exit_: str | None,
-                      back: str, missing: str) -> None:
-        """Re-point the placeholder call edges at the subflow's entry; add returns."""
+                      back: str, missing: str, renew: str | None = None) -> None:
+        """Re-point the placeholder call edges at the subflow's entry; add returns
+        (and from `renew`, the window after the chain, to the phases' windows)."""
         placeholder = f"@{subflow}"
         if placeholder not in self.g:
             return
@@ -324,6 +407,35 @@ class _Builder:
             self.g.add_edge(exit_, caller, kind=RETURN_KIND, label=back, action=None,
                             guard=None, cite=exit_node["cite"],
                             origin=exit_node["origin"], anytime=anytime)
+            if renew is not None and self.g.nodes[caller]["subflow"] == "turn":
+                again = self.g.nodes[renew]
+                self.g.add_edge(renew, caller, kind=RETURN_KIND, label="all pass",
+                                action=None, guard=None, cite=again["cite"],
+                                origin=again["origin"], anytime=anytime)
+
+    def forced_attacks(self) -> None:
+        """An effect may force an attack (`attack ... with`) wherever a program
+        runs: in a phase, or as a chain resolves or closes; it is a battle of its
+        own, entered from there and back (one forced during a battle waits for
+        that battle's end, then begins)."""
+        steps = self.rs.battle_steps
+        if not steps:
+            return
+        entry, over = f"battle:{steps[0].name}", "battle:end"
+        record = self.rs.battle_record
+        cite = record.cite if record else steps[0].cite
+        origin = record.origin if record else steps[0].origin
+        self.edge(over, entry, "effect", "a forced attack that waited", cite=cite,
+                  origin=origin)
+        for nid, data in list(self.g.nodes(data=True)):
+            if data.get("subflow") in ("turn", "chain") and data["kind"] != "return" \
+                    or nid == "chain:close":
+                self.g.add_edge(nid, entry, kind="effect", label="a forced attack",
+                                action=None, guard=None, cite=cite, origin=origin,
+                                anytime=True)
+                self.g.add_edge(over, nid, kind="effect_return", label="battle over",
+                                action=None, guard=None, cite=cite, origin=origin,
+                                anytime=True)
 
     # --- chain -------------------------------------------------------------------
 
@@ -346,7 +458,9 @@ class _Builder:
             last = self.node("chain:respond", "Responses", "chain_respond", "chain",
                              rule=respond, detail=[
                                  f"each player in turn, {respond.direction}",
-                                 "from the left of the last actor"])
+                                 "from the left of the last actor"],
+                             policy="round", start="left_of_last_actor",
+                             auto_pass=False, offers=sorted(self.chaining))
             self.edge(opened, last, "next", cite=respond.cite, origin=respond.origin)
             for name in sorted(self.chaining):
                 self.edge(last, last, "respond", name, action=name, cite=respond.cite,
@@ -356,7 +470,8 @@ class _Builder:
             self.connect_calls("chain", opened, None, "", "")
             return
         resolve = self.node("chain:resolve", "Resolve", "chain_resolve", "chain",
-                            rule=lifo, detail=["newest link first"])
+                            rule=lifo, detail=["newest link first"],
+                            resolution="last_in_first_out")
         for extra in ("no_chaining_while_resolving", "deployed_spells_inline"):
             rule = setting("chain", extra)
             if rule is not None:
@@ -372,11 +487,20 @@ class _Builder:
         self.edge(resolve, close, "next", "no links left", cite=lifo.cite,
                   origin=lifo.origin)
         renew = setting("chain", "new_chain_after_resolving")
-        if renew is not None:  # a player who waited starts a new chain
-            for name in sorted(self.chaining):
-                self.edge(close, opened, "respond", name, action=name, cite=renew.cite,
-                          origin=renew.origin)
-        self.connect_calls("chain", opened, close, "chain closed", "")
+        if renew is None:
+            self.connect_calls("chain", opened, close, "chain closed", "")
+            return
+        # a chain entered from a phase: each other player may start a new one
+        again = self.node("chain:renew", "A new chain?", "window", "chain", rule=renew,
+                          detail=["each other player in turn, once around"],
+                          policy="others", after_action="close",
+                          offers=sorted(self.chaining))
+        self.edge(close, again, "next", "entered from a phase", cite=renew.cite,
+                  origin=renew.origin)
+        for name in sorted(self.chaining):
+            self.edge(again, opened, "respond", name, action=name, cite=renew.cite,
+                      origin=renew.origin)
+        self.connect_calls("chain", opened, close, "chain closed", "", again)
 
     # --- endgame -----------------------------------------------------------------
 
@@ -407,6 +531,17 @@ class _Builder:
             if data["subflow"] in PLAY_SUBFLOWS and data["role"] != "turn_start":
                 self.edge(nid, CHECK, "endgame", cite=check["cite"],
                           origin=check["origin"])
+                self.edge(CHECK, nid, "resume", "the game goes on", cite=check["cite"],
+                          origin=check["origin"])
+        passing = self.rs.setting("turn", "next_turn")
+        if passing is not None:  # the active player is out: what they did is dropped
+            self.edge(CHECK, TURN_START, "turn", "the active player is out",
+                      cite=passing.cite, origin=passing.origin)
+        # the safety limits of the engine, which no rule states
+        for src, what in ((TURN_START, "turns"), (CHECK, "decisions")):
+            self.edge(src, GAME_OVER, "over", f"a safety limit on {what}",
+                      cite=ast.Citation("Endgame", f"a safety limit on {what}",
+                                        self.rs.name), origin=self.rs.origin)
 
 
 def _lines(body: tuple) -> list[str]:

@@ -43,7 +43,7 @@ def check_flow(fg: FlowGraph) -> list[Diagnostic]:
     problems += _game_can_end(fg)
     problems += _reachable(fg)
     # What follows from an unreachable node is already said; check the rest.
-    live = nx.descendants(fg.graph, fg.start) | {fg.start}
+    live = nx.descendants(fg.rules_graph(), fg.start) | {fg.start}
     problems += _can_finish(fg, live)
     problems += _dead_ends(fg, live)
     problems += _returns(fg, live)
@@ -58,7 +58,7 @@ def _describe(fg: FlowGraph, node: str) -> str:
 
 def _first_nodes(fg: FlowGraph, region: set[str], sources: bool) -> list[str]:
     """The nodes where a region starts (or, with `sources=False`, where it ends)."""
-    sub = nx.DiGraph(fg.graph.subgraph(region))
+    sub = nx.DiGraph(fg.rules_graph().subgraph(region))
     cond = nx.condensation(sub)
     degree = cond.in_degree if sources else cond.out_degree
     order = {n: i for i, n in enumerate(fg.graph)}
@@ -71,7 +71,7 @@ def _first_nodes(fg: FlowGraph, region: set[str], sources: bool) -> list[str]:
 
 
 def _game_can_end(fg: FlowGraph) -> list[Diagnostic]:
-    if fg.graph.in_degree(fg.game_over):
+    if fg.rules_graph().in_degree(fg.game_over):
         return []
     hint = fg.node(fg.game_over).get("hint")
     return [Diagnostic(fg.origin, "the game can never end: nothing leads to game over"
@@ -79,12 +79,13 @@ def _game_can_end(fg: FlowGraph) -> list[Diagnostic]:
 
 
 def _reachable(fg: FlowGraph) -> list[Diagnostic]:
-    seen = nx.descendants(fg.graph, fg.start) | {fg.start}
-    lost = set(fg.graph) - seen - {fg.game_over}
+    rules = fg.rules_graph()
+    seen = nx.descendants(rules, fg.start) | {fg.start}
+    lost = set(rules) - seen - {fg.game_over}
     problems = []
     for node in _first_nodes(fg, lost, sources=True) if lost else []:
         d = fg.node(node)
-        after = len(nx.descendants(fg.graph.subgraph(lost), node))
+        after = len(nx.descendants(rules.subgraph(lost), node))
         message = (f"unreachable: {_describe(fg, node)} can never be reached "
                    "from the start")
         if d.get("hint"):
@@ -96,9 +97,10 @@ def _reachable(fg: FlowGraph) -> list[Diagnostic]:
 
 
 def _can_finish(fg: FlowGraph, live: set[str]) -> list[Diagnostic]:
-    if not fg.graph.in_degree(fg.game_over):
+    rules = fg.rules_graph()
+    if not rules.in_degree(fg.game_over):
         return []  # reported once by _game_can_end
-    ending = nx.ancestors(fg.graph, fg.game_over) | {fg.game_over}
+    ending = nx.ancestors(rules, fg.game_over) | {fg.game_over}
     trapped = live - ending
     return [Diagnostic(fg.node(n)["origin"],
                        f"game over cannot be reached from {_describe(fg, n)}")

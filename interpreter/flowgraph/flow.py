@@ -5,10 +5,12 @@ Node ids are readable (`phase:draw`, `battle:roll`, `chain:respond`) so tests,
 queries and edition diffs can name them; the DOT writer replaces them with safe
 generated ids. Several actions may join the same two nodes, hence a multigraph.
 
-Node attributes: `label`, `detail` (program lines), `role`, `subflow`, `cite`,
-`origin`, `rule` (the key of the rule it comes from), `notes`, `stuck` (why the
-flow cannot go on from here, when the data leaves a gap).
-Edge attributes: `kind`, `label`, `action`, `guard`, `cite`, `origin`.
+Node attributes: `kind` (one of `NODE_KINDS`) and the data it reads (a window's
+`policy` and `offers`...), `label`, `detail` (program lines), `role` (how it is
+drawn), `subflow`, `cite`, `origin`, `rule` (the key of the rule it comes from),
+`notes`, `stuck` (why the flow cannot go on from here, when the data leaves a gap).
+Edge attributes: `id` (its number, by which traces name it), `kind`, `label`,
+`action`, `guard`, `cite`, `origin`.
 """
 
 from __future__ import annotations
@@ -16,18 +18,51 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 from kotc.dsl import ast
+from kotc.dsl.unparse import unparse_expr
 
 SUBFLOWS = ("setup", "turn", "battle", "chain", "endgame")
 
-# Edges an endgame check adds everywhere; they say "the game may end here", not
-# "play goes on this way", so flow checks leave them out.
-ENDGAME_KINDS = frozenset({"endgame"})
+# Edges an endgame check adds everywhere; they say "the game may end here" (and
+# "play resumes where it was" once the check finds the game goes on), not "play goes
+# on this way", so flow checks leave them out.
+ENDGAME_KINDS = frozenset({"endgame", "resume"})
+# Edges a drawing leaves out: every node's way back from the check, which the arrow
+# into the check ("any change of state") implies; and the battles a card's effect
+# forces (`attack ... with`) from wherever a program runs, and back (`effect`,
+# `effect_return`), which no rule of the edition's flow states.
+UNDRAWN_KINDS = frozenset({"resume", "effect", "effect_return"})
+# Edges the engine adds for itself, which no rule of the flow states: the way back
+# from the check, the safety limits that end a game, the battles effects force.
+# The checks of the rules' flow leave them out (with them, every node is
+# reachable and every game can end).
+ENGINE_KINDS = frozenset({"resume", "over", "effect", "effect_return"})
 # Edges that enter a subflow which must come back to the node they left.
 CALL_KIND = "call"
 RETURN_KIND = "return"
+
+# The game-agnostic kinds of node play moves through (docs/design/engine.md, "Node
+# kinds"): a step runs a program; a window is where players may act, under its
+# `policy`; a stack resolves the open links under its `resolution` policy; a return
+# leaves a sub-flow for the node that entered it; a check looks for the game's end;
+# an end is the game over.
+NODE_KINDS = ("step", "window", "stack", "return", "check", "end")
+# each drawing role's kind: roles say how a node is drawn, kinds what it does
+ROLE_KIND = {
+    "start": "step", "setup_step": "step", "turn_start": "step", "phase": "step",
+    "program": "step", "choice": "step", "window": "window", "battle_step": "step",
+    "battle_end": "return", "chain_open": "step", "chain_respond": "window",
+    "chain_resolve": "stack", "chain_close": "return", "endgame_check": "check",
+    "eliminated": "step", "game_over": "end",
+}
+# Window policies (a window's `policy`): `active` asks the active player until they
+# end the window; `others` asks each other player in turn from the active player's
+# left, once around; `round` asks each player in turn from a starting seat until
+# all pass in a row.
+WINDOW_POLICIES = ("active", "others", "round")
 
 
 @dataclass(frozen=True)
@@ -117,8 +152,18 @@ class FlowGraph:
     def flow_graph(self) -> nx.MultiDiGraph:
         """The graph without endgame-check edges: how play itself moves on."""
         keep = [(u, v, k) for u, v, k, d in self.graph.edges(keys=True, data=True)
-                if d["kind"] not in ENDGAME_KINDS]
+                if d["kind"] not in ENDGAME_KINDS | ENGINE_KINDS]
         return self.graph.edge_subgraph(keep)
+
+    def rules_graph(self) -> nx.MultiDiGraph:
+        """The graph without the edges the engine adds for itself (`ENGINE_KINDS`):
+        what the rules say of how play moves, all nodes kept."""
+        keep = nx.MultiDiGraph(self.graph.graph)
+        keep.add_nodes_from(self.graph.nodes(data=True))
+        keep.add_edges_from((u, v, k, d) for u, v, k, d in
+                            self.graph.edges(keys=True, data=True)
+                            if d["kind"] not in ENGINE_KINDS)
+        return keep
 
     def paths(self, source: str, target: str, cutoff: int | None = None,
               flow_only: bool = True) -> list[list[str]]:
@@ -145,6 +190,27 @@ class FlowGraph:
             entered = entered or (CALL_KIND in kinds and RETURN_KIND not in kinds)
         return True
 
+    def node_link(self) -> dict[str, Any]:
+        """The graph as networkx node-link data, every value plain JSON: a
+        citation as its section, interpretation, edition and text; a position in
+        a rule file as `file:line:col`; a guard as written in the rules.
+
+        Returns:
+            `{"directed", "multigraph", "graph", "nodes", "edges"}`, as
+            `networkx.node_link_data(..., edges="edges")` writes it (and
+            `networkx.node_link_graph(..., edges="edges")` reads it back); the
+            graph's own data names the edition, its start and its end.
+        """
+        plain = nx.MultiDiGraph(edition=self.edition, start=self.start,
+                                game_over=self.game_over, node_kinds=list(NODE_KINDS),
+                                window_policies=list(WINDOW_POLICIES))
+        for node, data in self.graph.nodes(data=True):
+            plain.add_node(node, **{k: _plain(v) for k, v in data.items()})
+        for u, v, key, data in self.graph.edges(keys=True, data=True):
+            plain.add_edge(u, v, key, **{k: _plain(v) for k, v in data.items()})
+        data: dict[str, Any] = nx.node_link_data(plain, edges="edges")
+        return data
+
     def phase_order(self) -> list[str]:
         """The phases' labels in turn order."""
         return [self.node(n)["label"] for n in self.nodes("turn", "phase")]
@@ -169,6 +235,22 @@ def where(origin: ast.Origin) -> str:
     if origin.line == 0:
         return relative(origin.file)
     return f"{relative(origin.file)}:{origin.line}:{origin.col}"
+
+
+def _plain(value: object) -> object:
+    """An attribute's value as plain JSON data (see `FlowGraph.node_link`)."""
+    if isinstance(value, ast.Citation):
+        return {"section": value.section, "interpretation": value.interpretation,
+                "edition": value.edition, "text": str(value)}
+    if isinstance(value, ast.Origin):
+        return None if value == ast.NOWHERE else where(value)
+    if isinstance(value, ast.Expr):
+        return unparse_expr(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def _step(target: str, d: dict) -> Step:

@@ -24,7 +24,7 @@ import graphviz
 import networkx as nx
 from kotc.dsl.ast import Citation
 
-from .flow import SUBFLOWS, FlowGraph, where
+from .flow import SUBFLOWS, UNDRAWN_KINDS, FlowGraph, where
 
 TITLES = {"setup": "Setup", "turn": "Turn", "battle": "Battle", "chain": "Chain",
           "endgame": "End of the game"}
@@ -41,6 +41,7 @@ _NODE_STYLE = {
     "choice": dict(shape="box", style="rounded,filled", fillcolor="#f5f9fd"),
     "window": dict(shape="box", style="rounded,filled", fillcolor="#cfe2f3"),
     "battle_step": dict(shape="box", style="rounded,filled", fillcolor="#fde3c8"),
+    "battle_end": dict(shape="box", style="rounded,filled", fillcolor="#fde3c8"),
     "chain_open": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
     "chain_respond": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
     "chain_resolve": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
@@ -64,9 +65,11 @@ _EDGE_STYLE = {
     "call": dict(style="bold", color="#7a3db8", fontcolor="#7a3db8"),
     "return": dict(style="dashed", color="#7a3db8", fontcolor="#7a3db8"),
     "respond": dict(color="#7a3db8", fontcolor="#7a3db8"),
+    "pass": dict(color="#555555", fontcolor="#333333"),
     "resolve": dict(color="#7a3db8", fontcolor="#7a3db8"),
     "end": dict(color="#b22222", fontcolor="#b22222"),
     "lose": dict(style="dashed", color="#b22222", fontcolor="#b22222"),
+    "over": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
     "recheck": dict(color="#b22222", fontcolor="#b22222"),
     "endgame": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
 }
@@ -87,6 +90,7 @@ _ROLE_MEANING = {
     "choice": "one of several programs",
     "window": "players may act",
     "battle_step": "a battle step",
+    "battle_end": "the battle is over",
     "chain_open": "a chain opens",
     "chain_respond": "players respond",
     "chain_resolve": "links resolve",
@@ -108,9 +112,11 @@ _KIND_MEANING = {
     "call": "enters a part of the game",
     "return": "back to where it was entered",
     "respond": "a response",
+    "pass": "every player asked has passed",
     "resolve": "resolution",
     "end": "it ends: by a player, or by a condition",
     "lose": "a player loses",
+    "over": "a safety limit ends the game",
     "recheck": "checked again",
     "endgame": "the game may end here",
 }
@@ -187,6 +193,8 @@ def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arr
     arrows: dict[tuple, _Arrow] = {}
     endings: dict[str, _Arrow] = {}
     for u, v, d in graph.edges(data=True):
+        if d["kind"] in UNDRAWN_KINDS:
+            continue
         tail, head = ends(u, v, d)
         inside = [x in nodes and nodes[x]["role"] != "stub" for x in (tail, head)]
         if not any(inside):
@@ -322,6 +330,10 @@ def _legend(nodes: dict[str, dict], arrows: list[_Arrow], first: int) -> list[st
         fill = dict(key).get("fillcolor", "#ffffff")
         rows.append(f'<TR><TD BGCOLOR="{fill}" BORDER="1" WIDTH="40"> </TD>'
                     f'<TD ALIGN="LEFT">{_esc("; ".join(meanings))}</TD></TR>')
+    if any(d.get("reactions") for d in nodes.values()):
+        rows.append(f'<TR><TD><FONT COLOR="{_REACTION_COLOUR}" POINT-SIZE="8">after: X'
+                    f'</FONT></TD><TD ALIGN="LEFT"><FONT COLOR="{_REACTION_COLOUR}">'
+                    'a counter that acts before or after the step</FONT></TD></TR>')
     for key, meanings in edge_rows.items():
         style = dict(key)
         line = next((v for k, v in _LINE_SAMPLE.items() if k in style.get("style", "")),
@@ -442,15 +454,34 @@ def _html_label(d: dict) -> str:
         wrapped += textwrap.wrap(line, _WIDTH, subsequent_indent="  ") or [""]
     if len(wrapped) > _MAX_LINES:
         wrapped = wrapped[:_MAX_LINES - 1] + ["…"]
-    if not wrapped:
+    acting = _reaction_lines(d)
+    if not wrapped and not acting:
         return f"<{head or title}>"
     body = '<BR ALIGN="LEFT"/>'.join(_esc(x) for x in wrapped) + '<BR ALIGN="LEFT"/>'
+    if acting:  # the counters acting here, in the legend's colour for them
+        body += (f'<FONT COLOR="{_REACTION_COLOUR}">'
+                 + "".join(f"{_esc(x)}<BR ALIGN=\"LEFT\"/>" for x in acting) + "</FONT>")
     sep = "<BR/>" if head else ""
     return f'<{head}{sep}<FONT POINT-SIZE="9">{body}</FONT>>'
 
 
+_REACTION_COLOUR = "#7b2cbf"
+
+
+def _reaction_lines(d: dict) -> list[str]:
+    """`before: Medic Counter`, `after: Taunt Counter, Assassin Counter`."""
+    by_timing: dict[str, list[str]] = {}
+    for r in d.get("reactions", []):
+        by_timing.setdefault(r["timing"], []).append(r["title"])
+    return [f"{timing}: {', '.join(titles)}" for timing, titles in sorted(
+        by_timing.items(), key=lambda item: item[0] != "before")]
+
+
 def _node_tip(d: dict) -> str:
     lines = [d["label"], *d.get("detail", [])]
+    for r in d.get("reactions", []):
+        acts = f"{r['timing']} it, {r['title']} acts"
+        lines.append(f"{acts}: {r['cite']}" if r["cite"] else acts)
     for note, cite in d.get("notes", []):
         lines.append(f"{note}: {cite}" if cite else note)
     lines.append(_where(d))

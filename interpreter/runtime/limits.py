@@ -17,7 +17,7 @@ stat, the loops of a step), so the engine keeps one line for each.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from kotc.dsl import Ruleset
 from kotc.dsl.limits import DEFAULT_LIMITS, bounds
@@ -69,12 +69,12 @@ class Bounds:
         self.stated = {name: b.rule.cite for name, b in found.items()
                        if b.rule is not None}
 
-    def _check(self, limit: str, value: Any, cite: Any, floor: bool = True) -> None:
-        if type(value) is not int:  # a bool or None: what the rule computes, unchecked
-            return
-        bound = self.values[limit]
-        if value > bound or (floor and value < -bound):
-            raise LimitExceeded(limit, value, cite, bound, self.stated.get(limit))
+    # each check: one test where the value is within its bound (the common case);
+    # a bool or None, what the rule computes, is not checked
+
+    def _refuse(self, limit: str, value: int, cite: Any) -> NoReturn:
+        raise LimitExceeded(limit, value, cite, self.values[limit],
+                            self.stated.get(limit))
 
     def check_dice(self, n: Any, cite: Any) -> None:
         """Refuse a roll of more dice than `dice_per_roll`.
@@ -82,7 +82,8 @@ class Bounds:
         Raises:
             LimitExceeded: past the bound.
         """
-        self._check("dice_per_roll", n, cite)
+        if type(n) is int and abs(n) > self.values["dice_per_roll"]:
+            self._refuse("dice_per_roll", n, cite)
 
     def check_repeat(self, n: Any, cite: Any, g: Any = None) -> None:
         """Refuse a repeat of more rounds than `repeat_rounds`; for game `g`, count
@@ -91,8 +92,11 @@ class Bounds:
         Raises:
             LimitExceeded: past a bound.
         """
-        self._check("repeat_rounds", n, cite)
-        if g is not None and type(n) is int and n > 0:
+        if type(n) is not int:
+            return
+        if abs(n) > self.values["repeat_rounds"]:
+            self._refuse("repeat_rounds", n, cite)
+        if g is not None and n > 0:
             self.check_work(g, n, cite)
 
     def check_work(self, g: Any, rounds: int, cite: Any) -> None:
@@ -107,9 +111,7 @@ class Bounds:
             g.work_at, g.work = g.applied, 0
         g.work += rounds
         if g.work > self.values["work_per_step"]:
-            raise LimitExceeded("work_per_step", g.work, cite,
-                                self.values["work_per_step"],
-                                self.stated.get("work_per_step"))
+            self._refuse("work_per_step", g.work, cite)
 
     def check_stat(self, value: Any, cite: Any) -> None:
         """Refuse a stat set beyond `stat_value` either way.
@@ -117,7 +119,8 @@ class Bounds:
         Raises:
             LimitExceeded: past the bound.
         """
-        self._check("stat_value", value, cite)
+        if type(value) is int and abs(value) > self.values["stat_value"]:
+            self._refuse("stat_value", value, cite)
 
 
 # kotc's own bounds, for what no ruleset states

@@ -59,6 +59,11 @@ class AbilityRef(tuple[int, int]):
     index = property(itemgetter(1), doc="Its index among the card's abilities.")
 
 
+# `ability_ref(AbilityRef, (card, index))`: an AbilityRef made in C, where a listing
+# makes one for each candidate
+ability_ref = tuple.__new__
+
+
 def encode(value: Any) -> Any:
     """A JSON-ready form of a runtime value (tagged where an int alone is ambiguous)."""
     if isinstance(value, Seat):

@@ -15,7 +15,8 @@ from typing import Any
 __all__ = ["COMMANDS", "schema"]
 
 COMMANDS = ("editions", "check", "show", "diff", "card-check", "deck-check",
-            "deck-coverage", "event", "simulate", "report", "test", "fuzz", "fmt")
+            "deck-coverage", "event", "simulate", "report", "test", "fuzz", "fmt",
+            "graph")
 
 
 def schema(command: str) -> dict[str, Any]:

@@ -67,13 +67,18 @@ def test_phase_order(flows, name, order):
     path = [fg.node(n)["label"] for n in fg.paths("turn:start", "phase:recovery")[0]
             if fg.node(n)["role"] == "phase"]
     assert path == order
-    assert "turn:start" in moves(fg, "phase:recovery", "turn")
+    # the last phase's window (or the others' after it) leads to the next turn
+    last = fg.predecessors("turn:start")
+    assert {u for u, step in last if step.kind == "turn"} <= {
+        "phase:recovery/actions", "phase:recovery/others",
+        "endgame:check"}  # and the active player's leaving the game
 
 
 @pytest.mark.parametrize("name", ["13th", "17th"])
 def test_first_player_skips_the_first_draw_phase_by_a_guarded_edge(flows, name):
     fg = flows[name]
-    (skip,) = [s for s in fg.successors("turn:start") if s.kind == "skip"]
+    # the phase begins, and is skipped at once
+    (skip,) = [s for s in fg.successors("phase:draw") if s.kind == "skip"]
     assert skip.target == "phase:resource"
     assert unparse_expr(skip.guard) == FIRST_TURN
     assert skip.label == f"skip Draw Phase when {FIRST_TURN}"
@@ -87,13 +92,14 @@ def test_first_player_skips_the_first_draw_phase_by_a_guarded_edge(flows, name):
 def test_no_draw_phase_to_skip_before_the_13th(flows, name):
     fg = flows[name]
     assert "phase:draw" not in fg
-    assert not list(fg.edges(kind="skip"))
+    assert not [e for e in fg.edges(kind="skip") if fg.node(e[0])["subflow"] == "turn"]
 
 
 @pytest.mark.parametrize("name", ["11th", "12th"])
 def test_resource_choice_and_its_first_turn_exception(flows, name):
     fg = flows[name]
-    out = {s.kind: s for s in fg.successors("phase:resource")}
+    src = next(n for n in ("phase:resource/before", "phase:resource") if n in fg)
+    out = {s.kind: s for s in fg.successors(src)}
     exception, usual = out["guard"], out["otherwise"]
     assert unparse_expr(exception.guard) == FIRST_TURN
     assert exception.label == f"when {FIRST_TURN}"
@@ -103,11 +109,8 @@ def test_resource_choice_and_its_first_turn_exception(flows, name):
         "choose 0..2 from you.hand as placed by you", "place_resource(placed)",
         "draw(you, 2 - count(placed))"]
     # the exception: the first player either places one card or draws one
-    options = moves(fg, exception.target, "choice")
-    assert list(options.values()) == [["chosen by you"], ["chosen by you"]]
-    details = [fg.node(o)["detail"] for o in options]
-    assert details == [["choose exactly 1 from you.hand as placed by you",
-                        "place_resource(placed)"], ["draw(you, 1)"]]
+    # (a decision its program makes as it runs, among its lines)
+    assert fg.node(exception.target)["detail"][0].startswith("either by you")
 
 
 @pytest.mark.parametrize("name", ["13th", "17th"])
@@ -121,21 +124,25 @@ def test_sowing_has_no_first_turn_exception_after_the_12th(flows, name):
 def test_the_11th_exchanges_with_the_reserves_in_the_resource_phase(flows):
     fg = flows["11th"]
     entry, window = "phase:resource", "phase:resource/actions"
-    # the exchange is a loop, before the placing (on the phase itself, ahead of
-    # its programs) and after it: any number of times, at any time in the phase
-    assert moves(fg, entry, "action") == {entry: ["exchange"]}
-    assert set(moves(fg, entry)) - {"endgame:check"} == {
-        entry, "phase:resource/when1", "phase:resource/run"}
+    # the exchange is a loop, before the placing (in the window before the
+    # programs) and after it: any number of times, at any time in the phase
+    before = "phase:resource/before"
+    assert set(moves(fg, entry)) - {"endgame:check"} == {before}
+    assert moves(fg, before, "action") == {before: ["exchange"]}
+    assert fg.node(before)["kind"] == "window"
+    assert fg.node(before)["policy"] == "active"
+    assert set(moves(fg, before)) - {"endgame:check"} == {
+        before, "phase:resource/when1", "phase:resource/run"}
     # every program of the phase (first turn or not) leads to the window...
-    for program in ("phase:resource/when1/or1", "phase:resource/when1/or2",
-                    "phase:resource/run"):
+    for program in ("phase:resource/when1", "phase:resource/run"):
         assert window in moves(fg, program)
     # ...where the exchange is open again
     assert moves(fg, window, "action") == {window: ["exchange"]}
     edges = list(fg.edges(action="exchange"))
     assert len(edges) == 2
     assert {d["cite"].section for _, _, d in edges} == {"Turn Order"}
-    assert "phase:action" in moves(fg, window, "next")
+    assert "phase:action" in moves(fg, "phase:resource/others", "pass")
+    assert fg.node(window)["kind"] == "window" and fg.node(entry)["kind"] == "step"
 
 
 @pytest.mark.parametrize("name", ["12th", "13th", "17th"])
@@ -151,10 +158,13 @@ def test_no_exchange_after_the_11th(flows, name):
 def test_chain_subflow(flows, name, chaining):
     fg = flows[name]
     assert "chain" in fg.subflows
-    assert fg.nodes("chain") == ["chain:open", "chain:respond", "chain:resolve",
-                                 "chain:close"]
+    assert fg.nodes("chain")[:4] == ["chain:open", "chain:respond", "chain:resolve",
+                                     "chain:close"]
+    assert [fg.node(n)["kind"] for n in fg.nodes("chain")[:4]] == [
+        "step", "window", "stack", "return"]
+    assert fg.node("chain:resolve")["resolution"] == "last_in_first_out"
     # the Action Phase's chaining actions open the chain...
-    opened = moves(fg, "phase:action", "call")
+    opened = moves(fg, "phase:action/actions", "call")
     assert sorted(opened["chain:open"]) == chaining
     # ...every player may respond in turn, links resolve newest first...
     assert "pop" in moves(fg, "chain:respond", "respond")["chain:respond"]
@@ -162,14 +172,16 @@ def test_chain_subflow(flows, name, chaining):
     assert moves(fg, "chain:resolve", "resolve") == {"chain:resolve": ["links remain"]}
     assert "no chaining while resolving" in fg.node("chain:resolve")["detail"]
     # ...and the closed chain returns to the phase that opened it
-    assert moves(fg, "chain:close", "return")["phase:action"] == ["chain closed"]
+    assert moves(fg, "chain:close", "return")["phase:action/actions"] == [
+        "chain closed"]
 
 
 def test_the_11th_has_no_chain_so_its_actions_resolve_at_once(flows):
     fg = flows["11th"]
     assert "chain" not in fg.subflows
     assert not list(fg.edges(kind="call", action="cast"))
-    assert moves(fg, "phase:action", "action")["phase:action"] == [
+    window = "phase:action/actions"
+    assert moves(fg, window, "action")[window] == [
         "summon", "cast", "set_trap", "activate", "activate_trap"]
 
 
@@ -179,7 +191,8 @@ def test_the_chain_comes_from_the_data_not_the_edition():
     ruleset.sections = {**ruleset.sections, "chain": {}}
     fg = compile_ruleset(ruleset)
     assert "chain" not in fg.subflows
-    assert "cast" in moves(fg, "phase:action", "action")["phase:action"]
+    window = "phase:action/actions"
+    assert "cast" in moves(fg, window, "action")[window]
     assert check_flow(fg) == []
 
 
@@ -188,7 +201,7 @@ def test_giving_up_is_open_in_the_phases_not_between_battle_steps(flows, name):
     fg = flows[name]
     giving_up = load_edition(name).concessions
     callers = {u for u, _, d in fg.graph.edges(data=True) if d.get("action") in giving_up}
-    asked = set(fg.nodes(role="phase")) | set(fg.nodes(role="window"))
+    asked = {n for n in fg.nodes("turn", "window") if fg.node(n)["policy"] == "active"}
     assert callers and callers <= asked
 
 
@@ -196,15 +209,20 @@ def test_giving_up_is_open_in_the_phases_not_between_battle_steps(flows, name):
 def test_counters_pop_at_any_time_into_the_chain(flows, name):
     fg = flows[name]
     callers = {u for u, _, d in fg.edges(kind="call", action="pop") if d["anytime"]}
-    assert callers == set(fg.nodes(role="phase")) | set(fg.nodes(role="battle_step"))
+    # from every window of the phases and of the battle
+    assert callers == {n for n in fg.nodes(role="window")
+                       if fg.node(n)["subflow"] in ("turn", "battle")
+                       and fg.node(n)["policy"] != "active" or n.endswith("/actions")}
     # the chain returns wherever it was opened from
-    assert callers - {"phase:action"} == set(moves(fg, "chain:close", "return", True))
+    assert callers - {"phase:action/actions"} <= set(
+        moves(fg, "chain:close", "return", True)) | set(
+        moves(fg, "chain:close", "return"))
 
 
 def test_the_11th_pops_counters_at_any_time_without_a_chain(flows):
     fg = flows["11th"]
     loops = {u for u, v, d in fg.edges(kind="action", action="pop") if u == v}
-    assert set(fg.nodes(role="phase")) <= loops
+    assert {f"{n}/actions" for n in fg.nodes(role="phase")} <= loops
 
 
 @pytest.mark.parametrize("name, steps", [
@@ -217,11 +235,16 @@ def test_the_11th_pops_counters_at_any_time_without_a_chain(flows):
 def test_battle_steps(flows, name, steps):
     fg = flows[name]
     ids = [f"battle:{s}" for s in steps]
-    assert fg.nodes("battle") == ids
-    assert moves(fg, "phase:battle", "call") == {ids[0]: ["battle"]}
+    assert [n for n in fg.nodes("battle", "battle_step")] == ids
+    assert moves(fg, "phase:battle/actions", "call") == {ids[0]: ["battle"]}
+    # each step, then a window between it and the next, policy `round`
     for a, b in zip(ids, ids[1:], strict=False):
-        assert b in moves(fg, a, "next")
-    assert moves(fg, ids[-1], "return") == {"phase:battle": ["battle over"]}
+        assert moves(fg, a, "next") == {f"{a}/window": [""]}
+        assert b in moves(fg, f"{a}/window", "pass")
+        assert fg.node(f"{a}/window")["policy"] == "round"
+    assert fg.node(ids[0])["kind"] == "step" and fg.node(ids[0])["atomic"]
+    assert fg.node("battle:end")["kind"] == "return"
+    assert moves(fg, "battle:end", "return") == {"phase:battle/actions": ["battle over"]}
 
 
 def test_battle_steps_say_what_they_do(flows):
@@ -259,20 +282,25 @@ def test_queries(flows):
     assert fg.find("Draw Phase") == "phase:draw"
     with pytest.raises(KeyError):
         fg.find("Upkeep Phase")
-    assert fg.subflow("battle").number_of_nodes() == 3
+    # three steps, a window after each, and the battle's end
+    assert fg.subflow("battle").number_of_nodes() == 7
     # the only ways from the start of the turn into the Action Phase
     routes = [[fg.node(n)["label"] for n in p] for p in fg.paths("turn:start",
                                                                  "phase:action")]
     assert sorted(routes) == [
-        ["Start of turn", "Draw Phase", "Resource Phase", "Action Phase"],
-        ["Start of turn", "Resource Phase", "Action Phase"]]
-    (into,) = [s for u, s in fg.predecessors("phase:draw") if not s.anytime]
+        ["Start of turn", "Draw Phase", "Draw Phase: actions", "Draw Phase: the others",
+         "Resource Phase", "Resource Phase: actions", "Resource Phase: the others",
+         "Action Phase"],
+        ["Start of turn", "Draw Phase", "Resource Phase", "Resource Phase: actions",
+         "Resource Phase: the others", "Action Phase"]]
+    (into,) = [s for u, s in fg.predecessors("phase:draw")
+               if not s.anytime and s.kind != "resume"]
     assert into.kind == "next" and isinstance(into.cite, ast.Citation)
 
 
 def test_an_action_that_ends_the_game_leads_to_game_over():
     fg = compile_ruleset(load_edition(FIXTURES / "concede.kotc"))
-    assert moves(fg, "phase:main", "end") == {"game_over": ["concede"]}
+    assert moves(fg, "phase:main/actions", "end") == {"game_over": ["concede"]}
     assert check_flow(fg) == []
 
 

@@ -39,7 +39,7 @@ def test_unreachable_battle():
     assert problems("unreachable_battle") == [(
         "tiny.kotc", 39,
         "unreachable: battle node 'Fight' can never be reached from the start "
-        "(no phase opens an action that begins a battle)")]
+        "(no phase opens an action that begins a battle); 1 node after it neither")]
 
 
 def test_dead_end():
@@ -52,7 +52,8 @@ def test_dead_end():
 def test_chain_that_never_returns():
     assert problems("chain_never_resolves") == [
         ("chain_never_resolves.kotc", 5,
-         "the chain entered from turn node 'Main Phase' by play never returns there "
+         "the chain entered from turn node 'Main Phase: actions' by play never returns "
+         "there "
          "(the chain section has no `resolve` rule)"),
         ("chain_never_resolves.kotc", 6,
          "dead end: the flow stops at chain node 'Responses': the chain section has "

@@ -96,7 +96,7 @@ def test_clusters_per_subflow(flows):
 @pytest.mark.parametrize("edition", ["13th", "17th"])
 def test_draw_skip_is_a_labelled_dashed_edge(flows, edition):
     d = dot(flows, edition, "turn")
-    (skip,) = d.edge("Start of turn", "Resource Phase")
+    (skip,) = d.edge("Draw Phase", "Resource Phase")
     assert skip["label"] == ("skip Draw Phase when game.turn == 1 and you == "
                              "game.first_player")
     assert skip["style"] == "dashed"
@@ -109,9 +109,8 @@ def test_first_turn_exception_and_choice_are_drawn(flows):
     assert d.label("Resource Phase", "Resource Phase: exception") == (
         "when game.turn == 1 and you == game.first_player")
     assert d.label("Resource Phase", "Resource Phase: as usual") == "otherwise"
-    exception = d.id("Resource Phase: exception")
-    choices = [a["label"] for u, _, a in d.edges if u == exception]
-    assert choices == ["chosen by you", "chosen by you"]
+    # the exception's `either`: a decision its program makes, among its lines
+    assert "either by you" in d.nodes[d.id("Resource Phase: exception")]["label"]
     assert "draw(you, 2 - count(placed))" in d.nodes[d.id("Resource Phase: as usual")][
         "label"]
 
@@ -119,9 +118,9 @@ def test_first_turn_exception_and_choice_are_drawn(flows):
 def test_actions_merge_into_one_labelled_loop(flows):
     d = dot(flows, "11th", "turn")
     assert d.label("Resource Phase: actions", "Resource Phase: actions") == "exchange"
-    # and before the placing, on the phase itself
-    assert d.label("Resource Phase", "Resource Phase") == "exchange"
-    assert d.label("Action Phase", "Action Phase") == (
+    # and before the placing, in the window before the phase's program
+    assert d.label("Resource Phase: before", "Resource Phase: before") == "exchange"
+    assert d.label("Action Phase: actions", "Action Phase: actions") == (
         "summon, cast, set_trap, activate, activate_trap")
     assert "cluster_chain" not in d.clusters
     assert not [a for a in d.nodes.values() if a.get("title") == "Chain"]
@@ -130,9 +129,9 @@ def test_actions_merge_into_one_labelled_loop(flows):
 def test_turn_view_shows_other_subflows_as_stubs(flows):
     d = dot(flows, "12th", "turn")
     assert d.nodes[d.id("Chain")]["style"] == "rounded,dashed"
-    assert d.label("Action Phase", "Chain") == "cast, activate, activate_trap"
-    assert d.label("Chain", "Action Phase") == "chain closed"
-    assert d.label("Battle Phase", "Battle") == "battle"
+    assert d.label("Action Phase: actions", "Chain") == "cast, activate, activate_trap"
+    assert "chain closed" in d.label("Chain", "Action Phase: actions")
+    assert d.label("Battle Phase: actions", "Battle") == "battle"
     # a counter, or an ability whose activation condition is met (Abilities)
     assert d.label("Any time", "Chain") == "pop, activate, activate_trap, cast"
     box = " ".join(d.nodes[d.id("Any time")]["label"].split())
@@ -141,12 +140,14 @@ def test_turn_view_shows_other_subflows_as_stubs(flows):
 
 def test_chain_view_keeps_its_openers_by_name(flows):
     d = dot(flows, "13th", "chain")
-    assert d.label("Action Phase", "Chain opens") == "cast, activate"
-    assert d.label("Chain closes", "Action Phase") == "chain closed"
+    assert d.label("Action Phase: actions", "Chain opens") == "cast, activate"
+    assert d.label("Chain closes", "Action Phase: actions") == "chain closed"
     assert d.label("Responses", "Responses") == "activate, cast, pop"
     assert d.label("Resolve", "Resolve") == "links remain"
     # once a chain has resolved, a player who waited starts a new one
-    assert d.label("Chain closes", "Chain opens") == "activate, cast, pop"
+    assert d.label("Chain closes", "A new chain?") == "entered from a phase"
+    assert d.label("A new chain?", "Chain opens") == "activate, cast, pop"
+    assert d.label("A new chain?", "Action Phase: actions") == "all pass"
     assert d.label("Any time", "Chain opens") == "pop, activate, cast"
     assert " ".join(d.nodes[d.id("Any time")]["label"].split()) == (
         "Any time in every phase and every battle step")
@@ -154,9 +155,9 @@ def test_chain_view_keeps_its_openers_by_name(flows):
 
 def test_battle_view(flows):
     d = dot(flows, "11th", "battle")
-    assert d.label("Battle Phase", "Declare the attacking team and target") == "battle"
-    assert d.label("Leftover defending dice hit the attacking player",
-                   "Battle Phase") == "battle over"
+    assert d.label("Battle Phase: actions",
+                   "Declare the attacking team and target") == "battle"
+    assert d.label("Battle over", "Battle Phase: actions") == "battle over"
 
 
 def test_endgame_is_one_arrow_per_cluster(flows):
@@ -164,8 +165,9 @@ def test_endgame_is_one_arrow_per_cluster(flows):
     endings = [a for _, _, a in d.edges if a.get("label") == "any change of state"]
     assert sorted(a["ltail"] for a in endings) == [
         "cluster_battle", "cluster_chain", "cluster_turn"]
-    over = d.label("Endgame check", "Game over")
+    over = " ".join(a.get("label", "") for a in d.edge("Endgame check", "Game over"))
     assert "All players have zero HP" in over and "All players agree" in over
+    assert "a safety limit on decisions" in over
 
 
 def test_citations_and_positions_are_tooltips(flows):
@@ -173,7 +175,7 @@ def test_citations_and_positions_are_tooltips(flows):
     tip = d.nodes[d.id("Draw Phase")]["tooltip"]
     assert "13th §Turn Order" in tip
     assert re.search(r"editions/13th\.kotc:\d+:\d+$", tip)
-    (skip,) = d.edge("Start of turn", "Resource Phase")
+    (skip,) = d.edge("Draw Phase", "Resource Phase")
     assert re.fullmatch(r"skip Draw Phase when .*: 13th §Turn Order, "
                         r"\S*editions/13th\.kotc:\d+:5", skip["tooltip"])
 
@@ -191,7 +193,9 @@ def test_diff_graph_styles(flows):
     assert "was: Draw 5 cards from your deck" in changed["label"]
     assert "color" not in same
     statuses = {a.get("color") for a in d.edge("Start of turn", "Resource Phase")}
-    assert statuses == {"#c62828", "#1a8f2e"}  # the old way in; the new skip
+    assert statuses == {"#c62828"}  # the old way in
+    (skip,) = d.edge("Draw Phase", "Resource Phase")  # the new skip
+    assert skip["color"] == "#1a8f2e"
 
 
 @pytest.mark.skipif(not HAS_DOT, reason="Graphviz's dot is not installed")
@@ -307,7 +311,7 @@ def test_the_legend_says_in_words_what_each_style_drawn_means(flows, edition, fl
 def test_a_diff_marks_each_action_of_a_shared_arrow(flows):
     text = write_dot(flow_diff(flows["12th"], flows["17th"]), "turn", "12th -> 17th")
     d = Dot(text)
-    loops = d.edge("Action Phase", "Action Phase")
+    loops = d.edge("Action Phase: actions", "Action Phase: actions")
     assert len(loops) == 1  # one arrow, not two drawn over each other
     assert "summon" in loops[0]["label"]
     assert '<FONT COLOR="#c62828">−set_trap</FONT>' in text
@@ -336,3 +340,23 @@ def test_a_picture_shows_the_rules_its_arrows_cite(flows):
     # and every node shows its own citation, picture or not
     assert "13th §Turn Order" in Dot(to_dot(flows["13th"], "turn")).nodes[
         Dot(to_dot(flows["13th"], "turn")).id("Draw Phase")]["label"]
+
+
+def test_the_battle_shows_where_counters_act(flows):
+    """A reactive counter's trigger naming a battle step draws it at that step,
+    before or after, in the picture, its tooltip and the graph's JSON."""
+    d = dot(flows, "17th", "battle")
+    formation = " ".join(d.nodes[d.id("Attack Formation")]["label"].split())
+    assert formation.endswith("after: Taunt Counter, Assassin Counter")
+    allocation = " ".join(d.nodes[d.id("Damage Allocation")]["label"].split())
+    assert allocation.endswith("before: Medic Counter")
+    assert "before Defense Formation" not in d.text
+    assert "after it, Taunt Counter acts: 17th §Counters" in d.text
+    assert "a counter that acts before or after the step" in _legend_rows(d.text)
+    (node,) = [n for n in flows["17th"].node_link()["nodes"]
+               if n["id"] == "battle:damage_allocation"]
+    (medic,) = node["reactions"]
+    assert (medic["timing"], medic["counter"], medic["cite"]["section"]) == (
+        "before", "medic", "Counters")
+    # the 12th's counters react to no battle step: nothing is drawn for them
+    assert "a counter that acts" not in to_dot(flows["12th"], "battle")
