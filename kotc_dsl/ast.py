@@ -281,6 +281,7 @@ class Choose(Stmt):
     name: str
     chooser: Expr | None = None
     random: bool = False
+    prompt: str | None = None  # what the chooser is asked
 
 
 @dataclass(frozen=True)
@@ -412,21 +413,6 @@ class Pay(Stmt):
 
 
 @dataclass(frozen=True)
-class Enlist(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True)
-class Withdraw(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True)
-class Reorder(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True)
 class AfterChain(Stmt):
     body: Block
 
@@ -489,6 +475,67 @@ class Drop(Stmt):
     target: Path
     what: Expr | None = None
     all: bool = False
+
+
+@dataclass(frozen=True)
+class Append(Stmt):
+    """One item put at the end of a list a record or the game keeps."""
+
+    what: Expr
+    target: Path
+
+
+@dataclass(frozen=True)
+class Form(Stmt):
+    """A player selects an ordered list one member at a time (see rules/effects.tx)."""
+
+    target: Path
+    what: Expr
+    chooser: Expr
+    prompt: str
+    done: str
+    least: Expr | None = None
+    event: str | None = None  # noted for each new member
+
+
+@dataclass(frozen=True)
+class LogArg(Node):
+    """A field of a logged event: a text, or a value."""
+
+    text: str | None = None
+    value: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Log(Stmt):
+    """An event of the log recorded, and nothing more."""
+
+    event: str
+    args: tuple[LogArg, ...] = ()
+
+
+@dataclass(frozen=True)
+class Note(Stmt):
+    """An event kept for the abilities that wait for it, and nothing more."""
+
+    event: str
+    args: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True)
+class Order(Stmt):
+    """A player puts a list a record keeps in a new order, front to back."""
+
+    target: Path
+    chooser: Expr
+    prompt: str
+
+
+@dataclass(frozen=True)
+class EndFlow(Stmt):
+    """The flow under way ends once the program that says so is done."""
+
+    flow: str
 
 
 # --- rules -----------------------------------------------------------------------
@@ -781,24 +828,6 @@ class BattleStep(Named):
 
 
 @dataclass(frozen=True)
-class VictimRule(Setting):
-    setting = "victims_once_per_phase"
-
-
-@dataclass(frozen=True)
-class VictimKinds(Setting):
-    kinds: tuple[str, ...]
-    excluded: tuple[str, ...] = ()  # tags: a card carrying one is no victim
-    setting = "victim_kinds"
-
-
-@dataclass(frozen=True)
-class DefenderRule(Setting):
-    who: str
-    setting = "defender"
-
-
-@dataclass(frozen=True)
 class DicePer(Setting):
     stat: str
     setting = "dice_per"
@@ -806,12 +835,7 @@ class DicePer(Setting):
 
 @dataclass(frozen=True)
 class TeamRule(Setting):
-    zone: str
-    excluded: tuple[str, ...] = ()  # tags: a card carrying one is not enlisted
-    # caveats (`caveat` phrases): a card printed with one is not enlisted into an
-    # attacking team, or a defending one
-    attack_caveats: tuple[str, ...] = ()
-    defense_caveats: tuple[str, ...] = ()
+    zone: str  # where battle teams are formed from and fight from
     setting = "team"
 
 

@@ -19,58 +19,7 @@ from collections.abc import Iterator
 from . import ast
 from .cards import CardDesign
 from .ruleset import Ruleset
-
-# The event log's kinds as the engine writes them, with their fields and what each
-# field holds (a player, a card, a victim: a player or a card, or a plain value). An
-# edition's own events (its `events` section: `decked_out`, `agreed`...) come with
-# the parameters it declares. `kotc test --log` prints a run's log in these words,
-# and a test keeps this table true to what the engine logs.
-LOG_EVENTS: dict[str, dict[str, str]] = {
-    "action": {"player": "player", "action": "text"},
-    "activate": {"player": "player", "card": "card", "ability": "value"},
-    "attack": {"attacker": "player", "team": "cards", "victim": "victim"},
-    "attack_waits": {"victim": "victim", "team": "cards"},
-    "battle_end": {},
-    "cannot_perform": {"action": "text"},
-    "decide": {"player": "player", "action": "text", "choice": "text"},
-    "defend": {"defender": "player", "team": "cards"},
-    "eliminated": {"player": "player", "reason": "text"},
-    "enlist": {"card": "card"},
-    "first_player": {"player": "player"},
-    "forced_attack": {"attacker": "player", "victim": "victim"},
-    "formation": {"team": "cards"},
-    "game_over": {"winner": "player", "tied": "players", "criterion": "text",
-                  "condition": "text"},
-    "give": {"card": "card", "to": "player"},
-    "hp": {"player": "player", "hp": "value", "change": "value"},
-    "link": {"player": "player", "link": "value"},
-    "move": {"card": "card", "name": "text", "to": "text", "player": "player"},
-    "negate": {"cards": "cards"},
-    "no_battle": {"reason": "text"},
-    "pawn": {"card": "card", "player": "player", "stats": "value"},
-    "pay": {"player": "player", "resources": "value", "hp": "value"},
-    "perform": {"player": "player", "action": "text"},
-    "phase": {"phase": "text", "player": "player"},
-    "place": {"card": "card", "counter": "text", "n": "value", "by": "player"},
-    "pop": {"card": "card", "counter": "text", "player": "player"},
-    "prevent": {"event": "text"},
-    "removed": {"card": "card", "name": "text"},
-    "reroll": {"die": "value", "value": "value"},
-    "resolve": {"link": "value", "player": "player"},
-    "reveal": {"cards": "cards"},
-    "roll": {"player": "player", "dice": "value"},
-    "roll_off": {"totals": "value"},
-    "see": {"player": "player", "cards": "cards"},
-    "shuffle": {"player": "player", "zone": "text"},
-    "skip": {"phase": "text", "step": "text"},
-    "stat": {"card": "card", "stat": "text", "value": "value"},
-    "stop": {"activating": "value"},
-    "turn": {"turn": "value", "player": "player"},
-    "turn_lost": {"player": "player"},
-    "victim": {"victim": "victim"},
-    "withdraw": {"card": "card"},
-    "zombie": {"player": "player"},
-}
+from .types import LOG_EVENTS
 
 # The edition-neutral counter names, each with what the counter does.
 COUNTER_ROLES = {

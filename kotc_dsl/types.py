@@ -20,6 +20,7 @@ BASE_TYPES = frozenset(
         "counter",
         "ability",
         "stat",
+        "victim",  # a player or a card
     }
 )
 
@@ -70,6 +71,8 @@ CONTEXT_ATTRS = {
         "phase": "phase",
         "step": "step",
         "first_turn": "bool",
+        # who has been declared a victim since the phase began
+        "victims": "victims",
     },
     "chain": {
         "length": "int",
@@ -95,6 +98,59 @@ BUILTIN_EVENTS = {
     "chaining_action": {"actor": "player"},
     "enlisted": {"target": "card"},
     "moved": {"target": "card"},
+}
+
+# The event log's kinds as the engine writes them, with their fields and what each
+# field holds (a player, a card, a victim: a player or a card, or a plain value). An
+# edition's own events (its `events` section: `decked_out`, `agreed`...) come with
+# the parameters it declares. `kotc test --log` prints a run's log in these words,
+# and a test keeps this table true to what the engine logs. A program
+# records one with `log` (its fields in order).
+LOG_EVENTS: dict[str, dict[str, str]] = {
+    "action": {"player": "player", "action": "text"},
+    "activate": {"player": "player", "card": "card", "ability": "value"},
+    "attack": {"attacker": "player", "team": "cards", "victim": "victim"},
+    "attack_waits": {"victim": "victim", "team": "cards"},
+    "battle_end": {},
+    "cannot_perform": {"action": "text"},
+    "decide": {"player": "player", "action": "text", "choice": "text"},
+    "defend": {"defender": "player", "team": "cards"},
+    "eliminated": {"player": "player", "reason": "text"},
+    "enlist": {"card": "card"},
+    "first_player": {"player": "player"},
+    "forced_attack": {"attacker": "player", "victim": "victim"},
+    "formation": {"team": "cards"},
+    "game_over": {"winner": "player", "tied": "players", "criterion": "text",
+                  "condition": "text"},
+    "give": {"card": "card", "to": "player"},
+    "hp": {"player": "player", "hp": "value", "change": "value"},
+    "link": {"player": "player", "link": "value"},
+    "move": {"card": "card", "name": "text", "to": "text", "player": "player"},
+    "negate": {"cards": "cards"},
+    "no_battle": {"reason": "text"},
+    "pawn": {"card": "card", "player": "player", "stats": "value"},
+    "pay": {"player": "player", "resources": "value", "hp": "value"},
+    "perform": {"player": "player", "action": "text"},
+    "phase": {"phase": "text", "player": "player"},
+    "place": {"card": "card", "counter": "text", "n": "value", "by": "player"},
+    "pop": {"card": "card", "counter": "text", "player": "player"},
+    "prevent": {"event": "text"},
+    "removed": {"card": "card", "name": "text"},
+    "reroll": {"die": "value", "value": "value"},
+    "resolve": {"link": "value", "player": "player"},
+    "reveal": {"cards": "cards"},
+    "roll": {"player": "player", "dice": "value"},
+    "roll_off": {"totals": "value"},
+    "see": {"player": "player", "cards": "cards"},
+    "shuffle": {"player": "player", "zone": "text"},
+    "skip": {"phase": "text", "step": "text"},
+    "stat": {"card": "card", "stat": "text", "value": "value"},
+    "stop": {"activating": "value"},
+    "turn": {"turn": "value", "player": "player"},
+    "turn_lost": {"player": "player"},
+    "victim": {"victim": "victim"},
+    "withdraw": {"card": "card"},
+    "zombie": {"player": "player"},
 }
 
 # The names every program may use, and what each is.
@@ -128,22 +184,17 @@ FUNCTIONS = {
     "left_of": (("player",), "player"),
     "tagged": (("card", "tag"), "bool"),
     "enemies": (("player",), "players"),
-    # the players and minions a battle this player starts now may have as victim
-    "victims": (("player",), "victims"),
-    # the minions this player may enlist into a team now
-    "enlistable": (("player",), "cards"),
     # the first item of a list (none, of an empty one)
     "first": (("any_collection",), "any"),
     # the dice a team rolls: one per point of the battle section's `dice_per` stat
     "dice_for": (("cards",), "int"),
-    # who defends a victim: a player themselves, a minion's owner or controller
-    # (the battle section's `defender`)
-    "defender_of": (("victim",), "player"),
+    # whether the battle under way has gone past a step or a part of its steps
+    "past": (("step",), "bool"),
+    # whether a card is printed with a caveat (a `caveat` phrase)
+    "has_caveat": (("card", "caveat"), "bool"),
+    # two lists joined, repeats kept (a player and a card are told apart)
+    "concat": (("any_collection", "any_collection"), "any"),
 }
-
-# The battle's operations the engine performs, that a battle step may do beside its
-# parts: forming the teams.
-BATTLE_OPERATIONS = ("form_attack", "form_defense")
 
 # The types a record's field may have (its first value: none, an empty list, false).
 RECORD_TYPES = frozenset({"player", "victim", "card", "cards", "dice", "bool", "int"})

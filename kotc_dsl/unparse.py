@@ -203,6 +203,12 @@ def _add(s: ast.AddOp) -> str:
     return _fill(f"{{op}} {{amount}} {prep} {{target}} [until {{until}}]", s)
 
 
+def _log(s: ast.Log) -> str:
+    args = ", ".join(unparse_expr(a.value) if a.value is not None else quote(a.text or "")
+                     for a in s.args)
+    return f"log {s.event}({args})"
+
+
 def _count(c: ast.Count) -> str:
     if c.any:
         return "any"
@@ -278,7 +284,8 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.Give: "give {what} to {player}",
     ast.Reveal: "reveal {what}",
     ast.See: "see {what} [by {who}]",
-    ast.Choose: "choose {count} from {what} as {name} [by {chooser}] {random?randomly}",
+    ast.Choose: "choose {count} from {what} as {name} [by {chooser}] {random?randomly} "
+                "[asking {prompt:q}]",
     ast.ChooseDie: "choose die from {what} as {name} [by {chooser}] asking {prompt:q} "
                    "labelled {label:q}",
     ast.Either: _either,
@@ -300,9 +307,6 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.Mark: "mark {what} as {tag} [until {until}]",
     ast.Pick: "pick {name} in {lo:sum}..{hi:sum} [by {chooser}]",
     ast.Pay: "pay {amount} {kind}",
-    ast.Enlist: "enlist {what}",
-    ast.Withdraw: "withdraw {what}",
-    ast.Reorder: "reorder team of {what}",
     ast.AfterChain: "after chain {body:block}",
     ast.Attack: "attack {victim} with {team} {exhausting?}",
     ast.Banish: "remove {what} from game",
@@ -314,6 +318,14 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.BeginBattle: "begin battle",
     ast.Call: "{keyword}{args:args} [by {who}]",
     ast.Drop: "drop {all?all} [{what}] from {target}",
+    ast.Append: "append {what} to {target}",
+    ast.Form: "form {target} from {what} by {chooser} [at_least {least:sum}] "
+              "asking {prompt:q} done {done:q} [noting {event}]",
+    ast.Log: _log,
+    ast.LogArg: "[{text:q}] [{value}]",
+    ast.EndFlow: "end {flow}",
+    ast.Note: "note {event}{args:args}",
+    ast.Order: "order {target} by {chooser} asking {prompt:q}",
     # rules: `override` and a trailing citation are added by `unparse_rule`
     ast.Removal: "remove {removed_kind} {removed_name:name}",
     ast.PlayersRule: "players {count} [recommended {recommended}]",
@@ -343,13 +355,8 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.BattlePart: "part {ident} {cite} {body:block}",
     ast.BattleRecord: "record {fields:,}",
     ast.RecordField: "{name}: {type}",
-    ast.VictimRule: "victims once_per_phase",
-    ast.VictimKinds: "victim_kinds {kinds:,} [except tagged {excluded:,}]",
-    ast.DefenderRule: "defender {who}",
     ast.DicePer: "dice_per {stat}",
-    ast.TeamRule: "team from {zone} unexhausted exhausting [except tagged {excluded:,}] "
-                  "[attacking except caveat {attack_caveats:,}] "
-                  "[defending except caveat {defense_caveats:,}]",
+    ast.TeamRule: "team from {zone}",
     ast.WithdrawRule: "withdraw_on_leave",
     ast.StepWindows: "windows after_each_step",
     ast.NewChainAfterResolving: "new_chain after_resolving",

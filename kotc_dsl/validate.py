@@ -20,7 +20,6 @@ from .suggest import hint
 from .types import (
     ANY_COUNTER,
     BASE_TYPES,
-    BATTLE_OPERATIONS,
     BUILTIN_CONSTRUCTS,
     BUILTIN_EVENTS,
     CARD_ATTRS,
@@ -29,6 +28,7 @@ from .types import (
     EVENT_COMMON,
     FUNCTIONS,
     GLOBAL_NAMES,
+    LOG_EVENTS,
     PLAYER_ATTRS,
     RECORD_TYPES,
     accepts,
@@ -248,12 +248,9 @@ class Checker:
         if len(set(r.ops)) != len(r.ops):
             self.error(r, f"battle step '{r.name}' repeats a part")
         for op in r.ops:
-            self.ref(r, op, self.part_names | set(BATTLE_OPERATIONS),
-                     "battle part or operation")
+            self.ref(r, op, self.part_names, "battle part")
 
     def rule_BattlePart(self, r: ast.BattlePart) -> None:
-        if r.name in BATTLE_OPERATIONS:
-            self.error(r, f"a part may not have the name of the operation '{r.name}'")
         self.block(r.body, self.scope())
 
     def rule_BattleRecord(self, r: ast.BattleRecord) -> None:
@@ -275,23 +272,11 @@ class Checker:
             self.error(r, "simultaneous steps must be two or more consecutive battle "
                           "steps, in order")
 
-    def rule_VictimKinds(self, r: ast.VictimKinds) -> None:
-        for k in r.kinds:
-            if k != "player":
-                self.ref(r, k, self.card_types, "card type")
-        for tag in r.excluded:
-            self.ref(r, tag, self.rs.tags, "tag")
-
     def rule_DicePer(self, r: ast.DicePer) -> None:
         self.ref(r, r.stat, self.stats, "stat")
 
     def rule_TeamRule(self, r: ast.TeamRule) -> None:
         self.ref(r, r.zone, self.zones, "zone")
-        for tag in r.excluded:
-            self.ref(r, tag, self.rs.tags, "tag")
-        caveats = [p.name for p in self.rs.phrases if p.phrase_kind == "caveat"]
-        for caveat in r.attack_caveats + r.defense_caveats:
-            self.ref(r, caveat, caveats, "caveat")
 
     def rule_Anytime(self, r: ast.Anytime) -> None:
         for a in r.actions:
@@ -642,6 +627,59 @@ class Checker:
             return None  # what the engine says of it (`ongoing`), not a field
         return self.context_attrs[head].get(name)
 
+    def kept_list(self, target: ast.Path, what: str) -> str | None:
+        """The element type of a list a record or the game keeps (`battle.attack_team`,
+        `game.victims`), which a program may add to; None, and an error, for
+        anything else."""
+        if list(target.parts) == ["game", "victims"]:
+            return "victim"
+        t = self.record_field(target)
+        element = None if t is None else collection_of(t)
+        if element is None:
+            self.error(target, f"{what}: '{target}' is no list a record or the game "
+                               f"keeps")
+        return element
+
+    def stmt_Append(self, s: ast.Append, sc: Scope) -> None:
+        element = self.kept_list(s.target, "append")
+        if element is not None:
+            self.typed(s.what, sc, element, f"what is appended to {s.target}")
+
+    def stmt_Form(self, s: ast.Form, sc: Scope) -> None:
+        element = self.kept_list(s.target, "form")
+        if element is not None:
+            self.typed(s.what, sc, "cards", f"the candidates for {s.target}")
+        self.typed(s.chooser, sc, "player", "who forms the list")
+        if s.least is not None:
+            self.typed(s.least, sc, "int", "the fewest members")
+        if s.event is not None:
+            self.ref(s, s.event, {**BUILTIN_EVENTS, **self.events}, "event")
+
+    def stmt_Log(self, s: ast.Log, sc: Scope) -> None:
+        if not self.ref(s, s.event, LOG_EVENTS, "event of the log"):
+            return
+        fields = LOG_EVENTS[s.event]
+        if len(s.args) != len(fields):
+            self.error(s, f"event '{s.event}' has {len(fields)} fields "
+                          f"({', '.join(fields)}), given {len(s.args)}")
+            return
+        for (name, kind), a in zip(fields.items(), s.args, strict=True):
+            if kind == "text":
+                if a.text is None:
+                    self.error(a, f"field '{name}' of '{s.event}' is a text, written "
+                                  f"in quotes")
+            elif a.value is None:
+                self.error(a, f"field '{name}' of '{s.event}' is a {kind}, not a text")
+            elif kind != "value":
+                self.typed(a.value, sc, kind, f"field '{name}' of '{s.event}'")
+
+    def stmt_EndFlow(self, s: ast.EndFlow, sc: Scope) -> None:
+        if s.flow != "battle":
+            self.error(s, f"`end {s.flow}`: only a battle (`end battle`) or the game "
+                          f"(`end game`) ends so")
+        elif not self.step_names:
+            self.error(s, "`end battle` needs battle steps in the `battle` section")
+
     def stmt_Roll(self, s: ast.Roll, sc: Scope) -> dict:
         bound = {}
         for group in s.groups:
@@ -855,13 +893,23 @@ class Checker:
     def stmt_Pay(self, s: ast.Pay, sc: Scope) -> None:
         self.typed(s.amount, sc, "int", f"how many {s.kind} to pay")
 
-    def stmt_Enlist(self, s, sc) -> None:
-        self.typed(s.what, sc, "cards", "who is enlisted")
+    def stmt_Note(self, s: ast.Note, sc: Scope) -> None:
+        if s.event in BUILTIN_EVENTS:
+            fields = BUILTIN_EVENTS[s.event]
+            if len(s.args) != len(fields):
+                self.error(s, f"event '{s.event}' has {len(fields)} fields "
+                              f"({', '.join(fields)}), given {len(s.args)}")
+            for (name, kind), a in zip(fields.items(), s.args, strict=False):
+                self.typed(a, sc, kind, f"field '{name}' of '{s.event}'")
+        elif self.ref(s, s.event, self.events, "event"):
+            self.arguments(s, self.events[s.event].params, s.args, sc,
+                           f"event '{s.event}'")
 
-    stmt_Withdraw = stmt_Enlist
-
-    def stmt_Reorder(self, s, sc) -> None:
-        self.typed(s.what, sc, "card", "whose team is reordered")
+    def stmt_Order(self, s: ast.Order, sc: Scope) -> None:
+        t = self.record_field(s.target)
+        if t is None or collection_of(t) is None:
+            self.error(s.target, f"order: '{s.target}' is no list a record keeps")
+        self.typed(s.chooser, sc, "player", "who orders the list")
 
     def stmt_AfterChain(self, s, sc) -> None:
         self.block(s.body, sc)
@@ -1119,8 +1167,27 @@ class Checker:
             if wanted == "tag" and isinstance(a, ast.Path) and len(a.parts) == 1:
                 self.ref(a, a.parts[0], self.rs.tags, "tag")
                 continue
+            if wanted == "step" and isinstance(a, ast.Path) and len(a.parts) == 1:
+                self.ref(a, a.parts[0], self.step_names | self.part_names,
+                         "battle step or part")
+                continue
+            if wanted == "caveat" and isinstance(a, ast.Path) and len(a.parts) == 1:
+                caveats = [p.name for p in self.rs.phrases if p.phrase_kind == "caveat"]
+                self.ref(a, a.parts[0], caveats, "caveat")
+                continue
             self.typed(a, sc, wanted, f"argument of {e.func}()")
+        if e.func == "concat":
+            return self.joined(e, sc)
         return result
+
+    def joined(self, e: ast.FuncCall, sc: Scope) -> str:
+        """The type of `concat(xs, ys)`: players and cards are victims; else the
+        list that admits both."""
+        a, b = (self.expr(x, sc) for x in e.args)
+        elements = {collection_of(a), collection_of(b)}
+        if elements <= {"player", "card", "victim"} and len(elements) > 1:
+            return "victims"
+        return _wider(a, b) or "any"
 
 
 def _wider(a: str, b: str) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kotc.runtime.values import AbilityRef, DieRef, Seat, seat_of
+from kotc.runtime.values import AbilityRef, DieRef, Seat
 
 
 def as_items_of(value: Any) -> list[Any] | tuple[Any, ...]:
@@ -74,10 +74,10 @@ BUILTINS: dict[str, Builtin] = {
     "is_empty": lambda g, xs: not as_items_of(xs),
     "counters_on": lambda g, c, k: g.counters_placed(c, k, None),
     "enemies": lambda g, p: [s for s in g.seats_in_game() if s != p],
-    "victims": lambda g, p: g.referee.possible_victims(g, p),
-    "enlistable": lambda g, p: g.referee.enlistable(g, p),
-    "defender_of": lambda g, v: seat_of(g.referee.defender_of(g, v)),
     "dice_for": lambda g, team: g.referee.dice_for(g, team),
     "first": _first,
+    "past": lambda g, name: g.referee.passed(g, name),
+    "concat": lambda g, xs, ys: list(as_items_of(xs)) + list(as_items_of(ys)),
+    "has_caveat": lambda g, c, k: k in g.engine.caveats.get(g.cards[c].design, ()),
     "tagged": lambda g, c, t: g.is_tagged(c, t),
 }

@@ -308,7 +308,7 @@ class Writer:
     def e_GameField(self, e: ir.GameField) -> str:
         read = {"turn": "g.turn", "phase": "g.phase", "step": "g.step",
                 "first_player": "seat_of(g.first_player)",
-                "first_turn": "(g.turn == 1)"}.get(e.name)
+                "first_turn": "(g.turn == 1)", "victims": "g.victims"}.get(e.name)
         return read or f"game_field(g, {e.name!r})"
 
     def e_ChainField(self, e: ir.ChainField) -> str:
@@ -637,8 +637,11 @@ class Writer:
         if isinstance(st, ir.Pick):
             return (f"services.pick(g, f, {s}, {fn(st.lo)}, {fn(st.hi)}, "
                     f"{fn(st.chooser)})")
-        if isinstance(st, ir.Reorder):
-            return f"services.reorder(g, f, {s}, {fn(st.what)})"
+        if isinstance(st, ir.Form):
+            return (f"services.form(g, f, {s}, {fn(st.what)}, {fn(st.chooser)}, "
+                    f"{fn(st.least)})")
+        if isinstance(st, ir.Order):
+            return f"services.order_list(g, f, {s}, {fn(st.chooser)})"
         if isinstance(st, ir.Stop):
             return f"services.stop(g, f, {s}, {fn(st.cond)})"
         if isinstance(st, ir.StripAny):
@@ -760,18 +763,16 @@ class Writer:
             amount = self.atom(st.amount)
             self.src.line(f"g.pay({you}, {amount}, {st.kind!r}, {self.cite(st)})")
 
-    def each_card(self, st: ir.Enlist | ir.Withdraw | ir.Banish, method: str,
-                  copy: bool) -> None:
+    def each_card(self, st: ir.Banish, method: str, copy: bool) -> None:
         what, c = self.items(st.what), self.tmp()
         items = f"list({what})" if copy else what
         with self.block(f"for {c} in {items}:"):
             self.src.line(f"g.{method}({c}, {self.cite(st)})")
 
-    def s_Enlist(self, st: ir.Enlist, i: int) -> None:
-        self.each_card(st, "enlist", False)
-
-    def s_Withdraw(self, st: ir.Withdraw, i: int) -> None:
-        self.each_card(st, "withdraw", False)
+    def s_Note(self, st: ir.Note, i: int) -> None:
+        with self.block(f"if {st.event!r} in g.referee.listened:"):
+            fields = ", ".join(f"{p!r}: {self.atom(e)}" for p, e in st.fields)
+            self.src.line(f"g.referee.note(g, {st.event!r}, {{{fields}}})")
 
     def s_Banish(self, st: ir.Banish, i: int) -> None:
         self.each_card(st, "banish", True)
@@ -862,6 +863,18 @@ class Writer:
     def s_Drop(self, st: ir.Drop, i: int) -> None:
         what = "None" if st.what is None else self.value(st.what)
         self.src.line(f"services.drop(g, {self.const(st)}, {what})")
+
+    def s_Append(self, st: ir.Append, i: int) -> None:
+        what = self.value(st.what)
+        self.src.line(f"services.append(g, {self.const(st)}, {what})")
+
+    def s_Log(self, st: ir.Log, i: int) -> None:
+        values = "".join(("None" if e is None else self.atom(e)) + ", "
+                         for _, _, e, _ in st.fields)
+        self.src.line(f"services.log(g, {self.const(st)}, ({values}))")
+
+    def s_EndFlow(self, st: ir.EndFlow, i: int) -> None:
+        self.src.line(f"services.end_flow(g, {st.flow!r})")
 
     def s_Emit(self, st: ir.Emit, i: int) -> None:
         fields = ", ".join(f"{p!r}: {self.atom(a)}" for p, a in st.args)
@@ -1430,6 +1443,8 @@ def _is_list(e: ir.Expr) -> bool:
     """Whether `e`'s value is a list for certain (of the game's, or its own)."""
     if isinstance(e, ir.PlayerZone):
         return e.sure
+    if isinstance(e, ir.GameField):
+        return e.name == "victims"  # the game's list of victims declared
     return isinstance(e, (ir.Where, ir.PlayersZone, ir.Players, ir.Join))
 
 

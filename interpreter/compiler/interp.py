@@ -367,14 +367,9 @@ class Interpreter:
             g.pay(you, self.value(st.amount, g, f), st.kind, st.cite)
         return NEXT
 
-    def s_Enlist(self, st: ir.Enlist, g: Game, f: Frame) -> int:
-        for c in self.items(st.what, g, f):
-            g.enlist(c, st.cite)
-        return NEXT
-
-    def s_Withdraw(self, st: ir.Withdraw, g: Game, f: Frame) -> int:
-        for c in self.items(st.what, g, f):
-            g.withdraw(c, st.cite)
+    def s_Note(self, st: ir.Note, g: Game, f: Frame) -> int:
+        if st.event in g.referee.listened:
+            g.referee.note(g, st.event, {p: self.value(e, g, f) for p, e in st.fields})
         return NEXT
 
     def s_AfterChain(self, st: ir.AfterChain, g: Game, f: Frame) -> int:
@@ -447,6 +442,23 @@ class Interpreter:
         what = None if st.what is None else self.value(st.what, g, f)
         services.drop(g, st, what)
         return NEXT
+
+    def s_Append(self, st: ir.Append, g: Game, f: Frame) -> int:
+        services.append(g, st, self.value(st.what, g, f))
+        return NEXT
+
+    def s_Log(self, st: ir.Log, g: Game, f: Frame) -> int:
+        values = [None if e is None else self.value(e, g, f) for _, _, e, _ in st.fields]
+        services.log(g, st, values)
+        return NEXT
+
+    def s_EndFlow(self, st: ir.EndFlow, g: Game, f: Frame) -> int:
+        services.end_flow(g, st.flow)
+        return NEXT
+
+    def s_Form(self, st: ir.Form, g: Game, f: Frame) -> int:
+        least = None if st.least is None else self.fn(st.least)
+        return services.form(g, f, st, self.fn(st.what), self.fn(st.chooser), least)
 
     def s_ChooseDie(self, st: ir.ChooseDie, g: Game, f: Frame) -> int:
         chooser = None if st.chooser is None else self.fn(st.chooser)
@@ -556,8 +568,8 @@ class Interpreter:
         chooser = None if st.chooser is None else self.fn(st.chooser)
         return services.pick(g, f, st, self.fn(st.lo), self.fn(st.hi), chooser)
 
-    def s_Reorder(self, st: ir.Reorder, g: Game, f: Frame) -> int:
-        return services.reorder(g, f, st, self.fn(st.what))
+    def s_Order(self, st: ir.Order, g: Game, f: Frame) -> int:
+        return services.order_list(g, f, st, self.fn(st.chooser))
 
     def s_StripAny(self, st: ir.StripAny, g: Game, f: Frame) -> int:
         return services.strip_any(g, f, st, self.fn(st.count), self.fn(st.target))

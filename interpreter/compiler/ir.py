@@ -84,7 +84,8 @@ class Players(Expr):
 
 @dataclass(frozen=True, slots=True)
 class GameField(Expr):
-    """`game.turn`, `game.phase`, `game.step`, `game.first_player`, `game.first_turn`."""
+    """`game.turn`, `game.phase`, `game.step`, `game.first_player`, `game.first_turn`,
+    `game.victims`."""
 
     name: str
 
@@ -464,16 +465,6 @@ class Pay(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Enlist(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Withdraw(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True, slots=True)
 class AfterChain(Stmt):
     body: Block
 
@@ -681,6 +672,7 @@ class Choose(Stmt):
     single: bool  # `exactly 1`: the name holds the one chosen, not a list
     chooser: Expr | None
     random: bool
+    prompt: str | None = None  # what the chooser is asked
     waits = True
 
 
@@ -742,6 +734,49 @@ class Drop(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class Append(Stmt):
+    """`append X to battle.FIELD` (or `game.victims`): the list made anew with `X`
+    at its end."""
+
+    flow: str
+    field: str
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Form(Stmt):
+    """`form battle.FIELD from CANDIDATES by P ...`: the player selects the list
+    front to back, one member at a time (see `services.form`)."""
+
+    flow: str
+    field: str
+    what: Expr
+    chooser: Expr
+    least: Expr | None
+    prompt: str
+    done: str
+    event: str | None
+    waits = True
+
+
+@dataclass(frozen=True, slots=True)
+class Log(Stmt):
+    """`log EVENT(...)`: an event of the log recorded, each field as the log keeps
+    its kind (a player by seat number, cards as a list); a text as written."""
+
+    event: str
+    # each field's name, kind, value (or its text)
+    fields: tuple[tuple[str, str, Expr | None, str | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EndFlow(Stmt):
+    """`end battle`: the flow under way ends once the program that says so is done."""
+
+    flow: str
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseDie(Stmt):
     """`choose die from DICE as NAME by P asking "..." labelled "..."`: one option
     per value, lowest first (the first die of that value); the label's `{value}`
@@ -757,9 +792,24 @@ class ChooseDie(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Reorder(Stmt):
-    what: Expr
+class Order(Stmt):
+    """`order battle.FIELD by P asking "..."`: the player puts the list in a new
+    order, front to back (see `services.order`)."""
+
+    flow: str
+    field: str
+    chooser: Expr
+    prompt: str
     waits = True
+
+
+@dataclass(frozen=True, slots=True)
+class Note(Stmt):
+    """`note EVENT(...)`: the event kept for the abilities that wait for it (none
+    does: nothing)."""
+
+    event: str
+    fields: tuple[tuple[str, Expr], ...]
 
 
 @dataclass(frozen=True, slots=True)

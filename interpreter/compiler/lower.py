@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kotc.dsl import Ruleset, ast
-from kotc.dsl.types import ANY_COUNTER
+from kotc.dsl.types import ANY_COUNTER, BUILTIN_EVENTS, LOG_EVENTS
 from kotc.dsl.unparse import unparse
 from kotc.runtime.state import CardState
 
@@ -52,8 +52,7 @@ BATTLE_FIELDS = {
 # what builtins return: (kind, whether sure)
 BUILTIN_KINDS = {
     "top": (CARDS, False), "bottom": (CARDS, False), "left_of": (PLAYER, True),
-    "enemies": (PLAYERS, True), "enlistable": (CARDS, True),
-    "defender_of": (PLAYER, True),
+    "enemies": (PLAYERS, True),
 }
 # a term written in place inside terms, at most this deep (a term may use itself)
 INLINE_DEPTH = 4
@@ -309,8 +308,8 @@ class Lowering:
         args: list[ir.Expr] = []
         for i, a in enumerate(e.args):
             bare = (
-                i == 1
-                and e.func in ("placed_by", "counters_on", "tagged")
+                (i == 1 and e.func in ("placed_by", "counters_on", "tagged", "has_caveat")
+                 or i == 0 and e.func == "past")
                 and isinstance(a, ast.Path)
                 and len(a.parts) == 1
             )
@@ -511,7 +510,7 @@ class Lowering:
         return ir.Choose(
             cite, self.expr(s.what, sc), s.name, self.opt(s.count.lo, sc),
             self.opt(s.count.hi, sc), self.opt(s.count.n, sc), s.count.any, single,
-            self.opt(s.chooser, sc), s.random,
+            self.opt(s.chooser, sc), s.random, s.prompt,
         )
 
     def stmt_Either(self, s: ast.Either, cite: Cite, where: str,
@@ -600,17 +599,18 @@ class Lowering:
                 sc: Scope) -> ir.Stmt:
         return ir.Pay(cite, self.expr(s.amount, sc), s.kind)
 
-    def stmt_Enlist(self, s: ast.Enlist, cite: Cite, where: str,
+    def stmt_Note(self, s: ast.Note, cite: Cite, where: str,
+                  sc: Scope) -> ir.Stmt:
+        event = self.rs.events.get(s.event)
+        names = (list(BUILTIN_EVENTS[s.event]) if event is None
+                 else [p.name for p in event.params])
+        return ir.Note(cite, s.event, tuple(
+            (name, self.expr(a, sc)) for name, a in zip(names, s.args, strict=False)))
+
+    def stmt_Order(self, s: ast.Order, cite: Cite, where: str,
                    sc: Scope) -> ir.Stmt:
-        return ir.Enlist(cite, self.expr(s.what, sc))
-
-    def stmt_Withdraw(self, s: ast.Withdraw, cite: Cite, where: str,
-                     sc: Scope) -> ir.Stmt:
-        return ir.Withdraw(cite, self.expr(s.what, sc))
-
-    def stmt_Reorder(self, s: ast.Reorder, cite: Cite, where: str,
-                    sc: Scope) -> ir.Stmt:
-        return ir.Reorder(cite, self.expr(s.what, sc))
+        flow, field = s.target.parts
+        return ir.Order(cite, flow, field, self.expr(s.chooser, sc), s.prompt)
 
     def stmt_AfterChain(self, s: ast.AfterChain, cite: Cite, where: str,
                        sc: Scope) -> ir.Stmt:
@@ -670,6 +670,28 @@ class Lowering:
         flow, field = s.target.parts
         what = None if s.all else self.opt(s.what, sc)
         return ir.Drop(cite, flow, field, what)
+
+    def stmt_Append(self, s: ast.Append, cite: Cite, where: str,
+                    sc: Scope) -> ir.Stmt:
+        flow, field = s.target.parts
+        return ir.Append(cite, flow, field, self.expr(s.what, sc))
+
+    def stmt_Form(self, s: ast.Form, cite: Cite, where: str,
+                  sc: Scope) -> ir.Stmt:
+        flow, field = s.target.parts
+        return ir.Form(cite, flow, field, self.expr(s.what, sc), self.expr(s.chooser, sc),
+                       self.opt(s.least, sc), s.prompt, s.done, s.event)
+
+    def stmt_Log(self, s: ast.Log, cite: Cite, where: str,
+                 sc: Scope) -> ir.Stmt:
+        fields = tuple(
+            (name, kind, self.opt(a.value, sc), a.text)
+            for (name, kind), a in zip(LOG_EVENTS[s.event].items(), s.args, strict=True))
+        return ir.Log(cite, s.event, fields)
+
+    def stmt_EndFlow(self, s: ast.EndFlow, cite: Cite, where: str,
+                     sc: Scope) -> ir.Stmt:
+        return ir.EndFlow(cite, s.flow)
 
     def stmt_ChooseDie(self, s: ast.ChooseDie, cite: Cite, where: str,
                        sc: Scope) -> ir.Stmt:

@@ -240,7 +240,10 @@ def choose(g: Game, f: Frame, st: ir.Choose, fns: Sequence[Fn | None]) -> int:
     name, single = st.name, st.single
     if scratch is None:
         assert what is not None
-        items = list(dict.fromkeys(as_items_of(what(g, env))))
+        given = as_items_of(what(g, env))
+        items = list(dict.fromkeys(given))
+        if len(items) < len(given):  # a player and a card of the same number are two
+            items = list({(type(x) is Seat, x): x for x in given}.values())
         if n is not None:
             least = most = n(g, env)
         elif st.any:
@@ -279,7 +282,8 @@ def choose(g: Game, f: Frame, st: ir.Choose, fns: Sequence[Fn | None]) -> int:
         options = picks(items, g.namer)
     if len(picked) >= least:
         options.append(DONE)
-    g.decision = Decision(int(who), f"choose for '{name}'", options, "vm", st.cite,
+    prompt = st.prompt or f"choose for '{name}'"
+    g.decision = Decision(int(who), prompt, options, "vm", st.cite,
                           (len(picked), least, most))
     return WAIT
 
@@ -428,16 +432,16 @@ def perform(g: Game, f: Frame, st: ir.Perform, args: Sequence[Fn],
     return PUSHED
 
 
-def reorder(g: Game, f: Frame, st: ir.Reorder, what: Fn) -> int:
-    """`reorder team of`: the team's player picks its members front to back; the
-    last one left takes the last place."""
+def order_list(g: Game, f: Frame, st: ir.Order, chooser: Fn) -> int:
+    """`order battle.FIELD by P`: the player picks the list's members front to back;
+    the last one left takes the last place. The list is put in that order if it
+    still holds the same members."""
+    b = g.battle
     scratch = f.scratch
     if scratch is None:
-        found = g.referee.formed_team(g, what(g, f.env))
-        if found is None or len(found[0]) < 2:
+        if b is None or len(getattr(b, st.field)) < 2:
             return NEXT
-        team, seat = found
-        scratch = f.scratch = [int(seat), list(team), []]
+        scratch = f.scratch = [int(chooser(g, f.env)), list(getattr(b, st.field)), []]
     seat, remaining, ordered = scratch
     answer = g.take_answer()
     if answer is not None:
@@ -445,10 +449,59 @@ def reorder(g: Game, f: Frame, st: ir.Reorder, what: Fn) -> int:
         remaining.remove(answer.value)
     if len(remaining) > 1:
         options = [g.pick_action(c) for c in remaining]
-        return int(g.ask(seat, "formation order", options, cite=st.cite))
+        return int(g.ask(seat, st.prompt, options, cite=st.cite))
     f.scratch = None
-    g.referee.reorder_team(g, ordered + remaining, st.cite)
+    order = ordered + remaining
+    if b is not None and sorted(getattr(b, st.field)) == sorted(order):
+        setattr(b, st.field, order)
     return NEXT
+
+
+def form(g: Game, f: Frame, st: ir.Form, what: Fn, chooser: Fn,
+         least: Fn | None) -> int:
+    """`form battle.FIELD from CANDIDATES by P`: the player selects the list front
+    to back, one member at a time, from the candidates not in it yet and from the
+    members it held as the statement began (who stand at its end until placed: the
+    player orders the whole list). It is done once the player says so, which the
+    player may once it holds `least` and at most one is left to place (that one
+    takes the last place), or when nothing is left to select. A new member is noted
+    as `st.event`, for the abilities that wait for it."""
+    b = g.battle
+    if b is None:
+        return NEXT
+    listed = getattr(b, st.field)
+    unplaced = f.scratch
+    if unplaced is None:
+        unplaced = f.scratch = list(listed)
+    answer = g.take_answer()
+    if answer is not None:
+        if answer.kind == "done":
+            f.scratch = None
+            return NEXT
+        card = answer.value
+        place = len(listed) - len(unplaced)
+        if card in unplaced:
+            unplaced.remove(card)
+            listed.remove(card)
+            listed.insert(place, card)
+        else:
+            listed.insert(place, card)
+            event = st.event
+            if event is not None and event in g.referee.listened:
+                g.referee.note(g, event, {"target": card})
+    env = f.env
+    candidates = [c for c in as_items_of(what(g, env)) if c not in listed]
+    last = len(unplaced) < 2  # none or one left to place: it takes the last place
+    if not candidates and last:
+        f.scratch = None
+        return NEXT
+    if unplaced:
+        candidates += unplaced
+    options = picks(candidates, g.namer)
+    if last and len(listed) >= (0 if least is None else least(g, env)):
+        options.append(Action("done", None, st.done))
+    g.decision = Decision(int(chooser(g, env)), st.prompt, options, "vm", st.cite)
+    return WAIT
 
 
 def strip_any(g: Game, f: Frame, st: ir.StripAny, count: Fn, target: Fn) -> int:
@@ -564,6 +617,42 @@ def set_record(g: Game, flow: str, field: str, value: Any) -> None:
         setattr(b, field, value)
 
 
+def append(g: Game, st: ir.Append, what: Any) -> None:
+    """`append X to battle.FIELD` or `game.victims`: the list made anew with `X` at
+    its end, so a list read before is not changed under its reader; nothing while
+    no battle is under way, for a battle's list."""
+    if st.flow == "game":
+        g.victims = g.victims + [what]
+        return
+    b = g.battle
+    if b is not None:
+        setattr(b, st.field, getattr(b, st.field) + [what])
+
+
+def log(g: Game, st: ir.Log, values: Sequence[Any]) -> None:
+    """`log EVENT(...)`: the event recorded with its fields as the log keeps their
+    kinds: a player by seat number, cards as a list of cards."""
+    data: dict[str, Any] = {}
+    for (name, kind, _, text_), value in zip(st.fields, values, strict=True):
+        if kind == "text":
+            data[name] = text_
+        elif value is None:
+            data[name] = None
+        elif kind == "player":
+            data[name] = int(value)
+        elif kind == "cards":
+            data[name] = list(as_items_of(value))
+        else:
+            data[name] = value
+    g.log(st.event, st.cite, **data)
+
+
+def end_flow(g: Game, flow: str) -> None:
+    """`end battle`: the battle under way ends once the program saying so is done."""
+    if g.battle is not None:
+        g.battle.cancelled = True
+
+
 def drop(g: Game, st: ir.Drop, what: Any) -> None:
     """`drop X from battle.FIELD` (its first `X`), or `drop all`: the list is made
     anew, so a list read before is not changed under its reader."""
@@ -580,10 +669,10 @@ def drop(g: Game, st: ir.Drop, what: Any) -> None:
 
 
 __all__ = [
-    "BATTLE_SEATS", "Context", "announce", "attr", "battle_field", "call",
-    "card_attr", "card_stat", "chain_field", "choose", "choose_die", "contains",
-    "drop", "either",
-    "element_name", "for_each", "game_field", "has_modifier", "is_type", "may",
-    "minus", "order", "perform", "pick", "plus", "prevent", "reorder", "rolled",
+    "BATTLE_SEATS", "Context", "announce", "append", "attr", "battle_field", "call",
+    "card_attr", "card_stat", "chain_field", "choose", "choose_die", "contains", "drop",
+    "either", "element_name", "end_flow", "for_each", "form", "game_field",
+    "has_modifier", "is_type", "log", "may", "minus", "order", "order_list", "perform",
+    "pick", "plus", "prevent", "rolled",
     "set_record", "stop", "strip_any", "text", "unbound",
 ]

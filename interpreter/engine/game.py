@@ -577,7 +577,9 @@ class Game:
         record = new_battle(attacker)
         record.attack_team = list(attack_team)
         record.victim = victim
-        record.defender = self.referee.defender_of(self, victim)
+        # the defender as the rules' term says (the owner, or the controller...)
+        record.defender = int(self.engine.programs.expr(_DEFENDER_OF, {"v": None})(
+            self, {"v": victim, "you": seat_of(attacker)}))
         record.defense_team = list(defense_team or [])
         record.attack_dice = list(attack_dice or [])
         record.defense_dice = list(defense_dice or [])
@@ -1079,7 +1081,6 @@ class Game:
     create_pawn = primitives.create_pawn
     negate = primitives.negate
     skip_step = primitives.skip_step
-    withdraw = primitives.withdraw
     leave_game = primitives.leave_game
 
     def pop_counter(self, card: int, kind: str, seat: int, cite) -> None:
@@ -1158,9 +1159,6 @@ class Game:
 
     def after_chain(self, block: Block, env: dict) -> None:
         self.after.append([block.id, env])
-
-    def enlist(self, card: int, cite) -> None:
-        self.referee.enlist(self, card, cite)
 
 
 # what `clone` copies: every field of a game
@@ -1273,3 +1271,6 @@ __all__ = [
     "PUSHED",
     "as_list",
 ]
+
+
+_DEFENDER_OF = ast.FuncCall("defender_of", (ast.Path(("v",)),))

@@ -146,7 +146,7 @@ def leave(g: Game, c: CardState) -> None:
         g.marked.discard(c.id)
     c.fatigued = False
     if g.battle is not None and g.engine.withdraws:
-        withdraw(g, c.id, None)
+        withdraw(g, c.id)
 
 
 def give(g: Game, card: int, seat: int, cite: ast.Citation | None) -> None:
@@ -163,7 +163,7 @@ def give(g: Game, card: int, seat: int, cite: ast.Citation | None) -> None:
         if c.zone in g.engine.watched_zones:
             g.dirty = True
         if g.battle is not None and g.engine.withdraws:
-            withdraw(g, card, None)
+            withdraw(g, card)
         g.events.append(Given(card, seat, _text(cite)))
 
 
@@ -474,16 +474,15 @@ def skip_step(g: Game, step: str, cite: ast.Citation | None) -> None:
         g.events.append(StepSkipped(step, _text(cite)))
 
 
-def withdraw(g: Game, card: int, cite: ast.Citation | None) -> None:
-    """A card leaves the battle team it is in (logged where a rule does it)."""
+def withdraw(g: Game, card: int) -> None:
+    """A card that leaves its zone or changes controller leaves the battle team it
+    is in, where the rules say so (`withdraw_on_leave`)."""
     b = g.battle
     if b is None:
         return
     for team in (b.attack_team, b.defense_team):
         if card in team:
             team.remove(card)
-            if cite is not None:
-                g.log("withdraw", cite, card=card)
 
 
 # --- players --------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from kotc.compiler.listing import (
 from kotc.compiler.lower import CARD, EVENT, PLAYER, param_kind
 from kotc.dsl import ast
 from kotc.flowgraph.build import compile_ruleset
-from kotc.runtime.actions import Action, Decision, picks
+from kotc.runtime.actions import Action, Decision
 from kotc.runtime.events import (
     Acted,
     Activated,
@@ -111,23 +111,23 @@ class Referee(Listing):
     # many keys (more than CPython shares between instances) each read is a
     # dict lookup, and a method call takes the slow path.
     __slots__ = (
-        "first_own", "_ops", "_windows", "actions", "answers", "anytime",
+        "first_own", "_windows", "actions", "answers", "anytime",
         "anytime_cite", "battle_cite", "battle_steps", "call_blocks", "card_types",
         "flow_tables", "has_renew", "step_window_nodes",
         "chain_offer", "chaining", "concessions", "counters", "criteria",
-        "decision_limit_cite", "defender_rule", "dice_per",
-        "end_checks", "end_conditions", "engine", "fire_block", "formations",
+        "decision_limit_cite", "dice_per",
+        "end_checks", "end_conditions", "engine", "fire_block",
         "has_chain", "hidden_zones", "joined",
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
-        "lose_conditions", "minion_victim_kinds", "modifiers", "new_chain",
-        "others_gate", "others_offer", "param_names", "phases", "players_are_victims",
-        "pop_at_once", "popped_by_placer", "setup_from_first", "respond_way", "turn_way",
+        "lose_conditions", "modifiers", "new_chain",
+        "others_gate", "others_offer", "param_names", "phases", "places",
+        "pop_at_once", "respond_way", "setup_from_first", "turn_way",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "respond_cite", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
-        "step_windows", "steps", "steps_count", "steps_run", "team_barred",
-        "team_excluded", "team_zone", "turn_cite", "turn_limit_cite", "turn_text",
-        "unbindable", "used_by_last", "victim_excluded", "victims_once", "zone_names",
+        "step_windows", "steps", "steps_count", "steps_run",
+        "team_zone", "turn_cite", "turn_limit_cite", "turn_text",
+        "popped_by_placer", "unbindable", "used_by_last", "zone_names",
     )
 
     def __init__(self, engine):
@@ -388,28 +388,8 @@ class Referee(Listing):
 
     def _battle_settings(self, rs) -> None:
         s = lambda name: rs.setting("battle", name)  # noqa: E731
+        # where teams fight from: a forced attack's team and victim must be there
         self.team_zone = s("team").zone if s("team") else None
-        # cards carrying these marks are not enlisted, nor declared the victim
-        self.team_excluded = frozenset(s("team").excluded if s("team") else ())
-        # the designs printed with a caveat the team rule names: not enlisted into
-        # an attacking team (True), or a defending one (False)
-        team = s("team")
-        self.team_barred = {
-            attacking: frozenset(
-                d for d, caveats in self.engine.caveats.items()
-                if team and not caveats.isdisjoint(
-                    team.attack_caveats if attacking else team.defense_caveats))
-            for attacking in (True, False)
-        }
-        kinds = s("victim_kinds")
-        victim_kinds = frozenset(kinds.kinds if kinds else ())
-        self.victim_excluded = frozenset(kinds.excluded if kinds else ())
-        self.players_are_victims = "player" in victim_kinds
-        self.minion_victim_kinds = victim_kinds - {"player"}
-        # each player and minion is declared the victim once per Battle Phase
-        # (`victims once_per_phase`), or as often as the battles come
-        self.victims_once = s("victims_once_per_phase") is not None
-        self.defender_rule = s("defender").who if s("defender") else "controller"
         self.dice_per = s("dice_per").stat if s("dice_per") else None
         record = rs.battle_record
         self.battle_cite = record.cite if record else None
@@ -421,27 +401,23 @@ class Referee(Listing):
         self.joined = frozenset(
             order.index(step) for step in (together.steps[:-1] if together else ())
         )
-        self._ops = {
-            name[4:]: getattr(self, name) for name in dir(self) if name[:4] == "_op_"
-        }
         parts = rs.battle_parts
         # what the battle task reads of each step: its name, the functions of its
-        # operations and parts and how many, its citation, its node, and whether it
-        # happens at once with the step after it
+        # parts and how many, its citation, its node, and whether it happens at
+        # once with the step after it
         self.steps_run = [
-            (s.name,
-             tuple(self._ops[op] if op in self._ops else self._part(s, parts[op])
-                   for op in s.ops),
+            (s.name, tuple(self._part(s, parts[op]) for op in s.ops),
              len(s.ops), s.cite, f"battle:{s.name}", i in self.joined)
             for i, s in enumerate(rs.battle_steps)
         ]
         self.steps_count = len(self.steps_run)
-        # where each team's formation order is selected: (step, operation) indexes
-        self.formations: dict[str, tuple[int, int]] = {}
+        # where each step and part is among the steps (`passed`): (step, part)
+        # indexes, a step's part None; a part at its first place
+        self.places: dict[str, tuple[int, int | None]] = {}
         for i, step in enumerate(rs.battle_steps):
+            self.places[step.name] = (i, None)
             for k, op in enumerate(step.ops):
-                if op in ("form_attack", "form_defense"):
-                    self.formations.setdefault(op, (i, k))
+                self.places.setdefault(op, (i, k))
 
     # --- the flow ----------------------------------------------------------------------
 
@@ -1145,57 +1121,18 @@ class Referee(Listing):
         _, victim, team, exhausting, why = task
         self._start_forced(g, victim, team, exhausting, why and ast.Citation(*why))
 
-    def enlist(self, g, card: int, cite) -> None:
-        b = g.battle
-        if b is None:
-            return
-        owner = g.cards[card].controller
-        team = (
-            b.attack_team
-            if owner == b.attacker
-            else b.defense_team
-            if owner == b.defender
-            else None
-        )
-        if team is not None and card not in team:
-            team.append(card)
-            if "enlisted" in self.listened:
-                self.note(g, "enlisted", {"target": card})
-            g.log("enlist", cite, card=card)
-
-    def formed_team(self, g, card: int) -> tuple[list, int] | None:
-        """The battle team `card` is in and that team's player, once the step that
-        forms the team (selects its formation order) is over, skipped or not; None
-        before then, or when the card is in no team (or no step forms it)."""
-        b = g.battle
-        if b is None:
-            return None
-        if card in b.attack_team:
-            team, seat, op = b.attack_team, b.attacker, "form_attack"
-        elif card in b.defense_team:
-            team, seat, op = b.defense_team, b.defender, "form_defense"
-        else:
-            return None
+    def passed(self, g, name: str) -> bool:
+        """Whether the battle under way has gone past the step or part `name` (a
+        part: its first place among the steps), skipped or not."""
         task = next((t for t in reversed(g.tasks) if t[0] == "battle"), None)
-        if task is None or op not in self.formations:
-            return None
-        step, index = self.formations[op]
+        at = self.places.get(name)
+        if g.battle is None or task is None or at is None:
+            return False
+        step, index = at
         _, i, stage = task
-        over = i > step or i == step and (
-            stage in ("after", "window") or stage == "ops" and b.op > index
-        )
-        return (team, seat) if over else None
-
-    def reorder_team(self, g, order: list, cite) -> None:
-        """Put the battle team made of the cards in `order` in that order."""
-        b = g.battle
-        if b is None:
-            return
-        for team in (b.attack_team, b.defense_team):
-            if sorted(team) == sorted(order):
-                team[:] = order
-                g.log("formation", cite, team=list(order))
-                return
+        return i > step or i == step and (
+            stage in ("after", "window")
+            or index is not None and stage == "ops" and g.battle.op > index)
 
     def _task_battle(self, g, task: list) -> None:
         """The battle's steps, stage by stage, until something else must happen
@@ -1309,143 +1246,6 @@ class Referee(Listing):
         seat = b.asking
         b.passes, b.asking = 0, g.next_seat(seat)
         self.take(g, seat, action)
-
-    def enlistable(self, g, seat: int, exclude: list | tuple = (),
-                   attacking: bool = True) -> list[int]:
-        """The minions `seat` may enlist into a team now, an attacking one or a
-        defending one, under the battle section's team rule, but those in `exclude`
-        (what the DSL's `enlistable(player)` reads: into an attacking team)."""
-        zone, cards = g.players[seat].zones.get(self.team_zone, []), g.cards
-        excluded = self.team_excluded
-        barred = self.team_barred[attacking]
-        found = []  # a loop, not a comprehension: no call of its own (a few cards)
-        for c in zone:
-            card = cards[c]
-            if (
-                not card.exhausted
-                and c not in exclude
-                and (not card.tags or card.tags.keys().isdisjoint(excluded))
-                and (not barred or card.design not in barred)
-            ):
-                found.append(c)
-        return found
-
-    def _enlist_step(self, g, b, seat: int, team: list, minimum: int, cite) -> bool:
-        """The player enlists minions one by one, in formation order; True when done.
-
-        Minions already in the team when the step begins (conscripted before it)
-        are placed in that order too: the player selects the whole team's order.
-        Until placed they stand at the team's end (`b.unplaced`)."""
-        unplaced = b.unplaced
-        if unplaced is None:
-            unplaced = b.unplaced = list(team)
-        answer, b.answer = b.answer, None
-        if answer is not None:
-            if answer.kind == "done":
-                b.unplaced = None
-                return True
-            card = answer.value
-            place = len(team) - len(unplaced)
-            if card in unplaced:
-                unplaced.remove(card)
-                team.remove(card)
-                team.insert(place, card)
-            else:
-                team.insert(place, card)
-                if "enlisted" in self.listened:
-                    self.note(g, "enlisted", {"target": card})
-        candidates = self.enlistable(g, seat, team, team is b.attack_team)
-        last = len(unplaced) < 2  # none or one left to place: it takes the last place
-        if not candidates and last:
-            b.unplaced = None
-            return True
-        if unplaced:
-            candidates += unplaced
-        options = picks(candidates, g.namer)
-        if len(team) >= minimum and last:
-            options.append(_DONE_ENLISTING)
-        g.decision = Decision(int(seat), "enlist", options, "battle", cite)
-        return False
-
-    def _op_form_attack(self, g, b, cite) -> bool:
-        if b.forced:
-            return True
-        if b.stage == 0:
-            if not self._enlist_step(g, b, b.attacker, b.attack_team, 1, cite):
-                return False
-            b.stage = 1
-        if b.stage == 1:
-            answer, b.answer = b.answer, None
-            if answer is not None:
-                # declared once per Battle Phase: as declared, whatever the victim
-                # becomes (a Taunt Counter changes it, not what was declared)
-                b.victim = answer.value
-                g.victims.append(answer.value)
-            else:
-                victims = self.possible_victims(g, b.attacker)
-                if not victims or not b.attack_team:
-                    b.cancelled = True
-                    g.log("no_battle", cite, reason="no team or no victim")
-                    return True
-                options = picks(victims, g.namer)
-                g.decision = Decision(
-                    int(b.attacker), "declare the victim", options, "battle", cite
-                )
-                return False
-        for c in b.attack_team:
-            g.cards[c].exhausted = True
-        b.defender = self.defender_of(g, b.victim)
-        g.log(
-            "attack", cite, attacker=b.attacker, team=list(b.attack_team), victim=b.victim
-        )
-        return True
-
-    def possible_victims(self, g, attacker: int) -> list:
-        """The players and minions `attacker` may declare the victim of a battle
-        now, under the battle section's victim kinds, each once per Battle Phase
-        where the section says so (what the DSL's `victims(player)` reads)."""
-        declared = g.victims if self.victims_once else ()
-        out: list = []  # loops, not comprehensions: no calls of their own
-        if self.players_are_victims:
-            for s in g.in_game:
-                if s != attacker and s not in declared:
-                    out.append(s)
-        kinds, zone, cards = self.minion_victim_kinds, self.team_zone, g.cards
-        excluded = self.victim_excluded
-        if kinds:
-            for p in g.players:
-                if p.seat != attacker and not p.eliminated:
-                    for c in p.zones.get(zone, ()):
-                        card = cards[c]
-                        if (
-                            card.type in kinds
-                            and c not in declared
-                            and (not card.tags or card.tags.keys().isdisjoint(excluded))
-                        ):
-                            out.append(c)
-        return out
-
-    def defender_of(self, g, victim: Any) -> int:
-        if isinstance(victim, Seat):
-            return int(victim)
-        card = g.cards[victim]
-        return card.owner if self.defender_rule == "owner" else card.controller
-
-    def _op_form_defense(self, g, b, cite) -> bool:
-        if b.victim is None:
-            b.cancelled = True
-            return True
-        if b.defender is None:
-            b.defender = self.defender_of(g, b.victim)
-        # a player out of the game can no longer affect it: nobody defends for them
-        if not g.players[b.defender].eliminated and not self._enlist_step(
-            g, b, b.defender, b.defense_team, 0, cite
-        ):
-            return False
-        for c in b.defense_team:
-            g.cards[c].exhausted = True
-        g.log("defend", cite, defender=b.defender, team=list(b.defense_team))
-        return True
 
     def dice_for(self, g, team: list) -> int:
         """The dice a team rolls: one per point of the battle section's `dice_per`
@@ -1563,7 +1363,6 @@ CHECK, LOSE, GAME_OVER = "endgame:check", "endgame:lose", "game_over"
 # answers that are the same at every decision of their kind (actions are immutable)
 _PASS = Action("pass", None, "pass")
 _POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
-_DONE_ENLISTING = Action("done", None, "done enlisting")
 
 # names an expression may read that never stand for an ability or its card
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})

@@ -102,17 +102,27 @@ CASES: dict[str, Case] = {
     "lose_on_unknown_event": one(5, 3, "unknown event 'conceded'"),
     "trigger_unknown_event": one(5, 40, "unknown event 'explode'"),
     "skip_unknown_step": one(6, 5, "unknown battle step or phase 'charge'"),
-    "team_excepts_unknown_caveat": one(5, 3, "unknown caveat 'flying' (known: "
-                                           "cannot_attack, cannot_defend)"),
+    "enlistable_names_unknown_caveat": one(5, 98, "unknown caveat 'flying' (known: "
+                                               "cannot_attack, cannot_defend)"),
+    "log_missing_field": one(5, 48, "event 'attack' has 3 fields (attacker, team, "
+                                    "victim), given 1"),
+    "log_value_for_text": one(5, 62, "field 'reason' of 'no_battle' is a text, "
+                                     "written in quotes"),
+    "form_into_no_list": one(5, 53, "form: 'battle.victim' is no list a record or "
+                                    "the game keeps"),
+    "append_to_no_list": one(5, 72, "append: 'game.turn' is no list a record or the "
+                                    "game keeps"),
+    "end_unknown_flow": one(5, 48, "`end chain`: only a battle (`end battle`) or the "
+                                   "game (`end game`) ends so"),
     "part_calls_unknown_keyword": one(5, 47, "unknown keyword 'smite'"),
-    "step_does_unknown_part": one(5, 3, "unknown battle part or operation 'charge'"),
+    "step_does_unknown_part": one(5, 3, "unknown battle part 'charge'"),
     "choose_die_label_names_unknown": one(6, 5, "the label names '{front}', which is "
                                           "no name here"),
     "drop_from_no_list": one(5, 62, "drop: 'battle.victim' is no list a record keeps"),
     # a victim is a player where `is player` holds, a card where it does not
     "victim_used_as_card": one(7, 35, "argument 'target' of keyword 'inflict' must be "
                                "card, not player"),
-    "team_excepts_unknown_tag": one(5, 3, "unknown tag 'stunned'"),
+    "enlistable_excepts_unknown_tag": one(5, 94, "unknown tag 'stunned'"),
     "zone_holds_unknown_card_type": one(5, 3, "unknown card type 'minion'"),
     "card_type_unknown_stat": one(5, 3, "unknown stat 'durability'"),
     "event_named_like_keyword": one(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from kotc.dsl import ast, load_edition
-from kotc.dsl.unparse import unparse
+from kotc.dsl.unparse import unparse, unparse_expr
 
 EDITIONS = ("11th", "12th", "13th", "17th")
 
@@ -608,13 +608,19 @@ def test_leftover_attacker_dice(rs, edition, from_13th):
     ],
 )
 def test_defender_and_dice(rs, edition, who, dice):
-    assert rs[edition].setting("battle", "defender").who == who
+    # who defends a minion victim: the `defender_of` term
+    assert unparse_expr(rs[edition].terms["defender_of"].value) == f"v.{who}"
     assert rs[edition].setting("battle", "dice_per").stat == dice
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_victims_once_per_battle_phase(rs, edition):
-    assert rs[edition].setting("battle", "victims_once_per_phase") is not None
+    # no one declared the victim since the phase began is a victim again, and the
+    # attack's part keeps who was declared
+    victims = unparse_expr(rs[edition].terms["victims"].value)
+    assert victims.count("in game.victims") == 2
+    assert "append declared to game.victims" in unparse(
+        rs[edition].battle_parts["form_attack"])
 
 
 def test_17th_withdraws_minions_that_leave(rs):

@@ -159,7 +159,21 @@ def path(text: str) -> ast.Path:
      "perform deploy(x) free inline by you"),
     (ast.Emit("forfeited", (path("you"),)), "emit forfeited(you)"),
     (ast.Banish(path("x")), "remove x from game"),
-    (ast.Reorder(path("target")), "reorder team of target"),
+    (ast.Order(path("battle.attack_team"), path("battle.attacker"), "formation order"),
+     'order battle.attack_team by battle.attacker asking "formation order"'),
+    (ast.Note("enlisted", (path("target"),)), "note enlisted(target)"),
+    (ast.Log("no_battle", (ast.LogArg(text="no team"),)), 'log no_battle("no team")'),
+    (ast.Log("attack", (ast.LogArg(value=path("a")), ast.LogArg(value=path("t")),
+                        ast.LogArg(value=path("v")))), "log attack(a, t, v)"),
+    (ast.Append(path("x"), path("game.victims")), "append x to game.victims"),
+    (ast.Form(path("battle.attack_team"), path("xs"), path("you"), "enlist", "done",
+              least=ast.IntLit(1), event="enlisted"),
+     'form battle.attack_team from xs by you at_least 1 asking "enlist" done "done" '
+     'noting enlisted'),
+    (ast.EndFlow("battle"), "end battle"),
+    (ast.Choose(ast.Count(n=ast.IntLit(1)), path("xs"), "v", chooser=path("you"),
+                prompt="declare the victim"),
+     'choose exactly 1 from xs as v by you asking "declare the victim"'),
 ])
 def test_statement_text(stmt, text):
     assert unparse(stmt) == text

@@ -1,8 +1,9 @@
 """Battle settings the engine reads, so that a rule removed is a rule gone: a card
 that leaves its zone during a battle leaves its team where the battle section says
 so (`withdraw_on_leave`: the 17th's Battles; the 11th to 13th by interpretation),
-and a player or minion is declared the victim once per Battle Phase where it says
-so (`victims once_per_phase`)."""
+and a player or minion is declared the victim once per Battle Phase where the
+`victims` term says so (it leaves out `game.victims`, those declared since the
+phase began)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import dataclasses
 
 import pytest
 from kotc import Game, RandomAgent
-from kotc.dsl import load_edition
+from kotc.dsl import ast, load_edition, load_path
 from kotc.engine.decks import default_decks
 
 
@@ -57,13 +58,25 @@ def test_the_choice_is_labelled_where_the_rulebook_is_silent():
     assert cite.interpretation is None and cite.edition == "17th"
 
 
-@pytest.mark.parametrize("edition", ["11th", "17th"])
-def test_a_victim_is_declared_once_per_battle_phase_where_the_rules_say(edition):
-    rs = load_edition(edition)
-    for rules, once in ((rs, True), (_without(rs, "setting victims_once_per_phase"),
-                                     False)):
+# the 11th's victims, but any number of times per Battle Phase
+_AS_OFTEN = """edition "victims_as_often" number 90 extends "11th"
+keywords {
+  override term victims "Possible victims" (attacker: player) =
+    concat(players where player != attacker,
+    players.creature_zone where card.controller != attacker and card is creature)
+    @ "Battles"
+}
+"""
+
+
+def test_a_victim_is_declared_once_per_battle_phase_where_the_rules_say(tmp_path):
+    path = tmp_path / "victims_as_often.kotc"
+    path.write_text(_AS_OFTEN, encoding="utf-8")
+    victims = ast.FuncCall("victims", (ast.Path(("battle", "attacker")),))
+    for rules, once in ((load_edition("11th"), True),
+                        (load_path(path, use_cache=False), False)):
         g = _in_battle(rules, declared=True)
         declared = g.battle.victim
         assert declared in g.victims
-        again = declared in g.referee.possible_victims(g, g.battle.attacker)
-        assert again is not once, rules.name
+        possible = g.engine.programs.expr(victims)(g, {"you": None})
+        assert (declared in possible) is not once, rules.name
