@@ -640,6 +640,12 @@ class IndicatorRule(Setting):
 
 
 @dataclass(frozen=True)
+class SetupOrder(Setting):
+    start: str
+    setting = "step_order"
+
+
+@dataclass(frozen=True)
 class StartingHpRule(Setting):
     hp: int
     setting = "starting_hp"
@@ -688,6 +694,7 @@ class UltraPointsStat(Setting):
 
 @dataclass(frozen=True)
 class PawnRule(Setting):
+    type: str
     zone: str
     setting = "pawns"
 
@@ -886,6 +893,12 @@ class NoChainWhileResolving(Setting):
 @dataclass(frozen=True)
 class DeployedInline(Setting):
     setting = "deployed_spells_inline"
+
+
+@dataclass(frozen=True)
+class PoppedWhileResolving(Setting):
+    how: str
+    setting = "popped_while_resolving"
 
 
 # counters

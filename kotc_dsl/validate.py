@@ -207,6 +207,7 @@ class Checker:
         self.ref(r, r.stat, self.stats, "stat")
 
     def rule_PawnRule(self, r: ast.PawnRule) -> None:
+        self.ref(r, r.type, self.card_types, "card type")
         self.ref(r, r.zone, self.zones, "zone")
 
     def rule_Zone(self, r: ast.Zone) -> None:
@@ -862,6 +863,11 @@ class Checker:
                 self.typed(a, sc, self.param_type(p), f"argument '{p.name}'")
         if s.who is not None:
             self.typed(s.who, sc, "player", "who acts")
+        inline = self.rs.setting("chain", "deployed_spells_inline")
+        if "inline" in s.mods and inline is None:
+            self.error(s, f"`perform {s.action}(...) inline` resolves it inside the "
+                          "ability that performs it, not as a link of the chain: the "
+                          "chain section must say so (`deployed_spells inline`)")
 
     def stmt_CreatePawn(self, s: ast.CreatePawn, sc: Scope) -> dict:
         self.typed(s.zone, sc, "zone", "where the pawn appears")

@@ -114,18 +114,20 @@ def vanilla_deck(rs: Ruleset, size: int | None = None, seed: int = 0) -> Deck:
     """A deck of ability-less minions of levels 1-4, legal in size for the edition.
 
     Raises:
-        ValueError: the edition lacks what the deck is made from (a card type other
-            than spell, the stat that is the cost, the stat counting battle dice).
+        ValueError: the edition lacks what the deck is made from (the stat that is
+            the cost, the stat counting battle dice, a card type with both).
     """
     rng = random.Random(seed)
     size_rule = rs.setting("setup", "deck_size")
     size = size or (size_rule.size.lo if size_rule else 40)
-    minion = next((t for t in rs.card_types.values() if t.name != "spell"), None)
     cost, dice = rs.setting("cards", "cost"), rs.setting("battle", "dice_per")
-    lacks = [what for what, rule in (("a card type other than spell", minion),
-                                     ("the `cost` setting of its cards", cost),
+    # the cards that fight: a type printing the stat battle dice are counted by
+    minion = next((t for t in rs.card_types.values() if dice and cost
+                   and {dice.stat, cost.stat} <= set(t.stats)), None)
+    lacks = [what for what, rule in (("the `cost` setting of its cards", cost),
                                      ("the `dice_per` setting of its battles", dice))
-             if rule is None]
+             if rule is None] or ([] if minion else ["a card type printing the stats "
+                                                     "its cost and battle dice read"])
     if lacks:
         raise ValueError(f"cannot make a deck for the {rs.name} edition: it lacks "
                          f"{_listed(lacks)}")

@@ -168,13 +168,12 @@ class Engine:
         # team (the battle section's `withdraw_on_leave`)
         self.withdraws = rs.setting("battle", "withdraw_on_leave") is not None
         pawns = rs.setting("cards", "pawns")
-        self.pawn_zone, self.pawn_cite = (
-            (pawns.zone, pawns.cite) if pawns else (None, None)
+        self.pawn_type, self.pawn_zone, self.pawn_cite = (
+            (pawns.type, pawns.zone, pawns.cite) if pawns else (None, None, None)
         )
         hosts = rs.setting("counters", "counters_on")
         self.counter_zone = hosts.zone if hosts else None
         self.card_types = set(rs.card_types)
-        self.minion_type = next((t for t in rs.card_types if t != "spell"), None)
         self.keyword_params = {
             k.name: [p.name for p in k.params] for k in rs.keywords.values()
         }
@@ -1006,15 +1005,16 @@ class Game:
         """The player to the left of `who` still in the game (`who`, if none)."""
         return seat_of(self.next_seat(who))
 
-    def next_seat(self, who: int) -> int:
-        """`left_of`, as a plain seat number (what the flow keeps)."""
+    def next_seat(self, who: int, way: int = 1) -> int:
+        """`left_of`, as a plain seat number (what the flow keeps); with `way` -1,
+        the player to the right (play passing counterclockwise)."""
         players = self.players
-        s = (who + 1) % len(players)
+        s = (who + way) % len(players)
         if not players[s].eliminated:  # most often, the next seat
             return s
         n = len(players)
         for step in range(2, n + 1):
-            s = (who + step) % n
+            s = (who + step * way) % n
             if not players[s].eliminated:
                 return s
         return int(who)

@@ -208,7 +208,7 @@ def create_pawn(g: Game, seat: int, zone: str, source: int | None,
     c = CardState(
         len(g.cards),
         f"pawn of {base.name}" if base else "pawn",
-        g.engine.minion_type or "",  # pawns are minions; a ruleset with none has no type
+        g.engine.pawn_type or "",  # the `pawns` setting's type (none without it)
         int(seat),
         printed,
         base.design if base else None,

@@ -121,6 +121,7 @@ class Referee(Listing):
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "modifiers", "new_chain",
         "others_gate", "others_offer", "param_names", "phases", "places",
+        "pop_at_once", "respond_way", "setup_from_first", "turn_way",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "respond_cite", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
@@ -136,6 +137,10 @@ class Referee(Listing):
         self.setup = [
             (s, P.block(s.body, s.cite, f"setup step {s.name}")) for s in rs.setup_steps
         ]
+        # each setup step is done by every player in turn from the first player, or
+        # from the first seat (the setup section's `steps each_player from`)
+        order = rs.setting("setup", "step_order")
+        self.setup_from_first = order is None or order.start == "first_player"
         anytime = rs.setting("turn", "anytime")
         self.anytime = tuple(anytime.actions) if anytime else ()
         self.phases = []
@@ -170,6 +175,9 @@ class Referee(Listing):
         self.chaining = tuple(chaining.actions) if chaining else ()
         # what the turn, chain links, responses and resolution cite in the log
         self.turn_cite = _cite(rs.setting("turn", "next_turn"))
+        # which way turns and chain responses pass (`next_turn`, `respond`)
+        self.turn_way = _way(rs.setting("turn", "next_turn"))
+        self.respond_way = _way(rs.setting("chain", "respond"))
         self.link_cite = _cite(chaining)
         self.respond_cite = _cite(rs.setting("chain", "respond"))
         # once a chain has resolved in a phase, the others may start a new one
@@ -269,15 +277,19 @@ class Referee(Listing):
         # who pops a counter: only the player who placed it (the counters
         # section's `popped_by placer`), or else the controller of its host
         self.popped_by_placer = rs.setting("counters", "popped_by_placer") is not None
+        # a proactive counter popped while a chain resolves acts at once, or as a
+        # link resolving next (the chain section's `popped_while_resolving`)
+        popped = rs.setting("chain", "popped_while_resolving")
+        self.pop_at_once = popped is not None and popped.how == "at_once"
         # whether the player who last had a card in play may use it wherever it is
         # (the actions section's `used_by last_controller`)
         self.used_by_last = rs.setting("actions", "used_by_last_controller") is not None
         self.concessions = rs.concessions
-        # Card types no card of this game can have (no design of that type, and
-        # pawns are minions): an action with a parameter of such a type is never
+        # Card types no card of this game can have (no design of that type, nor the
+        # pawns' type): an action with a parameter of such a type is never
         # offered, and listing options need not look for one. Nor is one that takes
         # an ability when no design has any (pawns copy the abilities of designs).
-        types = {d.type for d in engine.designs.values()} | {engine.minion_type}
+        types = {d.type for d in engine.designs.values()} | {engine.pawn_type}
         self.unbindable = frozenset(
             a.name
             for a in self.actions.values()
@@ -423,7 +435,8 @@ class Referee(Listing):
             g.first_player = self._roll_off(g, step)
             task[1] += 1
             return
-        order = [(g.first_player + i) % len(g.players) for i in range(len(g.players))]
+        start = g.first_player if self.setup_from_first else 0
+        order = [(start + i) % len(g.players) for i in range(len(g.players))]
         if task[2] >= len(order):
             task[1], task[2] = task[1] + 1, 0
             return
@@ -462,7 +475,7 @@ class Referee(Listing):
             g.turn, g.active = 1, g.first_player
         else:
             g.turn += 1
-            g.active = g.next_seat(g.active)
+            g.active = g.next_seat(g.active, self.turn_way)
         g.events.append(TurnBegan(g.turn, g.active, self.turn_text))
         g.tasks[-1] = phase = ["phase", 0, "begin"]
         if not g.dirty:  # the first phase begins at once, as the run loop would
@@ -778,7 +791,7 @@ class Referee(Listing):
             ch = g.chain = _new_object(Chain)
             ch.links = [link]
             ch.last_actor = actor
-            ch.asking = g.next_seat(actor)
+            ch.asking = g.next_seat(actor, self.respond_way)
             ch.passes = 0
             ch.resolving = False
             g.tasks.append(["chain"])
@@ -789,7 +802,7 @@ class Referee(Listing):
             links = ch.links
             links.append(link)
             ch.last_actor = actor
-            ch.asking = g.next_seat(actor)
+            ch.asking = g.next_seat(actor, self.respond_way)
             ch.passes = 0
         g.events.append(Linked(actor, len(ch.links), self.link_text))
 
@@ -843,7 +856,7 @@ class Referee(Listing):
             if ch.passes >= len(g.in_game):
                 ch.resolving = True
             else:
-                ch.asking = g.next_seat(ch.asking)
+                ch.asking = g.next_seat(ch.asking, self.respond_way)
             return
         self.take(g, ch.asking, action)
 
@@ -887,7 +900,7 @@ class Referee(Listing):
         if (
             spec.kind == "proactive"
             and self.has_chain
-            and not (g.chain is not None and g.chain.resolving)
+            and not (g.chain is not None and g.chain.resolving and self.pop_at_once)
         ):
             self.add_link(g, spec.body.id, env, card, seat, counter=kind)
         else:
@@ -1444,6 +1457,12 @@ def _visible(event: dict) -> dict:
 def _text(cite: ast.Citation | None) -> str | None:
     """A rule's citation as the log writes it."""
     return None if cite is None else cite.text
+
+
+def _way(rule: ast.TurnPassing | ast.ResponseOrder | None) -> int:
+    """The seat step a `next_turn` or `respond` direction takes: clockwise passes
+    to the left (the next seat), counterclockwise to the right."""
+    return -1 if rule is not None and rule.direction == "counterclockwise" else 1
 
 
 def _cite(rule) -> ast.Citation | None:

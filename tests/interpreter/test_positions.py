@@ -21,7 +21,9 @@ def _position(edition: str) -> Game:
     decks, _ = default_decks(rs)
     pool = card_pool(decks)
     g = Game.position(rs, pool, seed=4, trace=True)
-    minions = [d.name for d in pool if d.type == g.engine.minion_type]
+    # the cards that fight: of a type printing the stat battle dice are counted by
+    dice = rs.setting("battle", "dice_per").stat
+    minions = [d.name for d in pool if dice in rs.card_types[d.type].stats]
     for seat in (0, 1):
         for name in minions[:3]:
             g.put(name, seat, FIELD[edition])
