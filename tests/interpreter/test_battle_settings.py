@@ -7,18 +7,15 @@ phase began)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
+from edited_rules import without_rule
 from kotc import Game, RandomAgent
 from kotc.dsl import ast, load_edition, load_path
 from kotc.engine.decks import default_decks
 
 
 def _without(rs, key: str):
-    sections = dict(rs.sections)
-    sections["battle"] = {k: r for k, r in rs.sections["battle"].items() if k != key}
-    return dataclasses.replace(rs, sections=sections)
+    return without_rule(rs, "battle", key)
 
 
 def _without_withdrawing(rs):

@@ -5,9 +5,8 @@ battle dice read."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
+from edited_rules import with_rule
 from kotc import Game
 from kotc.dsl import load_edition
 from kotc.engine.decks import default_decks, vanilla_deck
@@ -15,11 +14,7 @@ from kotc.engine.primitives import create_pawn
 
 
 def _pawns_are(rs, card_type: str):
-    sections = dict(rs.sections)
-    cards = dict(sections["cards"])
-    cards["setting pawns"] = dataclasses.replace(cards["setting pawns"], type=card_type)
-    sections["cards"] = cards
-    return dataclasses.replace(rs, sections=sections)
+    return with_rule(rs, "cards", "setting pawns", type=card_type)
 
 
 def test_a_pawn_is_of_the_type_the_pawns_setting_names():

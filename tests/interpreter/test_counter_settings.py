@@ -6,10 +6,10 @@ and a player pops any counter of the kind."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
+from edited_rules import without_rule
 from kotc import Game
 from kotc.dsl import load_edition
 from kotc.engine.decks import default_decks
@@ -21,10 +21,7 @@ OFFERED = ("A Dice Counter is offered to the player who placed it, not its host'
 
 
 def _without_placer(rs):
-    sections = dict(rs.sections)
-    sections["counters"] = {k: r for k, r in rs.sections["counters"].items()
-                            if k != "setting popped_by_placer"}
-    return dataclasses.replace(rs, sections=sections)
+    return without_rule(rs, "counters", "setting popped_by_placer")
 
 
 @pytest.mark.parametrize("edition", ["11th", "12th", "13th", "17th"])

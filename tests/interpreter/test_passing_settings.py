@@ -5,9 +5,8 @@ clockwise to the left, or counterclockwise to the right."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
+from edited_rules import with_rule
 from kotc import Game, RandomAgent
 from kotc.dsl import load_edition
 from kotc.engine.decks import default_decks
@@ -15,11 +14,7 @@ from kotc.runtime.events import Linked, TurnBegan
 
 
 def _counterclockwise(rs, section: str, key: str):
-    sections = dict(rs.sections)
-    rules = dict(sections[section])
-    rules[key] = dataclasses.replace(rules[key], direction="counterclockwise")
-    sections[section] = rules
-    return dataclasses.replace(rs, sections=sections)
+    return with_rule(rs, section, key, direction="counterclockwise")
 
 
 def _played(rs, seed: int = 2, moves: int = 1500

@@ -6,9 +6,8 @@ where it says `as_link`."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
+from edited_rules import with_rule
 from kotc import Game
 from kotc.dsl import load_edition
 from kotc.engine.decks import default_decks
@@ -16,12 +15,7 @@ from kotc.engine.primitives import place_counters
 
 
 def _as_link(rs):
-    sections = dict(rs.sections)
-    chain = dict(sections["chain"])
-    key = "setting popped_while_resolving"
-    chain[key] = dataclasses.replace(chain[key], how="as_link")
-    sections["chain"] = chain
-    return dataclasses.replace(rs, sections=sections)
+    return with_rule(rs, "chain", "setting popped_while_resolving", how="as_link")
 
 
 @pytest.mark.parametrize("edition", ["12th", "17th"])

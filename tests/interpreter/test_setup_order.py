@@ -5,9 +5,8 @@ interpretation, inherited since), or from the first seat (`first_seat`)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
+from edited_rules import with_rule
 from kotc import Game
 from kotc.dsl import load_edition
 from kotc.engine.decks import default_decks
@@ -15,12 +14,7 @@ from kotc.runtime.events import Moved
 
 
 def _from_first_seat(rs):
-    sections = dict(rs.sections)
-    setup = dict(sections["setup"])
-    key = "setting step_order"
-    setup[key] = dataclasses.replace(setup[key], start="first_seat")
-    sections["setup"] = setup
-    return dataclasses.replace(rs, sections=sections)
+    return with_rule(rs, "setup", "setting step_order", start="first_seat")
 
 
 def _first_to_draw(rs) -> tuple[int, int]:
