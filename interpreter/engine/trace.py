@@ -36,6 +36,7 @@ class Edge:
     kind: str
     action: str | None
     label: str
+    cite: str | None = None  # the rule the edge cites, as events cite theirs
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +50,14 @@ class Transition:
     kind: str
     action: str | None = None
     at_event: int = 0  # how many events the game had logged as it moved
+    cite: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """As a line of `kotc play --format json`: an event-shaped record."""
+        """As a line of `kotc play --format json`: an event-shaped record, citing
+        the rule its edge cites."""
         return {"kind": "transition", "data": {
             "edge": self.edge, "from": self.source, "to": self.target,
-            "by": self.kind, "action": self.action}, "cite": None}
+            "by": self.kind, "action": self.action}, "cite": self.cite}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +84,10 @@ class FlowTables:
         self.nodes = frozenset(fg.graph.nodes)
         self.out: dict[str, list[Edge]] = {n: [] for n in fg.graph.nodes}
         for u, v, d in fg.graph.edges(data=True):
+            cite = d.get("cite")
             self.out[u].append(Edge(d["id"], u, v, d["kind"], d.get("action"),
-                                    d.get("label", "")))
+                                    d.get("label", ""),
+                                    str(cite) if cite is not None else None))
         self._routes: dict[tuple[str, str, str | None], tuple[Edge, ...] | None] = {}
 
     def action_edge(self, source: str, action: str) -> Edge | None:
@@ -190,7 +195,7 @@ class Trace:
         n = len(self.events)
         for e in edges:
             self.records.append(Transition(e.id, e.source, e.target, e.kind, e.action,
-                                           n))
+                                           n, e.cite))
         self.at = edges[-1].target
 
     def transitions(self) -> list[Transition]:

@@ -32,15 +32,18 @@ def test_every_node_and_edge_a_game_takes_is_in_the_graph(kotc, edition):
                                   str(players), "--format", "json")
             assert code == 0, err
             lines = [json.loads(line) for line in out.splitlines()]
-            moves = [ln["data"] for ln in lines if ln["kind"] == "transition"]
+            moves = [ln for ln in lines if ln["kind"] == "transition"]
             decided = [ln["data"] for ln in lines if ln["kind"] == "decide"]
             assert moves and decided
             at = "start"
-            for m in moves:
+            for move in moves:
+                m = move["data"]
                 assert m["edge"] in edges, m
                 edge = edges[m["edge"]]
                 assert (edge["source"], edge["target"], edge["kind"]) == (
                     m["from"], m["to"], m["by"]), m
+                # a move cites the rule its edge cites
+                assert move["cite"] == (edge["cite"] or {}).get("text"), move
                 assert m["from"] == at, m  # each move starts where the last ended
                 at = m["to"]
                 taken.add(m["edge"])
@@ -49,6 +52,7 @@ def test_every_node_and_edge_a_game_takes_is_in_the_graph(kotc, edition):
     # games pass through windows, steps and returns, not one node
     kinds = {edges[e]["kind"] for e in taken}
     assert {"next", "action", "pass"} <= kinds, kinds
+    assert any(edges[e]["cite"] for e in taken)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
