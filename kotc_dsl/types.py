@@ -199,6 +199,13 @@ FUNCTIONS = {
 # The types a record's field may have (its first value: none, an empty list, false).
 RECORD_TYPES = frozenset({"player", "victim", "card", "cards", "dice", "bool", "int"})
 
+# The fields the engine's battle keeps (`kotc.runtime.state.Battle`): a battle's
+# record may declare these and no others, since nothing would keep another.
+BATTLE_FIELDS = frozenset({
+    "attacker", "defender", "victim", "attack_team", "defense_team", "attack_dice",
+    "defense_dice", "forced",
+})
+
 # Language constructs a glossary term may name instead of a definition.
 BUILTIN_CONSTRUCTS = frozenset(
     {

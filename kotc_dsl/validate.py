@@ -20,6 +20,7 @@ from .suggest import hint
 from .types import (
     ANY_COUNTER,
     BASE_TYPES,
+    BATTLE_FIELDS,
     BUILTIN_CONSTRUCTS,
     BUILTIN_EVENTS,
     CARD_ATTRS,
@@ -258,6 +259,9 @@ class Checker:
         for f in r.fields:
             if f.name in seen or f.name in CONTEXT_ATTRS["battle"]:
                 self.error(f, f"the battle's record has '{f.name}' already")
+            elif f.name not in BATTLE_FIELDS:
+                self.error(f, f"a battle keeps no field '{f.name}'; its record may "
+                              f"declare {', '.join(sorted(BATTLE_FIELDS))}")
             seen.add(f.name)
             self.ref(f, f.type, RECORD_TYPES, "type of a record's field")
 

@@ -112,6 +112,10 @@ CASES: dict[str, Case] = {
                                     "the game keeps"),
     "append_to_no_list": one(5, 72, "append: 'game.turn' is no list a record or the "
                                     "game keeps"),
+    "record_field_the_battle_does_not_keep": one(
+        7, 19, "a battle keeps no field 'spoils'; its record may declare attack_dice, "
+               "attack_team, attacker, defender, defense_dice, defense_team, forced, "
+               "victim"),
     "end_unknown_flow": one(5, 48, "`end chain`: only a battle (`end battle`) or the "
                                    "game (`end game`) ends so"),
     "part_calls_unknown_keyword": one(5, 47, "unknown keyword 'smite'"),

@@ -11,7 +11,9 @@ import pytest
 from edited_rules import without_rule
 from kotc import Game, RandomAgent
 from kotc.dsl import ast, load_edition, load_path
+from kotc.dsl.types import BATTLE_FIELDS
 from kotc.engine.decks import default_decks
+from kotc.runtime.state import Battle
 
 
 def _without(rs, key: str):
@@ -77,3 +79,13 @@ def test_a_victim_is_declared_once_per_battle_phase_where_the_rules_say(tmp_path
         assert declared in g.victims
         possible = g.engine.programs.expr(victims)(g, {"you": None})
         assert (declared in possible) is not once, rules.name
+
+
+def test_the_fields_a_record_may_declare_are_those_the_engine_keeps():
+    """`kotc.dsl.types.BATTLE_FIELDS` (what `check` lets a record declare) names
+    fields of the engine's `Battle`; each shipped record declares only those."""
+    assert set(Battle.__slots__) >= BATTLE_FIELDS
+    for name in ("11th", "12th", "13th", "17th"):
+        record = load_edition(name).battle_record
+        assert record is not None
+        assert {f.name for f in record.fields} <= BATTLE_FIELDS
