@@ -525,6 +525,13 @@ class Game:
         self.start(phase=phase)
         self.advance()
 
+    def stand(self, node: str) -> None:
+        """Play stands at `node` of the flow graph; a traced game records the move
+        (`Trace.move`)."""
+        self.node = node
+        if self.trace is not None:
+            self.trace.move(node)
+
     # --- positions built by hand (rulings, tests) ----------------------------------
 
     def start(self, phase: str | None = None, *, setup_step: str | None = None,

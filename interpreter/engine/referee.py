@@ -428,9 +428,7 @@ class Referee(Listing):
             g.tasks[-1] = ["turn"]
             return
         step, block = self.setup[task[1]]
-        g.node = node = f"setup:{step.name}"
-        if g.trace is not None:
-            g.trace.move(node)
+        g.stand(f"setup:{step.name}")
         if step.first_player_dice:
             g.first_player = self._roll_off(g, step)
             task[1] += 1
@@ -464,9 +462,7 @@ class Referee(Listing):
     # turns and phases
 
     def _task_turn(self, g, task: list) -> None:
-        g.node = "turn:start"
-        if g.trace is not None:
-            g.trace.move("turn:start")
+        g.stand("turn:start")
         if g.turn >= g.max_turns:  # the game ends on the last turn played
             g.flags["end:turn_limit"] = True
             self.finish(g, "turn limit", self.turn_limit_cite)
@@ -488,8 +484,7 @@ class Referee(Listing):
         again, once an action taken in it is done: looked for first. (A loop: the
         next phase begins in it when nothing comes between.) Play stands at the
         stage's node of the flow graph (`CompiledPhase`); a traced game records
-        each move (`Trace.move`)."""
-        trace = g.trace
+        each move (`Game.stand`)."""
         while True:
             i = task[1]
             try:
@@ -510,9 +505,7 @@ class Referee(Listing):
                 # pass; the phase then ends. Giving the game up is not among them
                 # (`Ruleset.concessions`). A player with nothing to take passes
                 # without being asked. `task[3]` counts seats from the active player.
-                g.node = ph.others_node
-                if trace is not None:
-                    trace.move(ph.others_node)
+                g.stand(ph.others_node)
                 k = self._ask_others(g, task[3], self.others_offer, ph.others_prompt,
                                      "phase", self.anytime_cite)
                 if k is not None:
@@ -527,9 +520,7 @@ class Referee(Listing):
             if stage == "begin":
                 # the phase and the step (none) only as the phase begins: they hold
                 # until then
-                g.node = ph.node
-                if trace is not None:
-                    trace.move(ph.node)
+                g.stand(ph.node)
                 g.phase, g.step = ph.name, ""
                 g.victims = []
                 g.recent = []
@@ -548,9 +539,7 @@ class Referee(Listing):
                 # else the program runs at once (`run`: nothing reads the stage
                 # before it is the window's)
             if stage == "before":
-                g.node = ph.before_node
-                if trace is not None:
-                    trace.move(ph.before_node)
+                g.stand(ph.before_node)
                 # nobody is asked only to go on: with nothing to take, the
                 # program runs
                 options = self.options(g, g.active, ph.first)
@@ -573,9 +562,7 @@ class Referee(Listing):
                         node = ph.variant_nodes[k]
                         break
                 if node is not None:
-                    g.node = node
-                    if trace is not None:
-                        trace.move(node)
+                    g.stand(node)
                 if block.stmts:
                     g.frames.append(Frame(block, env))
                     # run here, as the run loop would run it next; the window
@@ -593,9 +580,7 @@ class Referee(Listing):
         if not ph.window:
             task[1], task[2] = i + 1, "begin"
             return
-        g.node = ph.window_node
-        if trace is not None:
-            trace.move(ph.window_node)
+        g.stand(ph.window_node)
         options = self.options(g, g.active, ph.offers)
         options.append(ph.end)
         g.decision = Decision(g.active, ph.label, options, "phase", ph.asking)
@@ -795,9 +780,7 @@ class Referee(Listing):
             ch.passes = 0
             ch.resolving = False
             g.tasks.append(["chain"])
-            g.node = "chain:open"
-            if g.trace is not None:
-                g.trace.move("chain:open")
+            g.stand("chain:open")
         else:
             links = ch.links
             links.append(link)
@@ -831,18 +814,14 @@ class Referee(Listing):
                 return
             g.chain = None
             g.tasks.pop()
-            g.node = "chain:close"
-            if trace is not None:
-                trace.move("chain:close")
+            g.stand("chain:close")
             if self.new_chain is not None and g.tasks and g.tasks[-1][0] == "phase":
                 g.tasks.append(["renew", 1])  # after what the chain leaves to do
             for block_id, env in reversed(g.after):
                 g.frames.append(Frame(self.programs.blocks[block_id], env))
             g.after = []
             return
-        g.node = "chain:respond"
-        if g.trace is not None:
-            g.trace.move("chain:respond")
+        g.stand("chain:respond")
         options = self.options(g, ch.asking, self.chain_offer)
         options.append(_PASS)
         g.decision = Decision(
@@ -865,9 +844,7 @@ class Referee(Listing):
         one, in turn from its left, may start a new chain (a player with no
         chaining action to take is not asked); the active player then goes on in
         its own window. `task[1]` counts seats from the active player."""
-        g.node = "chain:renew"
-        if g.trace is not None:
-            g.trace.move("chain:renew")
+        g.stand("chain:renew")
         k = self._ask_others(g, task[1], self.chain_offer, "start a new chain", "renew",
                              self.new_chain.cite)
         if k is None:
@@ -1151,9 +1128,7 @@ class Referee(Listing):
                 g.battle = None
                 g.step = ""
                 g.tasks.pop()
-                g.node = "battle:end"
-                if g.trace is not None:
-                    g.trace.move("battle:end")
+                g.stand("battle:end")
                 g.log("battle_end", self.battle_cite)
                 return
             name, ops, count, cite, node, joined = steps[i]
@@ -1163,9 +1138,7 @@ class Referee(Listing):
                 # set on each pass; the step only as it begins: it holds until the
                 # next begins
                 stage = task[2]
-                g.node = self.step_window_nodes[i] if stage == "window" else node
-                if g.trace is not None:
-                    g.trace.move(g.node)
+                g.stand(self.step_window_nodes[i] if stage == "window" else node)
                 if stage == "ops":  # most often
                     op = b.op
                     if op < count:
