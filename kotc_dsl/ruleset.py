@@ -22,6 +22,7 @@ class Ruleset:
 
     name: str
     number: int
+    game: str  # the game the rules are of, named by the base-most file
     source: str | None
     summary: str | None
     lineage: tuple[str, ...]
