@@ -437,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kotc",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="The rules of Keeper of the Cards, edition by edition, as data: "
+        description="A card game's rules, edition by edition, as data: "
                     "check rule files, cards and decks; read an edition's rules with "
                     "the rulebook sections they come from, draw its flow, compare "
                     "editions; play and simulate games; run rulings; fuzz the "

@@ -1,4 +1,4 @@
-"""A game of Keeper of the Cards under any edition's ruleset.
+"""A game played under any edition's ruleset.
 
 The engine knows primitives (move a card, exhaust, change a stat, roll, place
 and pop counters, ask a player) and how to walk the edition's flow: setup steps,
