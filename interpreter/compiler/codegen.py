@@ -410,6 +410,9 @@ class Writer:
             return f"(not {x} if type({x}) is list else {is_empty}(g, {x}))"
         if e.func in ("top", "bottom"):
             return self.taken(e)
+        if e.func == "concat" and all(self.listed(x) for x in e.args):
+            xs, ys = self.operands(*e.args)  # two lists: joined, a new list
+            return f"({xs} + {ys})"
         args = self.operands(*e.args)
         if e.func in GAME_METHODS:
             return f"g.{GAME_METHODS[e.func]}({', '.join(args)})"
@@ -484,7 +487,8 @@ class Writer:
         a, b = self.hold(a), self.hold(b)
         if "None" in (a, b):
             return "False"
-        tests = [f"{v} is not None" for v in (a, b) if not _literal(v)]
+        tests = [f"{v} is not None" for v, x in ((a, e.left), (b, e.right))
+                 if not _literal(v) and not _is_int(x)]
         return "(" + " and ".join([*tests, f"{a} {e.op} {b}"]) + ")"
 
     def e_Arith(self, e: ir.Arith) -> str:
@@ -517,6 +521,7 @@ class Writer:
                     f"and g.cards[{x}].type == {n})")
         x = self.value(e.value)
         test = {
+            "card_type": f"g.cards[{x}].type == {n}",
             "pawn": f"g.cards[{x}].pawn",
             "player": f"isinstance({x}, Seat)",
             "modifier": (f"{n} in {self.printed[x]}.modifiers" if x in self.printed
@@ -1415,6 +1420,8 @@ def ir_reads(e: ir.Expr, name: str) -> bool:
 
 def _is_bool(e: ir.Expr) -> bool:
     """Whether `e`'s value is a bool for certain."""
+    if isinstance(e, ir.With):  # a term written in place is what its body is
+        return _is_bool(e.body)
     if isinstance(e, ir.Const):
         return type(e.value) is bool
     if isinstance(e, ir.Is):
@@ -1431,11 +1438,17 @@ def _is_distinct(e: ir.Expr) -> bool:
         return e.sure
     if isinstance(e, ir.Where):
         return _is_distinct(e.base)
+    if isinstance(e, ir.With):
+        return _is_distinct(e.body)
     return isinstance(e, (ir.PlayersZone, ir.Players, ir.Join))
 
 
 def _is_fresh(e: ir.Expr) -> bool:
     """Whether `e`'s value is a new list, no other's (the game's zones are not)."""
+    if isinstance(e, ir.With):
+        return _is_fresh(e.body)
+    if isinstance(e, ir.Builtin):
+        return e.func == "concat"
     return isinstance(e, (ir.Where, ir.PlayersZone, ir.Players, ir.Join))
 
 
@@ -1445,7 +1458,18 @@ def _is_list(e: ir.Expr) -> bool:
         return e.sure
     if isinstance(e, ir.GameField):
         return e.name == "victims"  # the game's list of victims declared
+    if isinstance(e, ir.With):
+        return _is_list(e.body)
+    if isinstance(e, ir.Builtin):
+        return e.func == "concat"
     return isinstance(e, (ir.Where, ir.PlayersZone, ir.Players, ir.Join))
+
+
+def _is_int(e: ir.Expr) -> bool:
+    """Whether `e`'s value is an int for certain (a count, a number written)."""
+    if isinstance(e, ir.Const):
+        return type(e.value) is int
+    return isinstance(e, ir.Builtin) and e.func == "count"
 
 
 def _literal(v: str) -> bool:

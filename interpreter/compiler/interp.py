@@ -205,6 +205,8 @@ class Interpreter:
         kind = e.kind
         if kind == "type":
             return services.is_type(g, x, e.name)
+        if kind == "card_type":
+            return g.cards[x].type == e.name
         if kind == "pawn":
             return g.cards[x].pawn
         if kind == "player":

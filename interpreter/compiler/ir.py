@@ -282,9 +282,9 @@ class InOwnZone(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Is(Expr):
-    """`x is NAME`: a card type (`kind` "type"), `pawn`, `player`, an ability's
-    modifier ("modifier"), a counter's kind ("counter_kind"), or equality with
-    the name ("name")."""
+    """`x is NAME`: a card type (`kind` "type"; "card_type" where `x` is a card
+    for certain), `pawn`, `player`, an ability's modifier ("modifier"), a
+    counter's kind ("counter_kind"), or equality with the name ("name")."""
 
     kind: str
     value: Expr

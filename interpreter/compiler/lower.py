@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from kotc.dsl import Ruleset, ast
@@ -332,7 +332,8 @@ class Lowering:
              sc: Scope) -> tuple[ir.Expr, str | None, bool]:
         """A term: written in place, its arguments and the caller's `you` bound to
         locals first; a call, deeper than `INLINE_DEPTH`."""
-        values = [self.expr(a, sc) for a in args]
+        lowered = [self.lower(a, sc) for a in args]
+        values = [value for value, _, _ in lowered]
         if sc.depth >= INLINE_DEPTH:
             return ir.TermCall(term.name, tuple(values)), None, False
         you = self.slot()
@@ -340,14 +341,19 @@ class Lowering:
         locals_: dict[str, tuple[str, str | None, bool]] = {"you": (you, PLAYER, False)}
         bound: list[ir.Expr] = [ir.NameOr("you", None)] if not sc.term else [
             ir.Local(sc.locals["you"][0]) if "you" in sc.locals else ir.Const(None)]
-        for param, value in zip(term.params, values, strict=False):
+        for param, (value, kind, sure) in zip(term.params, lowered, strict=False):
             slot = self.slot()
             slots.append(slot)
             bound.append(value)
-            locals_[param.name] = (slot, param_kind(param.type, self.card_types), False)
+            # a parameter is what its argument is known for certain to be, where
+            # that is the parameter's own kind
+            want = param_kind(param.type, self.card_types)
+            locals_[param.name] = (slot, want, sure and want is not None and kind == want)
         inner = Scope({}, locals_, term=True, depth=sc.depth + 1)
         assert term.value is not None
         body, kind, sure = self.lower(term.value, inner)
+        if you not in locals_read(body):  # the caller's `you`, bound where read
+            slots, bound = slots[1:], bound[1:]
         return ir.With(tuple(slots), tuple(bound), body), kind, sure
 
     def where(self, e: ast.Filtered, sc: Scope) -> tuple[ir.Expr, str | None, bool]:
@@ -383,10 +389,12 @@ class Lowering:
         return ir.In(self.expr(left, sc), self.expr(right, sc))
 
     def is_(self, e: ast.Binary, sc: Scope) -> ir.Expr:
-        value = self.expr(e.left, sc)
+        value, kind, sure = self.lower(e.left, sc)
         assert isinstance(e.right, ast.Path)
         name = e.right.parts[0]
         if name in self.card_types:
+            if kind == CARD and sure:  # a card for certain: its type alone says
+                return ir.Is("card_type", value, name)
             return ir.Is("type", value, name)
         if name == "pawn":
             return ir.Is("pawn", value, name)
@@ -760,6 +768,21 @@ class Lowering:
                 continue  # not a test this look can read
             kinds = kinds - passing if negated else passing
         return frozenset(kinds)
+
+
+def locals_read(e: Any) -> set[str]:
+    """The locals (`ir.Local` slots) an expression of the form reads, at any depth."""
+    found: set[str] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ir.Local):
+            found.add(x.slot)
+        elif isinstance(x, tuple):
+            stack.extend(x)
+        elif isinstance(x, ir.Expr):
+            stack.extend(getattr(x, f.name) for f in fields(x))
+    return found
 
 
 def zones_read(e: ir.Expr) -> frozenset[str]:
