@@ -132,13 +132,15 @@ class Lowering:
             self.own_flow = None
 
     def scope(self, names: Mapping[str, str | None],
-              stmts: tuple[ast.Stmt, ...] = ()) -> Scope:
+              stmts: tuple[ast.Stmt, ...] = (), sure: frozenset[str] = SURE_NAMES,
+              ) -> Scope:
         """The scope of a program that starts with `names` bound and runs `stmts`:
         the names they bind too. What is known of a name is known of every value
         bound to it (a `let` of a zone's cards, the items of a `for each` over
-        them); else nothing."""
+        them); else nothing. `sure`: the names whose values are of their kind for
+        certain (by default those the engine binds, `SURE_NAMES`)."""
         start: dict[str, Known] = {
-            n: (k, n in SURE_NAMES and k is not None) for n, k in names.items()
+            n: (k, n in sure and k is not None) for n, k in names.items()
         }
         known = dict(start)
         for _ in range(3):  # a binding may read a name bound before it
@@ -717,7 +719,10 @@ class Lowering:
         """How listings fill an action's parameters (see `ir.ActionPlan`)."""
         names: dict[str, str | None] = {"you": PLAYER}
         names.update({p.name: param_kind(p.type, self.card_types) for p in a.params})
-        scope = self.scope(names)
+        # a listing binds a parameter of a card type only to a card of that type
+        # (its type is tested first): what reads it reads a card for certain
+        typed = frozenset(p.name for p in a.params if p.type in self.card_types)
+        scope = self.scope(names, sure=SURE_NAMES | typed)
         checks = staged_checks(a)
         params = tuple(
             ir.ParamPlan(p.name, p.type, p.type if p.type in self.card_types else None,
