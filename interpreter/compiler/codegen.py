@@ -26,7 +26,7 @@ from typing import Any
 
 from kotc.runtime.actions import Action, Made
 from kotc.runtime.events import Revealed, Seen
-from kotc.runtime.values import AbilityRef, Seat, ability_ref, seat_of
+from kotc.runtime.values import AbilityRef, DieRef, Seat, ability_ref, seat_of
 from kotc.runtime.vm import Frame
 
 from . import ir, services
@@ -43,6 +43,7 @@ HELPERS: dict[str, Any] = {
     "ability_ref": ability_ref,
     "Frame": Frame,
     "Seat": Seat,
+    "DieRef": DieRef,
     "seat_of": seat_of,
     "as_items_of": as_items_of,
     "element_name": element_name,
@@ -357,6 +358,12 @@ class Writer:
         v = self.atom(e.card)
         return self.guarded(v, e.sure, f"type({v}) is int",
                             f"seat_of(g.cards[{v}].{e.name})", e.name)
+
+    def e_DieField(self, e: ir.DieField) -> str:
+        v = self.atom(e.die)
+        fast = (f"g.dice[{v}][0]" if e.name == "value"
+                else f"seat_of(g.dice[{v}][1])")
+        return self.guarded(v, e.sure, f"type({v}) is DieRef", fast, e.name)
 
     def e_PlayerZone(self, e: ir.PlayerZone) -> str:
         v = self.atom(e.player)

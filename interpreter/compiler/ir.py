@@ -143,6 +143,16 @@ class CardSeat(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class DieField(Expr):
+    """A die's `value`, or its `roller` as a player (`sure`: the value is a die
+    for certain; else it is read as `attr` reads any value)."""
+
+    die: Expr
+    name: str
+    sure: bool
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerZone(Expr):
     """A player's zone: the list of its cards."""
 

@@ -33,6 +33,9 @@ Cite = ast.Citation | None
 
 # the kinds of value an attribute may be resolved on
 CARD, CARDS, PLAYER, PLAYERS, EVENT = "card", "cards", "player", "players", "event"
+DIE, DICE = "die", "dice"
+# the kind of each element of a collection of a kind
+ELEMENT_KINDS = {CARDS: CARD, PLAYERS: PLAYER, DICE: DIE}
 
 # a card's own fields, read from its state (its seats and printed stats apart)
 CARD_FIELDS = frozenset(CardState.__slots__) - {
@@ -43,11 +46,14 @@ COUNTER_KINDS = ("proactive", "reactive", "inert")
 ELEMENT_NAMES = ("card", "player", "die")
 
 # what the contexts' fields are: (kind, whether a value of it is sure to be one)
-GAME_FIELDS = {"first_player": (PLAYER, True)}
-CHAIN_FIELDS = {"last_actor": (PLAYER, False)}
-BATTLE_FIELDS = {
-    "attacker": (PLAYER, False), "defender": (PLAYER, False),
-    "attack_team": (CARDS, True), "defense_team": (CARDS, True),
+GAME_FIELDS: dict[str, tuple[str | None, bool]] = {"first_player": (PLAYER, True)}
+CHAIN_FIELDS: dict[str, tuple[str | None, bool]] = {"last_actor": (PLAYER, False)}
+# what a field of the battle's record is, by the type its declaration gives it
+# (`record attacker: player, ...`): none while no battle is under way, but a
+# team, a list of cards, which is empty then
+RECORD_KINDS: dict[str, tuple[str | None, bool]] = {
+    "player": (PLAYER, False), "card": (CARD, False), "cards": (CARDS, True),
+    "dice": (DICE, False),
 }
 # what builtins return: (kind, whether sure)
 BUILTIN_KINDS = {
@@ -106,6 +112,11 @@ class Lowering:
         self.terms = {t.name: t for t in ruleset.terms.values() if t.value is not None}
         cost = ruleset.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None
+        record = ruleset.battle_record
+        self.battle_fields: dict[str, Known] = {
+            f.name: RECORD_KINDS.get(f.type, UNKNOWN)
+            for f in (record.fields if record is not None else ())
+        }
         self.blocks: list[ir.Block] = []
         self._slots = 0
         # the flow whose own program is being lowered (a battle's part): its
@@ -165,13 +176,15 @@ class Lowering:
                 yield s.name, (kind, sure)
             elif isinstance(s, ast.ForEach):
                 _, kind, sure = self.lower(s.what, scope)
-                element = {CARDS: CARD, PLAYERS: PLAYER}.get(kind or "")
+                element = ELEMENT_KINDS.get(kind or "")
                 yield s.name, (element, sure) if element else UNKNOWN
             elif isinstance(s, ast.Roll):
-                for group in s.groups:
+                for group in s.groups:  # the dice rolled: a list, of dice
                     if len(group.target.parts) == 1:
-                        yield group.target.parts[0], UNKNOWN
-            elif isinstance(s, (ast.Choose, ast.ChooseDie, ast.Pick, ast.CreatePawn)):
+                        yield group.target.parts[0], (DICE, True)
+            elif isinstance(s, ast.ChooseDie):
+                yield s.name, (DIE, False)  # the die chosen, or none
+            elif isinstance(s, (ast.Choose, ast.Pick, ast.CreatePawn)):
                 yield s.name, UNKNOWN
             for value in vars(s).values():
                 if isinstance(value, tuple) and value and isinstance(value[0], ast.Stmt):
@@ -257,8 +270,9 @@ class Lowering:
             if not rest:
                 return ir.Builtin("context", (ir.Const(head),)), None, False
             field, rest = rest[0], rest[1:]
-            fields = {"game": GAME_FIELDS, "chain": CHAIN_FIELDS,
-                      "battle": BATTLE_FIELDS}[head]
+            fields: Mapping[str, Known] = {
+                "game": GAME_FIELDS, "chain": CHAIN_FIELDS,
+                "battle": self.battle_fields}[head]
             kind, sure = fields.get(field, (None, False))
             made = {"game": ir.GameField, "chain": ir.ChainField,
                     "battle": ir.BattleField}[head]
@@ -299,6 +313,9 @@ class Lowering:
             return ir.PlayersZone(v, name), CARDS, True
         if kind == EVENT:
             return ir.EventField(v, name), None, False
+        if kind == DIE and name in ("value", "roller"):
+            roller = name == "roller"
+            return ir.DieField(v, name, sure), PLAYER if roller else None, roller and sure
         return dynamic, None, False
 
     def call(self, e: ast.FuncCall, sc: Scope) -> tuple[ir.Expr, str | None, bool]:
@@ -360,7 +377,7 @@ class Lowering:
 
     def where(self, e: ast.Filtered, sc: Scope) -> tuple[ir.Expr, str | None, bool]:
         base, kind, sure = self.lower(e.base, sc)
-        element = {CARDS: CARD, PLAYERS: PLAYER}.get(kind or "")
+        element = ELEMENT_KINDS.get(kind or "")
         if element is None:
             # known only when read: the first element names them all, in the env
             hidden = {k: v for k, v in sc.locals.items() if k not in ELEMENT_NAMES}
