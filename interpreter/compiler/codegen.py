@@ -1005,7 +1005,6 @@ class WindowWriter(Writer):
         self.card_kinds = {"card", "ability", "counter", *listing.card_types}
         self.known = {"you": "you"}
         self.resources = self.tmp()  # the resources to pay with, counted when first read
-        self.resource_zones = listing.resource_zones
         src.line(f"{self.resources} = None")
         # the memos the listing's general binder reads for each candidate (the
         # standard condition per player, the resources to pay with), made where
@@ -1148,21 +1147,11 @@ class WindowWriter(Writer):
             if kind == "hp":
                 tests.append(f"{need} <= g.players[seat].hp")
                 continue
-            have = self.resources
+            have = self.resources  # counted once a listing, when first read
             with self.block(f"if {have} is None:"):
-                self.count_resources(have)
+                self.src.line(f"{have} = g.unexhausted_resources(seat)")
             tests.append(f"{need} <= {have}")
         return " and ".join(tests)
-
-    def count_resources(self, have: str) -> None:
-        """`have` = the player's resources not exhausted, counted in place as
-        `Game.unexhausted_resources` counts them, zone by zone."""
-        src, zones, c = self.src, self.into("g.players[seat].zones"), self.tmp()
-        src.line(f"{have} = 0")
-        for zone in self.resource_zones:
-            with self.block(f"for {c} in {zones}[{zone!r}]:"), self.block(
-                    f"if not g.cards[{c}].exhausted:"):
-                src.line(f"{have} += 1")
 
     def found(self, plan: ir.ActionPlan, args: str) -> None:
         """The option taking `args`, listed: kept from one listing to the next where
