@@ -1152,12 +1152,11 @@ class Game:
         if name not in referee.listened and (
             not self.counters_in_play or not referee.watching_call(self, name)
         ):
-            programs = self.engine.programs
-            run = programs.keyword_runs.get(name)
-            if run is not None:
-                run(self, kenv)
+            block = self.engine.programs.keyword_blocks[name]
+            if block.in_place is not None:
+                block.in_place(self, kenv)
                 return False
-            self.frames.append(Frame(programs.keyword_blocks[name], kenv))
+            self.frames.append(Frame(block, kenv))
             return True
         referee.call_watched(self, name, fields, env, kenv)
         return True
