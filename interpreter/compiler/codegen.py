@@ -995,6 +995,7 @@ class WindowWriter(Writer):
 
     def window(self, listing: Any, acts: list[Any], standard: ir.Expr | None) -> None:
         src = self.src
+        self.pending: dict[str, str] = {}  # candidates bound, not yet put in the env
         src.line("you = seat_of(seat)")
         src.line("out = []")
         # the options listed before with this namer, kept (see `Made`)
@@ -1083,6 +1084,7 @@ class WindowWriter(Writer):
         (`Listing.condition_met`), given the standard condition where read. Where
         that is read here, an ability it alone decides (`alone`: a test that the
         ability is `standard_only`) is decided by it in place."""
+        self.env_for()  # the helper reads the candidates in the env
         met = f"listing.condition_met(g, you, {what}, env, {self.standard})"
         if alone is None or self.standard == "None":
             return met
@@ -1091,6 +1093,7 @@ class WindowWriter(Writer):
     def action(self, act: Any) -> None:
         plan, a = act.plan, self.const(act)
         self.known = {"you": "you"}  # each action binds its parameters anew
+        self.pending = {}
         if plan.counter_kinds is not None:  # it takes a counter off a card
             kinds = self.const(plan.counter_kinds)
             with self.block(f"if g.counters_in_play and not "
@@ -1125,16 +1128,37 @@ class WindowWriter(Writer):
         return items if _is_distinct(source) else f"dict.fromkeys({items})"
 
     def bind(self, name: str, local: str) -> None:
-        """Parameter `name` is `local` now: in the env (what the listing's helpers
-        read), and read from the local by what is written after."""
-        self.src.line(f"env[{name!r}] = {local}")
+        """Parameter `name` is `local` now: read from the local by what is written
+        after, and put in the env (what the listing's helpers read) only where
+        something reads the env (`env_for`)."""
         self.known[name] = local
+        self.pending[name] = local
+
+    def env_for(self, *forms: ir.Expr | None) -> None:
+        """The candidates bound so far put in the env, where what is written next
+        (`forms`; none: a helper given the env) may read it."""
+        if forms and not any(f is not None and _reads_env(f, self.known)
+                             for f in forms):
+            return
+        for name, local in self.pending.items():
+            self.src.line(f"env[{name!r}] = {local}")
+        self.pending = {}
+
+    @contextmanager
+    def block(self, header: str) -> Iterator[None]:
+        """`Writer.block`; what is put in the env inside it may not be there after
+        (it may not run)."""
+        pending = dict(self.pending)
+        with super().block(header):
+            yield
+        self.pending = pending
 
     def costs(self, plan: ir.ActionPlan) -> None:
         """On to the next candidate unless the costs can be paid (`affordable_now`):
         each amount in turn, against the player's HP or the resources they may
         pay with (counted once per listing)."""
         if plan.costs:
+            self.env_for(*(amount for _, amount in plan.costs))
             with self.block(f"if not ({self.affordable(plan)}):"):
                 self.src.line("continue")
 
@@ -1192,6 +1216,7 @@ class WindowWriter(Writer):
                     src.line("continue")
             self.bind(param.name, c)
             if param.check is not None:
+                self.env_for(param.check)
                 with self.block(f"if not {self.test(param.check)}:"):
                     src.line("continue")
             self.costs(plan)
@@ -1233,6 +1258,7 @@ class WindowWriter(Writer):
                 with self.block(f"for {c} in {pool}:"):
                     if first.check is not None:
                         self.bind(first.name, c)
+                        self.env_for(first.check)
                         with self.block(f"if not {self.test(first.check)}:"):
                             src.line("continue")
                     with self.block(f"for {d} in {others}:"):
@@ -1241,11 +1267,13 @@ class WindowWriter(Writer):
             with self.block(f"for {c} in {pool}:"):
                 self.bind(first.name, c)
                 if first.check is not None:
+                    self.env_for(first.check)
                     with self.block(f"if not {self.test(first.check)}:"):
                         src.line("continue")
                 with self.block(f"for {d} in {others}:"):
                     self.bind(second.name, d)
                     if second.check is not None:
+                        self.env_for(second.check)
                         with self.block(f"if not {self.test(second.check)}:"):
                             src.line("continue")
                     self.costs(plan)
@@ -1273,12 +1301,14 @@ class WindowWriter(Writer):
                 self.src.line("continue")
             self.bind(card.name, c)
             if card.check is not None:
+                self.env_for(card.check)
                 with self.block(f"if not {self.test(card.check)}:"):
                     self.src.line("continue")
             with self.block(f"for {k} in dict.fromkeys(map(COUNTER_KIND, "
                             f"{state}.counters)):"):
                 self.bind(counter.name, k)
                 if counter.check is not None:
+                    self.env_for(counter.check)
                     with self.block(f"if not {self.test(counter.check)}:"):
                         self.src.line("continue")
                 self.costs(plan)
@@ -1323,6 +1353,7 @@ class WindowWriter(Writer):
                     src.line("continue")
             self.bind(card.name, c)
             if card.check is not None:
+                self.env_for(card.check)
                 with self.block(f"if not {self.test(card.check)}:"):
                     src.line("continue")
             src.line(f"{indices} = {a}.possible.get(({state}.design, {state}.zone))")
@@ -1348,6 +1379,7 @@ class WindowWriter(Writer):
                 if printed is not None:
                     self.printed[ref] = f"{printed}[{k}]"
                 if ability.check is not None:
+                    self.env_for(ability.check)
                     with self.block(f"if not {self.test(ability.check)}:"):
                         src.line("continue")
                 self.costs(plan)
@@ -1410,6 +1442,30 @@ def ir_reads(e: ir.Expr, name: str) -> bool:
         value = getattr(e, f)
         values = value if isinstance(value, tuple) else (value,)
         if any(isinstance(v, ir.Expr) and ir_reads(v, name) for v in values):
+            return True
+    return False
+
+
+def _reads_env(e: ir.Expr, known: dict[str, str]) -> bool:
+    """Whether the code written for `e` may read the environment (`env`): a name no
+    local holds (`known`), a value read as `attr` reads any (an uncertain kind, an
+    event's field), a card's stat (`card_stat` where the card lacks it), a term
+    called, a `where` whose element is named in the environment."""
+    if isinstance(e, ir.Name):
+        return e.name not in known
+    if isinstance(e, (ir.NameOr, ir.EventField, ir.DynAttr, ir.TermCall, ir.CardStat)):
+        return True
+    if isinstance(e, ir.Active):
+        return e.bound
+    if isinstance(e, ir.Where) and e.slot is None:
+        return True
+    if isinstance(e, (ir.CardField, ir.CardSeat, ir.DieField, ir.PlayerZone,
+                      ir.PlayerField)) and not e.sure:
+        return True
+    for f in e.__dataclass_fields__:
+        value = getattr(e, f)
+        values = value if isinstance(value, tuple) else (value,)
+        if any(isinstance(v, ir.Expr) and _reads_env(v, known) for v in values):
             return True
     return False
 
