@@ -995,7 +995,10 @@ class WindowWriter(Writer):
 
     def window(self, listing: Any, acts: list[Any], standard: ir.Expr | None) -> None:
         src = self.src
-        self.pending: dict[str, str] = {}  # candidates bound, not yet put in the env
+        # what is bound but not yet in the listing's environment, and whether the
+        # environment is made (each action makes its own, where it is read)
+        self.pending: dict[str, str] = {}
+        self.env_made = True
         src.line("you = seat_of(seat)")
         src.line("out = []")
         # the options listed before with this namer, kept (see `Made`)
@@ -1093,7 +1096,6 @@ class WindowWriter(Writer):
     def action(self, act: Any) -> None:
         plan, a = act.plan, self.const(act)
         self.known = {"you": "you"}  # each action binds its parameters anew
-        self.pending = {}
         if plan.counter_kinds is not None:  # it takes a counter off a card
             kinds = self.const(plan.counter_kinds)
             with self.block(f"if g.counters_in_play and not "
@@ -1103,10 +1105,10 @@ class WindowWriter(Writer):
         self.offers(act, a)
 
     def offers(self, act: Any, a: str) -> None:
-        plan, src = act.plan, self.src
+        plan = act.plan
         shape = _shape(plan)
-        if shape != "other":
-            src.line("env = {'you': you}")
+        if shape != "other":  # its environment, made where something reads it
+            self.pending, self.env_made = {"you": "you"}, False
         if shape == "bare":
             self.bare(act, a)
         elif shape == "drawn":
@@ -1135,23 +1137,29 @@ class WindowWriter(Writer):
         self.pending[name] = local
 
     def env_for(self, *forms: ir.Expr | None) -> None:
-        """The candidates bound so far put in the env, where what is written next
-        (`forms`; none: a helper given the env) may read it."""
+        """The environment made, or the candidates bound since put in it, where
+        what is written next (`forms`; none: a helper given the environment) may
+        read it."""
         if forms and not any(f is not None and _reads_env(f, self.known)
                              for f in forms):
             return
-        for name, local in self.pending.items():
-            self.src.line(f"env[{name!r}] = {local}")
+        if not self.env_made:
+            entries = ", ".join(f"{n!r}: {v}" for n, v in self.pending.items())
+            self.src.line(f"env = {{{entries}}}")
+            self.env_made = True
+        else:
+            for name, local in self.pending.items():
+                self.src.line(f"env[{name!r}] = {local}")
         self.pending = {}
 
     @contextmanager
     def block(self, header: str) -> Iterator[None]:
-        """`Writer.block`; what is put in the env inside it may not be there after
-        (it may not run)."""
-        pending = dict(self.pending)
+        """`Writer.block`; what is put in the environment inside it may not be
+        there after (it may not run)."""
+        pending, made = dict(self.pending), self.env_made
         with super().block(header):
             yield
-        self.pending = pending
+        self.pending, self.env_made = pending, made
 
     def costs(self, plan: ir.ActionPlan) -> None:
         """On to the next candidate unless the costs can be paid (`affordable_now`):
@@ -1189,9 +1197,12 @@ class WindowWriter(Writer):
     def bare(self, act: Any, a: str) -> None:
         """`Listing.bare_holds`: its requirement, then its costs."""
         plan, src = act.plan, self.src
+        self.env_for(plan.requires)
         requires = [] if plan.requires is None else [
             self.test(plan.requires)]
         with self._when(requires):
+            if plan.costs:
+                self.env_for(*(amount for _, amount in plan.costs))
             paid = [self.affordable(plan)] if plan.costs else []
             with self._when(paid):
                 src.line(f"out.append({self.const(act.bare)})")
@@ -1204,6 +1215,7 @@ class WindowWriter(Writer):
         resolves = plan.resolves is not None
         # the designs whose first ability may resolve now (None: any)
         own = self.table.get(act.name, "None")
+        self.env_for(param.source)
         items = self.items(param.source)
         c = self.tmp()
         with self.block(f"for {c} in {self.each_once(param.source, items)}:"):
@@ -1234,6 +1246,7 @@ class WindowWriter(Writer):
         """A parameter's candidates drawn from its `in` (`Listing.candidates`):
         each once, of its card type."""
         assert param.source is not None
+        self.env_for(param.source)
         items = self.items(param.source)
         pool = (items if _is_distinct(param.source)
                 else self.into(f"list(dict.fromkeys({items}))"))
@@ -1290,6 +1303,7 @@ class WindowWriter(Writer):
         the activation condition."""
         plan = act.plan
         card, counter = plan.params
+        self.env_for(card.source)
         items = self.items(card.source)
         c, state, k = self.tmp(), self.tmp(), self.tmp()
         with self.block(f"for {c} in {self.each_once(card.source, items)}:"):
@@ -1335,6 +1349,7 @@ class WindowWriter(Writer):
             if card.source is None:  # the cards the player may use, in card order
                 pool = self.into(f"listing.users_cards(g, seat, {table})")
             else:  # those drawn from its `in`, in its order: {zone: designs}
+                self.env_for(card.source)
                 items, c = self.items(card.source), self.tmp()
                 pool = self.into(
                     f"[{c} for {c} in {self.each_once(card.source, items)} "
