@@ -1,11 +1,10 @@
 """A game of Keeper of the Cards under any edition's ruleset.
 
 The engine knows primitives (move a card, exhaust, change a stat, roll, place
-and pop counters, ask a player) and how to walk the edition's flow: setup steps,
-phases in order with their skips, variants and opened actions, the chain's
-response windows and last-in-first-out resolution, battle steps, endgame
-conditions and winner criteria. What happens in each of these is the ruleset's
-programs; nothing here asks which edition it is.
+and pop counters, ask a player) and walks the edition's flow graph (the runner,
+`engine/runner.py`, which keeps where play stands: the game's `stack`). What
+happens at each node is the ruleset's programs; nothing here asks which edition
+it is.
 
 OpenSpiel-style API: `Game.new`, `legal_actions`, `apply`, `is_over`, `result`,
 `clone`, `to_json` / `from_json`. Every choice is an action at a `Decision`.
@@ -46,11 +45,12 @@ from kotc.runtime.values import (
     encode,
     seat_of,
 )
-from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame, run
+from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame
 
 from . import primitives
 from .referee import Referee, new_battle
 from .restore_check import check_state
+from .runner import BEGIN, RUN, Activation, Runner
 from .trace import Trace
 from .view import view as seen_by
 
@@ -59,7 +59,7 @@ DEFAULT_MAX_TURNS = 300
 # agreement after this many decisions.
 MAX_DECISIONS = 100_000
 # the layout of `Game.to_json`; a state written in another cannot be restored
-STATE_FORMAT = 6
+STATE_FORMAT = 7
 
 
 @dataclass
@@ -145,6 +145,7 @@ class Engine:
         self.able = frozenset(name for name, abs_ in self.abilities.items() if abs_)
         self._tables(ruleset)
         self.referee = Referee(self)
+        self.runner = Runner(self)
         self.layout = _layout(self)
         # the namers of games of the cards dealt (see `Namer.of`), newest last
         self.namers: dict[tuple, Namer] = {}
@@ -360,7 +361,7 @@ class Game:
     __slots__ = (
         # the state (see `_init_state`, `to_json`)
         "players", "in_game", "cards", "namer", "rng", "seed", "turn", "active",
-        "first_player", "phase", "step", "frames", "tasks", "decision", "answer",
+        "first_player", "phase", "step", "frames", "stack", "decision", "answer",
         "chain", "battle", "victims", "after", "dice", "recent", "events", "flags",
         "max_turns", "is_over", "outcome", "applied", "node", "dirty",
         "counters_in_play", "marked", "usage",
@@ -369,10 +370,10 @@ class Game:
         # what a traced game records of the flow graph's nodes and edges it moves
         # through (`kotc.engine.trace`); None when the game is not traced
         "trace",
-        # its engine, and the engine's `referee`, which the flow and the primitives
-        # read at most steps: set where a game is made (`new`, `position`,
-        # `_restored`; `clone` copies them)
-        "engine", "referee",
+        # its engine, and the engine's `referee` and `runner`, which the flow and
+        # the primitives read at most steps: set where a game is made (`new`,
+        # `position`, `_restored`; `clone` copies them)
+        "engine", "referee", "runner",
         # What one listing of options reads again and again, kept while it is made
         # (the state does not change meanwhile): the standard activation condition
         # and the resources to pay with, per player; None outside a listing. Kept
@@ -394,7 +395,8 @@ class Game:
     phase: str
     step: str
     frames: list[Frame]
-    tasks: list[list[Any]]
+    # where play stands: the sub-flows under way, the newest last (`runner`)
+    stack: list[Activation]
     decision: Decision | None
     answer: Action | None
     chain: Chain | None
@@ -416,6 +418,7 @@ class Game:
     usage: dict[str, int]
     engine: Engine
     referee: Referee
+    runner: Runner
     standard_memo: dict[int, bool] | None
     resources_memo: dict[int, int] | None
 
@@ -460,14 +463,15 @@ class Game:
         g = cls.__new__(cls)
         g.engine = engine or Engine.shared(rs, card_pool(decks))
         g.referee = g.engine.referee
+        g.runner = g.engine.runner
         g._init_state(n, seed, dice, max_turns)
         if trace:
-            g.trace = Trace(g.referee.flow_tables, g.events)
+            g.trace = Trace(g.runner.tables, g.events)
         for seat in range(n):
             deck = decks[seat % len(decks)]
             g._deal(seat_of(seat), deck)
         g.namer = Namer.of(g.engine, g.cards)
-        g.tasks = [["setup", 0, 0]]
+        g.stack = [Activation(g.runner.first)]
         g.advance()
         return g
 
@@ -491,9 +495,10 @@ class Game:
         g = cls.__new__(cls)
         g.engine = Engine.shared(ruleset, designs, backend)
         g.referee = g.engine.referee
+        g.runner = g.engine.runner
         g._init_state(players, seed, dice, max_turns)
         if trace:
-            g.trace = Trace(g.referee.flow_tables, g.events)
+            g.trace = Trace(g.runner.tables, g.events)
         return g
 
     def put(self, design: str, seat: int, zone: str, **state: Any) -> int:
@@ -549,17 +554,14 @@ class Game:
             steps = [s.name for s in rs.setup_steps]
             if setup_step not in steps:
                 raise ValueError(f"no setup step '{setup_step}'")
-            self.tasks = [["setup", steps.index(setup_step), 0]]
             node = f"setup:{setup_step}"
         else:
             names = [p.name for p in rs.phases]
             if phase not in names:
                 raise ValueError(f"no phase '{phase}'")
-            index = names.index(phase)
-            self.tasks = [["phase", index, "begin" if at_start else "window"]]
             self.phase = phase
-            compiled = self.referee.phases[index]
-            node = compiled.node if at_start else compiled.window_node
+            node = f"phase:{phase}" if at_start else f"phase:{phase}/actions"
+        self.stack = [Activation(self.runner.node(node))]
         self.node = node
         if self.trace is not None:
             self.trace.place(node)
@@ -590,11 +592,12 @@ class Game:
         record.defense_team = list(defense_team or [])
         record.attack_dice = list(attack_dice or [])
         record.defense_dice = list(defense_dice or [])
-        record.op = op
         self.battle = record
         self.step = step
-        self.tasks.append(["battle", steps.index(step), "begin" if op == 0 else "ops"])
         self.node = f"battle:{step}"
+        # at its beginning, or at its `op`th part
+        self.stack.append(Activation(self.runner.node(self.node),
+                                     BEGIN if op == 0 else RUN, op))
         if self.trace is not None:
             self.trace.place(self.node)
         return record
@@ -632,7 +635,7 @@ class Game:
         self.phase = ""
         self.step = ""
         self.frames: list[Frame] = []
-        self.tasks: list[list] = []
+        self.stack: list[Activation] = []
         self.decision: Decision | None = None
         self.answer: Action | None = None
         self.chain: Chain | None = None
@@ -729,14 +732,12 @@ class Game:
             self.trace.decided(d.player, label)
         if d.resume == "vm":
             self.answer = action
-        else:
-            task = self.tasks[-1]  # the task that asked takes the answer
-            self.referee.answers[task[0]](self, task, action)
+        else:  # the window that asked takes the answer (`Runner.answer`, in place)
+            act = self.stack[-1]
+            act.node.answer(self, act, action)  # type: ignore[misc]
         if self.applied >= MAX_DECISIONS:
-            self.referee.finish(
-                self, "decision limit", self.referee.decision_limit_cite
-            )
-        self.advance()
+            self.runner.finish(self, "decision limit", self.runner.decision_limit_cite)
+        self.runner.advance(self)
         return events[start:]
 
     def view(self, seat: int | None) -> dict:
@@ -758,7 +759,7 @@ class Game:
         g.cards = [c.copy() for c in self.cards]
         g.rng = self.rng.copy()
         g.frames, g.after = _copy_programs(self.frames, self.after)
-        g.tasks = [list(t) for t in self.tasks]
+        g.stack = [a.copy() for a in self.stack]
         g.trace = None  # a copy plays on untraced: what it does is not this game's
         g.chain = self.chain.copy() if self.chain else None
         g.battle = self.battle.copy() if self.battle else None
@@ -807,7 +808,7 @@ class Game:
             "phase": self.phase,
             "step": self.step,
             **_programs_json(self.frames, self.after),
-            "tasks": encode(self.tasks),
+            "stack": [a.to_json() for a in self.stack],
             "decision": None
             if d is None
             else {
@@ -879,6 +880,7 @@ class Game:
         g.trace = None
         g.engine = engine
         g.referee = engine.referee
+        g.runner = engine.runner
         g.seed = data["seed"]
         g.players = [PlayerState.from_json(p) for p in data["players"]]
         g.in_game = [seat_of(p.seat) for p in g.players if not p.eliminated]
@@ -901,7 +903,7 @@ class Game:
         g.is_over = data["over"]
         blocks = engine.programs.blocks
         g.frames, g.after = _programs_from_json(data, blocks)
-        g.tasks = decode(data["tasks"])
+        g.stack = engine.runner.stack_from_json(data["stack"])
         d = data["decision"]
         g.decision = (
             None
@@ -934,35 +936,9 @@ class Game:
     # --- the run loop ---------------------------------------------------------------
 
     def advance(self) -> None:
-        # until a decision is asked for (most often, as a step returns), or the end
-        while self.decision is None:
-            if self.is_over:
-                return
-            # the end is looked for only after something it reads changed (`dirty`)
-            if self.frames:
-                if run(self) == WAIT:
-                    # the game may have ended mid-program (a draw from an empty deck),
-                    # or the player whose turn it is may be out of it (the turn ends)
-                    if self.dirty:
-                        self.referee.check_end(self)
-                        if self.decision is None and not self.is_over:
-                            continue
-                    return
-                if self.dirty:
-                    self.referee.check_end(self)
-                # the frames have all run (and the end, if it was looked for, asks
-                # nothing and pushes nothing): the task on top goes on, unless the
-                # game is over
-                if self.is_over:
-                    return
-            try:
-                task = self.tasks[-1]
-            except IndexError:
-                self.end_game("no more play", None)
-                return
-            self.referee.steps[task[0]](self, task)
-            if self.dirty:
-                self.referee.check_end(self)
+        """Play on until a decision is asked for, or the game is over (see
+        `Runner.advance`)."""
+        self.runner.advance(self)
 
     # --- services for programs ------------------------------------------------------
 
@@ -1108,7 +1084,7 @@ class Game:
         return n
 
     def end_game(self, why: str, cite) -> None:
-        self.referee.finish(self, why, cite)
+        self.runner.finish(self, why, cite)
 
     # delegated to the flow -------------------------------------------------------------
 
