@@ -198,7 +198,7 @@ class Runner:
         "engine", "referee", "tables", "nodes", "first", "turn_start", "entries",
         "turn_way", "turn_text", "turn_cite", "turn_limit_cite",
         "decision_limit_cite", "setup_from_first", "lose_checks", "end_checks",
-        "criteria", "resolve_text", "usage_node",
+        "criteria", "stack_text",
     )
 
     def __init__(self, engine: Engine):
@@ -221,7 +221,7 @@ class Runner:
         self.lose_checks = referee.lose_checks
         self.end_checks = referee.end_checks
         self.criteria = referee.criteria
-        self.resolve_text = referee.resolve_text
+        self.stack_text = referee.resolve_text
         P = engine.programs
         # each node's way out: its guarded edges in order, then the one taken
         # when none holds; skip edges with a guard are a step's skips
@@ -247,20 +247,10 @@ class Runner:
         steps = rs.setup_steps
         self.turn_start = nodes["turn:start"]
         self.first = nodes[f"setup:{steps[0].name}"] if steps else self.turn_start
-        # where a sub-flow entered by a call begins
-        self.entries = {
-            flow: nodes[target]
-            for _, target, d in graph.edges(data=True)
-            if d["kind"] == "call"
-            for flow in (nodes[target].flow,)
-        }
-        battle = [nodes[f"battle:{s.name}"] for s in rs.battle_steps]
-        if battle:
-            self.entries["battle"] = battle[0]
-        if "chain:open" in nodes:
-            self.entries["chain"] = nodes["chain:open"]
-        # the node whose first visit per chain is tallied by the chain's length
-        self.usage_node = "chain:resolve"
+        # where a sub-flow entered by a call begins: its first node
+        self.entries: dict[str, RunNode] = {}
+        for node in nodes.values():
+            self.entries.setdefault(node.flow, node)
 
     # --- compiling the nodes ---------------------------------------------------------
 
@@ -283,7 +273,7 @@ class Runner:
                 index = [s.name for s in rs.setup_steps].index(node.name[6:])
                 step, block = referee.setup[index]
                 if step.first_player_dice:
-                    node.primitive = self._roll_off_step(step)
+                    node.primitive = self._first_player_by_dice(step)
                 else:
                     node.program = block
             elif role == "turn_start":
@@ -454,8 +444,8 @@ class Runner:
             g.stack.pop()
             return
         act.node, act.stage, act.count = node, BEGIN, 0
-        if node.kind == "stack":
-            g.chain.resolving = True  # type: ignore[union-attr]
+        if node.kind == "stack":  # its record's links resolve
+            getattr(g, node.record).resolving = True  # type: ignore[arg-type]
 
     @staticmethod
     def guarded(g: Game, node: RunNode) -> RunNode | None:
@@ -551,22 +541,26 @@ class Runner:
             if (window is not None and window.kind == "window" and window.offers
                     and _gate_open(g, window.gate)):
                 act.node, act.stage = window, BEGIN
-                act.seat, act.count = g.battle.attacker, 0  # type: ignore[union-attr]
+                # from the seat its `start` names in the record (the attacker)
+                record = getattr(g, node.record)  # type: ignore[arg-type]
+                act.seat, act.count = getattr(record, window.start), 0
             else:
                 self.enter(g, act, node.skip_to)
             return False
         return True
 
     def _part(self, g: Game, act: Activation, node: RunNode) -> bool:
-        """The next part of a step's program, in a frame of its own, the attacking
-        player as `you`; after the last, the reactions after the step."""
+        """The next part of a step's program, in a frame of its own, the record's
+        attacking player as `you`; after the last, the reactions after the step
+        (the state checks wait on for a `joined` step)."""
         parts, k = node.parts, act.count
+        record = getattr(g, node.record)  # type: ignore[arg-type]
         if k < len(parts):
             act.stage = PUSHED
-            g.frames.append(Frame(parts[k], {"you": seat_of(g.battle.attacker)}))  # type: ignore[union-attr]
+            g.frames.append(Frame(parts[k], {"you": seat_of(record.attacker)}))
             return False
         act.stage = AFTER
-        g.battle.holding = node.joined  # type: ignore[union-attr]
+        record.holding = node.joined
         if node.reacts and g.counters_in_play:
             self.referee.fire_step(g, "after", node.marks or node.name)
         return False
@@ -583,14 +577,15 @@ class Runner:
         g.frames.append(Frame(act.node.program, {"you": seat_of(seat)}))  # type: ignore[arg-type]
         return False
 
-    def _roll_off_step(self, step: ast.SetupStep) -> Callable[[Game, Activation], bool]:
-        def roll_off(g: Game, act: Activation) -> bool:
-            g.first_player = self._roll_off(g, step)
+    def _first_player_by_dice(
+            self, step: ast.SetupStep) -> Callable[[Game, Activation], bool]:
+        def by_dice(g: Game, act: Activation) -> bool:
+            g.first_player = self._highest_total(g, step)
             return True
-        return roll_off
+        return by_dice
 
     @staticmethod
-    def _roll_off(g: Game, step: ast.SetupStep) -> int:
+    def _highest_total(g: Game, step: ast.SetupStep) -> int:
         """The first player: each rolls the step's dice, highest first; ties roll
         again."""
         contenders = list(range(len(g.players)))
@@ -717,9 +712,9 @@ class Runner:
 
     def _stack(self, g: Game, act: Activation) -> bool:
         """Resolve the newest link (last in, first out), one per visit."""
-        ch = g.chain
-        assert ch is not None
-        name = act.node.name
+        node = act.node
+        ch = getattr(g, node.record)  # type: ignore[arg-type]
+        name = node.name
         if g.node != name:
             key = f"chain length {len(ch.links)}"
             g.usage[key] = g.usage.get(key, 0) + 1
@@ -730,7 +725,7 @@ class Runner:
             trace.move(name, None if trace.at != name or not links else "resolve")
         if links:
             link = links.pop()
-            g.events.append(Resolving(len(links) + 1, link["actor"], self.resolve_text))
+            g.events.append(Resolving(len(links) + 1, link["actor"], self.stack_text))
             then = link["then"]
             blocks = self.engine.programs.blocks
             if then is not None:  # after the resolution, negated or not
@@ -738,8 +733,7 @@ class Runner:
             if not link["negated"]:
                 g.frames.append(Frame(blocks[link["block"]], dict(link["env"])))
             return False
-        g.chain = None
-        self.enter(g, act, act.node.next)
+        self.enter(g, act, node.next)
         return self._return(g, act)
 
     def _return(self, g: Game, act: Activation) -> bool:
