@@ -80,7 +80,7 @@ class Engine:
     """What every game of one ruleset and card pool shares: compiled programs."""
 
     # engines made by `shared`, newest last: (ruleset id, designs) -> (ruleset, engine)
-    _shared: dict[tuple, tuple] = {}
+    _shared: dict[tuple[Any, ...], tuple[Ruleset, Engine]] = {}
     _lock = threading.Lock()
     SHARED = 32  # at most this many are kept
     NAMERS = 16  # namers an engine keeps (`Namer.of`)
@@ -148,7 +148,7 @@ class Engine:
         self.runner = Runner(self)
         self.layout = _layout(self)
         # the namers of games of the cards dealt (see `Namer.of`), newest last
-        self.namers: dict[tuple, Namer] = {}
+        self.namers: dict[tuple[Any, ...], Namer] = {}
 
     def _tables(self, rs: Ruleset) -> None:
         """Lookups the hot paths need, read once from the ruleset."""
@@ -169,9 +169,9 @@ class Engine:
         # team (the battle section's `withdraw_on_leave`)
         self.withdraws = rs.setting("battle", "withdraw_on_leave") is not None
         pawns = rs.setting("cards", "pawns")
-        self.pawn_type, self.pawn_zone, self.pawn_cite = (
-            (pawns.type, pawns.zone, pawns.cite) if pawns else (None, None, None)
-        )
+        self.pawn_type: str | None = pawns.type if pawns else None
+        self.pawn_zone: str | None = pawns.zone if pawns else None
+        self.pawn_cite: ast.Citation | None = pawns.cite if pawns else None
         hosts = rs.setting("counters", "counters_on")
         self.counter_zone = hosts.zone if hosts else None
         self.card_types = set(rs.card_types)
@@ -260,7 +260,7 @@ class Namer:
         return str(value)
 
 
-class _Picked(dict):
+class _Picked(dict[tuple[Any, Any], Action]):
     """A namer's `pick` actions, by type and value (a player is equal to the card
     of its number), as `picks` looks them up: those of cards and players kept,
     their labels written when made. It refers to its namer weakly, and a kept
@@ -272,9 +272,10 @@ class _Picked(dict):
     def __init__(self, namer: Namer):
         self.namer = weakref.ref(namer)
 
-    def __missing__(self, key: tuple) -> Action:
+    def __missing__(self, key: tuple[Any, ...]) -> Action:
         kind, value = key
         namer = self.namer()
+        assert namer is not None  # a namer's picks live no longer than it
         if kind is Seat or (kind is int and 0 <= value < len(namer.cards)):
             action = self[key] = Action("pick", value, None)
             action._label = namer.label_of(action)
@@ -282,7 +283,7 @@ class _Picked(dict):
         return Action("pick", value, None, namer)  # anything else: made each time
 
 
-def _unpickled(rs: Ruleset, pool: tuple, state: str, events: list) -> Game:
+def _unpickled(rs: Ruleset, pool: tuple[Any, ...], state: str, events: list[Any]) -> Game:
     g = Game.from_json(state, Engine.shared(rs, list(pool)))
     g.events = list(events)
     return g
@@ -339,7 +340,8 @@ def _listed(d: Decision, action: Any) -> Action:
     if hasattr(action, "__index__") and not isinstance(action, bool):
         i = action.__index__()
         if 0 <= i < len(options):
-            return options[i]
+            found: Action = options[i]
+            return found
     elif action in options:
         return options[options.index(action)]
     why = f" [{d.cite}]" if d.cite else ""
@@ -419,6 +421,7 @@ class Game:
     engine: Engine
     referee: Referee
     runner: Runner
+    trace: Trace | None
     standard_memo: dict[int, bool] | None
     resources_memo: dict[int, int] | None
 
@@ -615,7 +618,8 @@ class Game:
         if trace is not None and links:
             trace.place(self.node)
 
-    def _init_state(self, n: int, seed: int, dice, max_turns: int) -> None:
+    def _init_state(self, n: int, seed: int, dice: list[int] | Dice | None,
+                    max_turns: int) -> None:
         rs = self.engine.rs
         hp = rs.setting("setup", "starting_hp")
         self.players = [
@@ -640,18 +644,18 @@ class Game:
         self.answer: Action | None = None
         self.chain: Chain | None = None
         self.battle: Battle | None = None
-        self.victims: list = []
-        self.after: list[list] = []
-        self.dice: list[list] = []
-        self.recent: list[list] = []
+        self.victims: list[Any] = []
+        self.after: list[list[Any]] = []
+        self.dice: list[list[int]] = []
+        self.recent: list[list[Any]] = []
         self.events: list[Event] = []
         self.flags: dict[str, Any] = {}
         self.max_turns = max_turns
         self.is_over = False  # whether the game has ended (read often: a plain field)
-        self.outcome: dict | None = None
+        self.outcome: dict[str, Any] | None = None
         self.applied = 0
         self.work = self.work_at = 0
-        self.trace: Trace | None = None
+        self.trace = None
         self.node = "start"
         self.dirty = True
         # counters on cards, by kind (no entry for none): kept by the primitives that
@@ -707,6 +711,7 @@ class Game:
         if self.is_over:
             raise IllegalAction("the game is over")
         d = self.decision
+        assert d is not None  # a game not over asks for a decision
         # most often, one of the very options listed: looked for by identity (a
         # loop: faster, for a few options, than any C pipeline made for it)
         for option in d.options:
@@ -740,13 +745,13 @@ class Game:
         self.runner.advance(self)
         return events[start:]
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` sees of the game, as JSON data: the observation to decide on
         (None: what a watcher sees). See `kotc.engine.view`."""
         return seen_by(self, seat)
 
     @property
-    def result(self) -> dict | None:
+    def result(self) -> dict[str, Any] | None:
         """The outcome: `winner` (a seat or None), `tied`, `criterion`, `condition`."""
         return self.outcome
 
@@ -761,8 +766,8 @@ class Game:
         g.frames, g.after = _copy_programs(self.frames, self.after)
         g.stack = [a.copy() for a in self.stack]
         g.trace = None  # a copy plays on untraced: what it does is not this game's
-        g.chain = self.chain.copy() if self.chain else None
-        g.battle = self.battle.copy() if self.battle else None
+        g.chain = self.chain.copy() if self.chain else None  # type: ignore[assignment]
+        g.battle = self.battle.copy() if self.battle else None  # type: ignore[assignment]
         g.victims = list(self.victims)
         g.dice = [list(d) for d in self.dice]
         g.recent = [list(r) for r in self.recent]
@@ -778,10 +783,10 @@ class Game:
     def __copy__(self) -> Game:
         return self.clone()
 
-    def __deepcopy__(self, memo: dict) -> Game:
+    def __deepcopy__(self, memo: dict[str, Any]) -> Game:
         return self.clone()
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its state, event log, ruleset and cards (a process pool sends
         games so); unpickled with the engine `Engine.shared` keeps for them."""
         engine = self.engine
@@ -834,7 +839,7 @@ class Game:
         }
         return json.dumps(data, separators=(",", ":"))
 
-    def log_json(self) -> list[dict]:
+    def log_json(self) -> list[dict[str, Any]]:
         """The event log, JSON-ready: one dict per event, with its citation."""
         return [e.to_json() for e in self.events]
 
@@ -874,7 +879,7 @@ class Game:
             ) from None
 
     @classmethod
-    def _restored(cls, data: dict, engine: Engine) -> Game:
+    def _restored(cls, data: dict[str, Any], engine: Engine) -> Game:
         g = object.__new__(cls)
         g.standard_memo = g.resources_memo = None
         g.trace = None
@@ -1005,7 +1010,7 @@ class Game:
     def context(self, name: str) -> Any:
         return services.Context(self, name)
 
-    def attr(self, value: Any, name: str, env: dict) -> Any:
+    def attr(self, value: Any, name: str, env: dict[str, Any]) -> Any:
         """`value.name`, as programs read it (see `services.attr`)."""
         return services.attr(self, value, name, env)
 
@@ -1023,7 +1028,9 @@ class Game:
         return modifier in self.ability(ability).modifiers
 
     def ability(self, ref: AbilityRef) -> CompiledAbility:
-        return self.engine.abilities[self.cards[ref.card].design][ref.index]
+        ability: CompiledAbility = self.engine.abilities[
+            self.cards[ref.card].design][ref.index]
+        return ability
 
     def cost_of(self, card: int) -> int:
         stat = self.engine.cost_stat
@@ -1066,7 +1073,8 @@ class Game:
     skip_step = primitives.skip_step
     leave_game = primitives.leave_game
 
-    def pop_counter(self, card: int, kind: str, seat: int, cite) -> None:
+    def pop_counter(self, card: int, kind: str, seat: int,
+                    cite: ast.Citation | None) -> None:
         self.referee.pop_counter(self, card, kind, seat, cite)
 
     def resources(self, seat: int) -> list[int]:
@@ -1083,19 +1091,22 @@ class Game:
                     n += 1
         return n
 
-    def end_game(self, why: str, cite) -> None:
+    def end_game(self, why: str, cite: ast.Citation | None) -> None:
         self.runner.finish(self, why, cite)
 
     # delegated to the flow -------------------------------------------------------------
 
-    def emit(self, name: str, fields: dict, env: dict, cite) -> None:
+    def emit(self, name: str, fields: dict[str, Any], env: dict[str, Any],
+             cite: ast.Citation | None) -> None:
         self.referee.emit(self, name, fields, env, cite)
 
-    def fire(self, name: str, fields: dict, env: dict, cite) -> None:
+    def fire(self, name: str, fields: dict[str, Any], env: dict[str, Any],
+             cite: ast.Citation | None) -> None:
         self.referee.fire(self, name, fields, env, cite)
 
     def call_keyword(
-        self, name: str, fields: dict, env: dict, as_cost: bool, cite
+        self, name: str, fields: dict[str, Any], env: dict[str, Any], as_cost: bool,
+        cite: ast.Citation | None,
     ) -> bool:
         """Run a keyword's program; when an ability or a counter in play may watch
         the call, through the referee, which offers it to them. Whether it pushed a
@@ -1124,23 +1135,26 @@ class Game:
         referee.call_watched(self, name, fields, env, kenv)
         return True
 
-    def resolve(self, what: Any, env: dict, cite, then: Block | None = None) -> None:
+    def resolve(self, what: Any, env: dict[str, Any], cite: ast.Citation | None,
+                then: Block | None = None) -> None:
         self.referee.resolve(self, what, env, cite, then)
 
     def perform(
-        self, name: str, values: list, mods: tuple, seat: int, cite, env: dict
+        self, name: str, values: list[Any], mods: tuple[Any, ...], seat: int,
+        cite: ast.Citation | None, env: dict[str, Any],
     ) -> None:
         self.referee.perform(self, name, values, mods, seat, cite, env)
 
-    def begin_battle(self, seat: int, cite) -> None:
+    def begin_battle(self, seat: int, cite: ast.Citation | None) -> None:
         self.referee.begin_battle(self, seat, cite)
 
     def force_attack(
-        self, seat: int, victim: Any, team: list, exhausting: bool, cite
+        self, seat: int, victim: Any, team: list[Any], exhausting: bool,
+        cite: ast.Citation | None,
     ) -> None:
         self.referee.force_attack(self, seat, victim, team, exhausting, cite)
 
-    def after_chain(self, block: Block, env: dict) -> None:
+    def after_chain(self, block: Block, env: dict[str, Any]) -> None:
         self.after.append([block.id, env])
 
 
@@ -1154,10 +1168,11 @@ _FIELDS = tuple(name for name in Game.__slots__ if name != "__weakref__")
 # from JSON, shares each as the original does: each is copied, or written, once.
 
 
-def _copy_programs(frames: list[Frame], after: list) -> tuple[list[Frame], list]:
-    memo: dict[int, dict] = {}
+def _copy_programs(frames: list[Frame], after: list[Any]
+                   ) -> tuple[list[Frame], list[Any]]:
+    memo: dict[int, dict[str, Any]] = {}
 
-    def copied(d: dict) -> dict:
+    def copied(d: dict[str, Any]) -> dict[str, Any]:
         c = memo.get(id(d))
         if c is None:
             c = memo[id(d)] = d.copy()
@@ -1184,11 +1199,11 @@ def _copy_programs(frames: list[Frame], after: list) -> tuple[list[Frame], list]
     return copies, [[block, copied(env)] for block, env in after]
 
 
-def _programs_json(frames: list[Frame], after: list) -> dict:
-    table: list = []  # each shared dict, written once; `{"ref": i}` names one
+def _programs_json(frames: list[Frame], after: list[Any]) -> dict[str, Any]:
+    table: list[Any] = []  # each shared dict, written once; `{"ref": i}` names one
     index: dict[int, int] = {}
 
-    def ref(d: dict) -> int:
+    def ref(d: dict[str, Any]) -> int:
         i = index.get(id(d))
         if i is None:
             i = index[id(d)] = len(table)
@@ -1216,8 +1231,9 @@ def _programs_json(frames: list[Frame], after: list) -> dict:
     }
 
 
-def _programs_from_json(data: dict, blocks: list[Block]) -> tuple[list[Frame], list]:
-    dicts: list[dict] = [{} for _ in data["dicts"]]
+def _programs_from_json(data: dict[str, Any], blocks: list[Block]
+                        ) -> tuple[list[Frame], list[Any]]:
+    dicts: list[dict[str, Any]] = [{} for _ in data["dicts"]]
     for d, written in zip(dicts, data["dicts"], strict=True):
         for k, v in written.items():
             d[k] = dicts[v["ref"]] if type(v) is dict and "ref" in v else decode(v)
@@ -1236,11 +1252,11 @@ def _text(cite: ast.Citation | None) -> str | None:
     return None if cite is None else cite.text
 
 
-def _cite_json(c: ast.Citation | None) -> list | None:
+def _cite_json(c: ast.Citation | None) -> list[Any] | None:
     return None if c is None else [c.edition, c.section, c.interpretation]
 
 
-def _cite_from_json(d: list | None) -> ast.Citation | None:
+def _cite_from_json(d: list[Any] | None) -> ast.Citation | None:
     return None if d is None else ast.Citation(d[1], d[2], d[0])
 
 

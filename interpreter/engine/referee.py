@@ -13,7 +13,7 @@ the graph's nodes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kotc.compiler import ir
 from kotc.compiler.listing import (
@@ -37,6 +37,9 @@ from kotc.runtime.values import AbilityRef, Seat, card_label, seat_of
 from kotc.runtime.vm import NEXT, PUSHED, Block, Frame
 
 from .primitives import eliminate
+
+if TYPE_CHECKING:
+    from .game import Engine
 
 _new_object = object.__new__
 
@@ -78,7 +81,7 @@ class Referee(Listing):
         "popped_by_placer", "unbindable", "used_by_last", "zone_names",
     )
 
-    def __init__(self, engine):
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
         rs = self.rs = engine.rs
         P = self.programs = engine.programs

@@ -787,8 +787,8 @@ class Runner:
                     eliminate(g, s, name, cite)
         env = {"you": seat_of(g.active)}
         flags = g.flags
-        for name, flag, cond, cite in self.end_checks:
-            if flags.get(flag) or (cond is not None and cond(g, env)):
+        for name, flag, test, cite in self.end_checks:
+            if flags.get(flag) or (test is not None and test(g, env)):
                 self.finish(g, name, cite)
                 return
         if g.turn > 0 and g.players[g.active].eliminated:  # not in the setup
