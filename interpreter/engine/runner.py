@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kotc.dsl import ast
-from kotc.flowgraph.build import compile_ruleset
+from kotc.flowgraph.build import TURN_START, compile_ruleset
 from kotc.runtime.actions import Action, Decision
 from kotc.runtime.events import (
     FirstPlayer,
@@ -244,9 +244,12 @@ class Runner:
             node.cite_text = None if node.cite is None else node.cite.text
         for name, d in graph.nodes(data=True):
             self._compile(nodes[name], d, graph)
-        steps = rs.setup_steps
-        self.turn_start = nodes["turn:start"]
-        self.first = nodes[f"setup:{steps[0].name}"] if steps else self.turn_start
+        # where the turns start again (once the active player is out), and where
+        # a new game starts: the node after the graph's start
+        self.turn_start = nodes[TURN_START]
+        first = nodes[fg.start].next
+        assert first is not None, "the flow graph's start leads nowhere"
+        self.first = first
         # where a sub-flow entered by a call begins: its first node
         self.entries: dict[str, RunNode] = {}
         for node in nodes.values():
