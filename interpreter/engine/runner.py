@@ -303,9 +303,12 @@ class Runner:
                         if node.skip_to is None:  # named in `skipped`: the step after
                             node.skip_to = self.nodes[target]
         elif kind == "window":
-            node.visit = self._window
-            node.answer = self._answer
             node.policy = d["policy"]
+            node.visit, node.answer = {
+                "active": (self._ask_active, self._answered_active),
+                "round": (self._ask_round, self._answered_round),
+                "others": (self._ask_others, self._answered_others),
+            }[node.policy]
             node.ask_when_empty = bool(d.get("ask_when_empty"))
             node.auto_pass = bool(d.get("auto_pass"))
             node.start = d.get("start") or ""
@@ -622,94 +625,106 @@ class Runner:
 
     # --- windows -----------------------------------------------------------------------
 
-    def _window(self, g: Game, act: Activation) -> bool:
-        node = act.node
-        if act.stage == DONE:
-            return True
-        policy = node.policy
-        if policy == "active":
-            g.stand(node.name)
-            options = self.referee.options(g, g.active, node.offers)
-            if not options and not node.ask_when_empty:
-                return True
-            options.append(node.close)  # type: ignore[arg-type]
-            g.decision = Decision(g.active, node.prompt, options, node.resume, node.cite)
-            return False
-        elif policy == "round":
-            g.stand(node.name)
-            asked = len(g.in_game)
-            while act.count < asked:
-                options = self.referee.options(g, act.seat, node.offers)
-                if options or not node.auto_pass:
-                    options.append(PASS)
-                    g.decision = Decision(act.seat, node.prompt, options, node.resume,
-                                          node.cite)
-                    return False
-                act.count += 1
-                act.seat = g.next_seat(act.seat, node.way)
-            return True
-        else:  # others: each other player once around, from the active player's left
-            if act.stage == BEGIN:
-                # nothing to offer (no counters in play of the kinds its actions
-                # take: `_gate_open`, written out), or nobody else to offer it to
-                gate, in_play = node.gate, g.counters_in_play
-                if (not node.offers or len(g.players) < 2 or gate is not None and (
-                        not in_play or in_play.keys().isdisjoint(gate))):
-                    return True
-                act.stage, act.count = RUN, 1
-            g.stand(node.name)
-            players = g.players
-            n = len(players)
-            k = act.count
-            while k < n:
-                seat = (g.active + k) % n
-                if not players[seat].eliminated:
-                    options = self.referee.options(g, seat, node.offers)
-                    if options:
-                        options.append(PASS)
-                        act.count = k
-                        g.decision = Decision(int(seat), node.prompt, options,
-                                              node.resume, node.cite)
-                        return False
-                k += 1
-            act.count = k
-            return True
+    # Each policy asks and takes answers in its own pair of methods, chosen as the
+    # node is compiled (`RunNode.visit`, `RunNode.answer`).
 
-    def _answer(self, g: Game, act: Activation, action: Action) -> None:
-        """An answer at a window: its close, a pass, or an action taken there."""
+    def _ask_active(self, g: Game, act: Activation) -> bool:
+        """The active player, until they close the window; one with nothing to take
+        but the close is asked only where `ask_when_empty` says so."""
+        if act.stage == DONE:  # closed; its guards are read as it is left
+            return True
         node = act.node
-        kind = action.kind
-        policy = node.policy
-        if policy == "active":
-            if kind != "end":
-                self.referee.take(g, g.active, action)
-            elif node.guards:  # read as it is left, at its next visit
-                act.stage = DONE
-            else:  # closed: it leaves now (`enter`, written out)
-                target = node.next
-                if target is None or target.kind == "stack":
-                    self.enter(g, act, target)
-                else:
-                    act.node, act.stage, act.count = target, BEGIN, 0
-        elif policy == "round":
-            seat = act.seat
-            if kind == "pass":
-                act.count += 1
-                if act.count >= len(g.in_game):
-                    self.leave(g, act)
-                else:
-                    act.seat = g.next_seat(seat, node.way)
-                return
-            if node.after_action == "next":  # the round goes on from the next seat
-                act.count, act.seat = 0, g.next_seat(seat, node.way)
-            self.referee.take(g, seat, action)
-        elif kind == "pass":
+        g.stand(node.name)
+        options = self.referee.options(g, g.active, node.offers)
+        if not options and not node.ask_when_empty:
+            return True
+        options.append(node.close)  # type: ignore[arg-type]
+        g.decision = Decision(g.active, node.prompt, options, node.resume, node.cite)
+        return False
+
+    def _answered_active(self, g: Game, act: Activation, action: Action) -> None:
+        node = act.node
+        if action.kind != "end":
+            self.referee.take(g, g.active, action)
+        elif node.guards:  # read as it is left, at its next visit
+            act.stage = DONE
+        else:  # closed: it leaves now (`enter`, written out)
+            target = node.next
+            if target is None or target.kind == "stack":
+                self.enter(g, act, target)
+            else:
+                act.node, act.stage, act.count = target, BEGIN, 0
+
+    def _ask_round(self, g: Game, act: Activation) -> bool:
+        """Each player in turn from the seat the round started at, until all have
+        passed in a row; one with nothing to take passes unasked where
+        `auto_pass` says so."""
+        node = act.node
+        g.stand(node.name)
+        asked = len(g.in_game)
+        while act.count < asked:
+            options = self.referee.options(g, act.seat, node.offers)
+            if options or not node.auto_pass:
+                options.append(PASS)
+                g.decision = Decision(act.seat, node.prompt, options, node.resume,
+                                      node.cite)
+                return False
             act.count += 1
-        else:
-            seat = (g.active + act.count) % len(g.players)
-            if node.after_action == "close":  # its sub-flow returns, then the action
-                g.stack.pop()
-            self.referee.take(g, seat, action)
+            act.seat = g.next_seat(act.seat, node.way)
+        return True
+
+    def _answered_round(self, g: Game, act: Activation, action: Action) -> None:
+        node = act.node
+        seat = act.seat
+        if action.kind == "pass":
+            act.count += 1
+            if act.count >= len(g.in_game):  # all have passed in a row
+                self.leave(g, act)
+            else:
+                act.seat = g.next_seat(seat, node.way)
+            return
+        if node.after_action == "next":  # the round goes on from the next seat
+            act.count, act.seat = 0, g.next_seat(seat, node.way)
+        self.referee.take(g, seat, action)
+
+    def _ask_others(self, g: Game, act: Activation) -> bool:
+        """Each other player in turn from the active player's left, once around;
+        nobody is asked only to pass."""
+        node = act.node
+        if act.stage == BEGIN:
+            # nothing to offer (no counters in play of the kinds its actions
+            # take: `_gate_open`, written out), or nobody else to offer it to
+            gate, in_play = node.gate, g.counters_in_play
+            if (not node.offers or len(g.players) < 2 or gate is not None and (
+                    not in_play or in_play.keys().isdisjoint(gate))):
+                return True
+            act.stage, act.count = RUN, 1
+        g.stand(node.name)
+        players = g.players
+        n = len(players)
+        k = act.count
+        while k < n:
+            seat = (g.active + k) % n
+            if not players[seat].eliminated:
+                options = self.referee.options(g, seat, node.offers)
+                if options:
+                    options.append(PASS)
+                    act.count = k
+                    g.decision = Decision(int(seat), node.prompt, options,
+                                          node.resume, node.cite)
+                    return False
+            k += 1
+        act.count = k
+        return True
+
+    def _answered_others(self, g: Game, act: Activation, action: Action) -> None:
+        if action.kind == "pass":
+            act.count += 1
+            return
+        seat = (g.active + act.count) % len(g.players)
+        if act.node.after_action == "close":  # its sub-flow returns, then the action
+            g.stack.pop()
+        self.referee.take(g, seat, action)
 
     # --- the stack and returns ---------------------------------------------------------
 
