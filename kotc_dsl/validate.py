@@ -915,6 +915,13 @@ class Checker:
             self.error(s.target, f"order: '{s.target}' is no list a record keeps")
         self.typed(s.chooser, sc, "player", "who orders the list")
 
+    def stmt_Watch(self, s: ast.Watch, sc: Scope) -> None:
+        self.typed(s.times, sc, "int", "how many times each")
+        self.typed(s.keys, sc, "int", "for how many")
+        inner = self.trigger(s.trigger, sc)
+        self.expr(s.key, inner)
+        self.block(s.body, inner)
+
     def stmt_AfterChain(self, s, sc) -> None:
         self.block(s.body, sc)
 

@@ -363,7 +363,7 @@ class Game:
         "first_player", "phase", "step", "frames", "tasks", "decision", "answer",
         "chain", "battle", "victims", "after", "dice", "recent", "events", "flags",
         "max_turns", "is_over", "outcome", "applied", "node", "dirty",
-        "counters_in_play", "marked", "usage",
+        "counters_in_play", "marked", "usage", "watches",
         # the loop rounds run since decision number `work_at` (`Bounds.check_work`)
         "work", "work_at",
         # what a traced game records of the flow graph's nodes and edges it moves
@@ -414,6 +414,7 @@ class Game:
     counters_in_play: dict[str, int]
     marked: set[int]
     usage: dict[str, int]
+    watches: list[list[Any]]
     engine: Engine
     referee: Referee
     standard_memo: dict[int, bool] | None
@@ -659,6 +660,8 @@ class Game:
         # the primitives that make them, so expiring need not look at every card
         self.marked: set[int] = set()
         self.usage: dict[str, int] = {}  # keyword, counter and chain-length tallies
+        # the watches players hold (see `watch`)
+        self.watches: list[list[Any]] = []
 
     def _deal(self, seat: Seat, deck: Deck) -> None:
         start, reserve = self.engine.start_zone, self.engine.reserve_zone
@@ -770,6 +773,8 @@ class Game:
         g.usage = dict(self.usage)
         g.counters_in_play = dict(self.counters_in_play)
         g.marked = set(self.marked)
+        g.watches = [[n, dict(env), times, keys, [list(u) for u in used]]
+                     for n, env, times, keys, used in self.watches]
         return g
 
     # `copy.copy` and `copy.deepcopy` clone too: a copy sharing the cards would
@@ -830,6 +835,9 @@ class Game:
             "node": self.node,
             "dirty": self.dirty,
             "usage": self.usage,
+            # written only when held: states written before watches existed, and
+            # those of games with none, read alike
+            **({"watches": encode(self.watches)} if self.watches else {}),
         }
         return json.dumps(data, separators=(",", ":"))
 
@@ -929,6 +937,7 @@ class Game:
             for kind, _ in c.counters:
                 g.counters_in_play[kind] = g.counters_in_play.get(kind, 0) + 1
         g.marked = {c.id for c in g.cards if c.timed or c.tags}
+        g.watches = decode(data.get("watches", []))
         return g
 
     # --- the run loop ---------------------------------------------------------------
@@ -1166,6 +1175,12 @@ class Game:
 
     def after_chain(self, block: Block, env: dict) -> None:
         self.after.append([block.id, env])
+
+    def watch(self, number: int, times: int, keys: int, env: dict) -> None:
+        """A watch made (`ir.Watch` number `number`), held by `env`'s `you` until it
+        expires: kept as its number, its environment, its count (`times` per key,
+        for `keys` keys) and the uses made, per key: `[key, uses]`."""
+        self.watches.append([number, env, times, keys, []])
 
 
 # what `clone` copies: every field of a game

@@ -45,7 +45,7 @@ from kotc.runtime.events import (
     TurnLost,
 )
 from kotc.runtime.state import Battle, Chain
-from kotc.runtime.values import AbilityRef, Seat, card_label, seat_of
+from kotc.runtime.values import AbilityRef, Seat, card_label, encode, seat_of
 from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame
 from kotc.runtime.vm import run as run_frames
 
@@ -934,6 +934,8 @@ class Referee(Listing):
             st = f.scratch = [cands, 0]
         cands, i = st
         answer = g.take_answer()
+        if answer is not None and cands[i][0] is None:
+            return self._use_watch(g, f, cands[i][2], answer.kind == "yes")
         if answer is not None:
             card, kind, placer = cands[i]
             st[1] = i = i + 1
@@ -956,6 +958,8 @@ class Referee(Listing):
             f.scratch = None
             return NEXT
         card, kind, placer = cands[i]
+        if card is None:
+            return self._offer_watch(g, f, placer)
         if [kind, placer] not in g.cards[card].counters:
             st[1] += 1
             return PUSHED
@@ -966,6 +970,71 @@ class Referee(Listing):
             [_POP, _KEEP],
             cite=spec.cite,
         )
+
+    def _offer_watch(self, g, f: Frame, index: int) -> int:
+        """Ask the holder of watch `index` whether to use it on the frame's event,
+        if it is still held and its count allows; else go on to the next."""
+        found = self._watch_use(g, f.event, index)
+        if found is None:
+            f.scratch[1] += 1
+            return PUSHED
+        w, spec, _key, used = found
+        env = w[1]
+        source = env.get("this")
+        whose = ("" if source is None
+                 else f" of {card_label(g.cards[source].name, source)}")
+        return g.ask(
+            env["you"],
+            f"use the effect{whose} on {f.event['__name']} "
+            f"(used {used} of {w[2]} times)?",
+            [_USE, _KEEP],
+            cite=spec.cite,
+        )
+
+    def _use_watch(self, g, f: Frame, index: int, yes: bool) -> int:
+        """The holder's answer: on yes, the use counted and the watch's program run
+        (then the same event is offered again); on no, the next candidate."""
+        found = self._watch_use(g, f.event, index) if yes else None
+        if found is None:
+            f.scratch[1] += 1
+            return PUSHED
+        w, spec, key, used = found
+        uses = w[4]
+        for u in uses:
+            if u[0] == key:
+                u[1] += 1
+                break
+        else:
+            uses.append([key, 1])
+        g.frames.append(Frame(spec.body, {**w[1], "event": f.event}, event=f.event))
+        return PUSHED
+
+    def _watch_use(self, g, event: dict, index: int):
+        """Watch `index` as it stands for this event: (its record, its spec, the
+        event's key, the uses made of that key), or None when it is no longer held
+        or its count is spent for this key."""
+        if index >= len(g.watches):
+            return None
+        w = g.watches[index]
+        spec = self.programs.watch(w[0])
+        key = encode(spec.key(g, {**w[1], "event": event}))
+        uses = w[4]
+        used = next((u[1] for u in uses if u[0] == key), None)
+        if used is None:
+            return (w, spec, key, 0) if len(uses) < w[3] else None
+        return (w, spec, key, used) if used < w[2] else None
+
+    def _watch_candidates(self, g, event: dict) -> list:
+        """The watches held that wait for this event and whose condition holds, as
+        candidates `(None, None, index)` (see `react`)."""
+        found = []
+        for i, w in enumerate(g.watches):
+            spec = self.programs.watch(w[0])
+            if spec.event == event["__name"] and (
+                spec.cond is None or spec.cond(g, {**w[1], "event": event})
+            ):
+                found.append((None, None, i))
+        return found
 
     def popper(self, g, card: int, placer: int) -> int:
         """Who may pop a counter `placer` placed on the card: its placer where the
@@ -990,9 +1059,13 @@ class Referee(Listing):
         return kinds is not None and not in_play.keys().isdisjoint(kinds)
 
     def reactive_candidates(self, g, timing, event: dict) -> list:
+        """The counters that may react to the event (`(card, kind, placer)`), then
+        the watches (see `_watch_candidates`)."""
+        watches = self._watch_candidates(g, event) if g.watches and timing is None \
+            else []
         kinds = self.reactions.get((timing, event["__name"]))
         if not kinds or g.counters_in_play.keys().isdisjoint(kinds):
-            return []
+            return watches
         found = []
         for c in self._hosts(g):
             if not c.counters:
@@ -1007,10 +1080,10 @@ class Referee(Listing):
                        "event": event}
                 if spec.cond is None or spec.cond(g, env):
                     found.append((c.id, kind, placer))
-        return found
+        return found + watches
 
     def fire(self, g, name: str, fields: dict, env: dict, cite) -> None:
-        if name not in self.listened and (
+        if name not in self.listened and not g.watches and (
             not g.counters_in_play or not self._watching(g, (None, name))
         ):
             return
@@ -1336,6 +1409,7 @@ CHECK, LOSE, GAME_OVER = "endgame:check", "endgame:lose", "game_over"
 # answers that are the same at every decision of their kind (actions are immutable)
 _PASS = Action("pass", None, "pass")
 _POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
+_USE = Action("yes", None, "use")
 
 # names an expression may read that never stand for an ability or its card
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
