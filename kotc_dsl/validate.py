@@ -392,11 +392,12 @@ class Checker:
             self.counter_phrase(r, holes)
             return
         if r.phrase_kind == "caveat":
-            if holes or r.body or r.trigger is not None or r.cond is not None \
+            if holes - {"x"} or r.body or r.trigger is not None or r.cond is not None \
                     or r.modifiers:
                 self.error(r, f"caveat phrase '{r.name}' is a printed text and its "
-                              f"name: no placeholder, program, trigger or condition "
-                              f"(the rules that name it say what it does)")
+                              f"name: no placeholder but [x], no program, trigger or "
+                              f"condition (the rules that name it say what it does; "
+                              f"caveat_x(card, {r.name}) reads its number)")
             return
         for hole in sorted(holes - PHRASE_HOLES.keys()):
             self.error(

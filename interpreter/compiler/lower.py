@@ -309,7 +309,8 @@ class Lowering:
         args: list[ir.Expr] = []
         for i, a in enumerate(e.args):
             bare = (
-                (i == 1 and e.func in ("placed_by", "counters_on", "tagged", "has_caveat")
+                (i == 1 and e.func in ("placed_by", "counters_on", "tagged", "has_caveat",
+                                       "caveat_x")
                  or i == 0 and e.func == "past")
                 and isinstance(a, ast.Path)
                 and len(a.parts) == 1

@@ -132,8 +132,9 @@ class Engine:
         self.bounds = Bounds(ruleset)
         self.abilities: dict[str, list[CompiledAbility]] = {}
         self.designs: dict[str, CardDesign] = {}
-        # the caveats each design is printed with (the battle's team rule reads them)
-        self.caveats: dict[str, frozenset[str]] = {}
+        # the caveats each design is printed with, and the number each prints for
+        # [x] (the rules that name them read them: `has_caveat`, `caveat_x`)
+        self.caveats: dict[str, dict[str, int]] = {}
         # in name order: the programs are numbered as compiled, and a saved game
         # names them by number, so one pool listed in any order compiles alike
         for d in sorted(designs, key=lambda d: d.name):
