@@ -808,6 +808,11 @@ class UsedBy(Setting):
     setting = "used_by_last_controller"
 
 
+@dataclass(frozen=True)
+class UnpayableCosts(Setting):
+    setting = "unpayable_costs_not_offered"
+
+
 # battle
 
 

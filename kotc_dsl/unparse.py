@@ -359,6 +359,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
                 "{body:block}",
     ast.StandardActivation: "standard_activation {cond}",
     ast.UsedBy: "used_by last_controller",
+    ast.UnpayableCosts: "unpayable_costs not_offered",
     ast.Modifier: "modifier {ident} {label:q}",
     ast.BattleStep: "step {ident} {label:q} {position} {cite} does {ops:,}",
     ast.BattlePart: "part {ident} {cite} {body:block}",

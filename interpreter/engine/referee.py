@@ -127,7 +127,8 @@ class Referee(Listing):
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
         "step_windows", "steps", "steps_count", "steps_run",
         "team_zone", "turn_cite", "turn_limit_cite", "turn_text",
-        "popped_by_placer", "unbindable", "used_by_last", "zone_names",
+        "popped_by_placer", "unbindable", "unpayable_hidden", "used_by_last",
+        "zone_names",
     )
 
     def __init__(self, engine):
@@ -284,6 +285,10 @@ class Referee(Listing):
         # whether the player who last had a card in play may use it wherever it is
         # (the actions section's `used_by last_controller`)
         self.used_by_last = rs.setting("actions", "used_by_last_controller") is not None
+        # an ability whose printed cost cannot be paid is not offered (the actions
+        # section's `unpayable_costs not_offered`)
+        self.unpayable_hidden = (
+            rs.setting("actions", "unpayable_costs_not_offered") is not None)
         self.concessions = rs.concessions
         # Card types no card of this game can have (no design of that type, nor the
         # pawns' type): an action with a parameter of such a type is never
