@@ -962,7 +962,8 @@ class _Explainer:
             ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
             ability = g.ability(ref)
             inner = {"you": env["you"], "this": ref.card}
-            if ability.affordable is not None and not ability.affordable(g, inner):
+            if referee.unpayable_hidden and ability.affordable is not None \
+                    and not ability.affordable(g, inner):
                 return "the ability's printed cost cannot be paid in full"
             std = rs.setting("actions", "standard_activation")
             cite = ability.cite or (std.cite if std else None)

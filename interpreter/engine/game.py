@@ -138,8 +138,9 @@ class Engine:
         self.bounds = Bounds(ruleset)
         self.abilities: dict[str, list[CompiledAbility]] = {}
         self.designs: dict[str, CardDesign] = {}
-        # the caveats each design is printed with (the battle's team rule reads them)
-        self.caveats: dict[str, frozenset[str]] = {}
+        # the caveats each design is printed with, and the number each prints for
+        # [x] (the rules that name them read them: `has_caveat`, `caveat_x`)
+        self.caveats: dict[str, dict[str, int]] = {}
         # in name order: the programs are numbered as compiled, and a saved game
         # names them by number, so one pool listed in any order compiles alike
         for d in sorted(designs, key=lambda d: d.name):
@@ -372,7 +373,7 @@ class Game:
         "first_player", "phase", "step", "frames", "stack", "decision", "answer",
         "chain", "battle", "victims", "after", "dice", "recent", "events", "flags",
         "max_turns", "is_over", "outcome", "applied", "node", "dirty",
-        "counters_in_play", "marked", "away", "usage",
+        "counters_in_play", "marked", "away", "usage", "watches",
         # the loop rounds run since decision number `work_at` (`Bounds.check_work`)
         "work", "work_at",
         # what a traced game records of the flow graph's nodes and edges it moves
@@ -425,6 +426,7 @@ class Game:
     marked: set[int]
     away: set[int]
     usage: dict[str, int]
+    watches: list[list[Any]]
     engine: Engine
     referee: Referee
     runner: Runner
@@ -678,6 +680,8 @@ class Game:
         # (see `kotc.engine.primitives`)
         self.away: set[int] = set()
         self.usage: dict[str, int] = {}  # keyword, counter and chain-length tallies
+        # the watches players hold (see `watch`)
+        self.watches: list[list[Any]] = []
 
     def _deal(self, seat: Seat, deck: Deck) -> None:
         start, reserve = self.engine.start_zone, self.engine.reserve_zone
@@ -789,6 +793,8 @@ class Game:
         g.counters_in_play = dict(self.counters_in_play)
         g.marked = set(self.marked)
         g.away = set(self.away)
+        g.watches = [[n, dict(env), times, keys, [list(u) for u in used]]
+                     for n, env, times, keys, used in self.watches]
         return g
 
     # `copy.copy` and `copy.deepcopy` clone too: a copy sharing the cards would
@@ -849,6 +855,9 @@ class Game:
             "node": self.node,
             "dirty": self.dirty,
             "usage": self.usage,
+            # written only when held: states written before watches existed, and
+            # those of games with none, read alike
+            **({"watches": encode(self.watches)} if self.watches else {}),
         }
         return json.dumps(data, separators=(",", ":"))
 
@@ -950,6 +959,7 @@ class Game:
                 g.counters_in_play[kind] = g.counters_in_play.get(kind, 0) + 1
         g.marked = {c.id for c in g.cards if c.timed or c.tags}
         g.away = away_from_last_controller(g.cards)
+        g.watches = decode(data.get("watches", []))
         return g
 
     # --- the run loop ---------------------------------------------------------------
@@ -1169,6 +1179,12 @@ class Game:
 
     def after_chain(self, block: Block, env: dict[str, Any]) -> None:
         self.after.append([block.id, env])
+
+    def watch(self, number: int, times: int, keys: int, env: dict[str, Any]) -> None:
+        """A watch made (`ir.Watch` number `number`), held by `env`'s `you` until it
+        expires: kept as its number, its environment, its count (`times` per key,
+        for `keys` keys) and the uses made, per key: `[key, uses]`."""
+        self.watches.append([number, env, times, keys, []])
 
 
 # what `clone` copies: every field of a game

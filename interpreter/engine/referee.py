@@ -33,7 +33,7 @@ from kotc.runtime.events import (
     Popped,
 )
 from kotc.runtime.state import Battle, Chain
-from kotc.runtime.values import AbilityRef, Seat, card_label, seat_of
+from kotc.runtime.values import AbilityRef, Seat, card_label, encode, seat_of
 from kotc.runtime.vm import NEXT, PUSHED, Block, Frame
 
 from .primitives import eliminate
@@ -78,7 +78,8 @@ class Referee(Listing):
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
         "step_windows",
         "team_zone", "turn_cite", "turn_limit_cite", "turn_text",
-        "popped_by_placer", "unbindable", "used_by_last", "zone_names",
+        "popped_by_placer", "unbindable", "unpayable_hidden", "used_by_last",
+        "zone_names",
     )
 
     def __init__(self, engine: Engine) -> None:
@@ -217,6 +218,10 @@ class Referee(Listing):
         # whether the player who last had a card in play may use it wherever it is
         # (the actions section's `used_by last_controller`)
         self.used_by_last = rs.setting("actions", "used_by_last_controller") is not None
+        # an ability whose printed cost cannot be paid is not offered (the actions
+        # section's `unpayable_costs not_offered`)
+        self.unpayable_hidden = (
+            rs.setting("actions", "unpayable_costs_not_offered") is not None)
         self.concessions = rs.concessions
         # Card types no card of this game can have (no design of that type, nor the
         # pawns' type): an action with a parameter of such a type is never
@@ -551,6 +556,8 @@ class Referee(Listing):
             st = f.scratch = [cands, 0]
         cands, i = st
         answer = g.take_answer()
+        if answer is not None and cands[i][0] is None:
+            return self._use_watch(g, f, cands[i][2], answer.kind == "yes")
         if answer is not None:
             card, kind, placer = cands[i]
             st[1] = i = i + 1
@@ -573,6 +580,8 @@ class Referee(Listing):
             f.scratch = None
             return NEXT
         card, kind, placer = cands[i]
+        if card is None:
+            return self._offer_watch(g, f, placer)
         if [kind, placer] not in g.cards[card].counters:
             st[1] += 1
             return PUSHED
@@ -583,6 +592,71 @@ class Referee(Listing):
             [_POP, _KEEP],
             cite=spec.cite,
         )
+
+    def _offer_watch(self, g, f: Frame, index: int) -> int:
+        """Ask the holder of watch `index` whether to use it on the frame's event,
+        if it is still held and its count allows; else go on to the next."""
+        found = self._watch_use(g, f.event, index)
+        if found is None:
+            f.scratch[1] += 1
+            return PUSHED
+        w, spec, _key, used = found
+        env = w[1]
+        source = env.get("this")
+        whose = ("" if source is None
+                 else f" of {card_label(g.cards[source].name, source)}")
+        return g.ask(
+            env["you"],
+            f"use the effect{whose} on {f.event['__name']} "
+            f"(used {used} of {w[2]} times)?",
+            [_USE, _KEEP],
+            cite=spec.cite,
+        )
+
+    def _use_watch(self, g, f: Frame, index: int, yes: bool) -> int:
+        """The holder's answer: on yes, the use counted and the watch's program run
+        (then the same event is offered again); on no, the next candidate."""
+        found = self._watch_use(g, f.event, index) if yes else None
+        if found is None:
+            f.scratch[1] += 1
+            return PUSHED
+        w, spec, key, used = found
+        uses = w[4]
+        for u in uses:
+            if u[0] == key:
+                u[1] += 1
+                break
+        else:
+            uses.append([key, 1])
+        g.frames.append(Frame(spec.body, {**w[1], "event": f.event}, event=f.event))
+        return PUSHED
+
+    def _watch_use(self, g, event: dict, index: int):
+        """Watch `index` as it stands for this event: (its record, its spec, the
+        event's key, the uses made of that key), or None when it is no longer held
+        or its count is spent for this key."""
+        if index >= len(g.watches):
+            return None
+        w = g.watches[index]
+        spec = self.programs.watch(w[0])
+        key = encode(spec.key(g, {**w[1], "event": event}))
+        uses = w[4]
+        used = next((u[1] for u in uses if u[0] == key), None)
+        if used is None:
+            return (w, spec, key, 0) if len(uses) < w[3] else None
+        return (w, spec, key, used) if used < w[2] else None
+
+    def _watch_candidates(self, g, event: dict) -> list:
+        """The watches held that wait for this event and whose condition holds, as
+        candidates `(None, None, index)` (see `react`)."""
+        found = []
+        for i, w in enumerate(g.watches):
+            spec = self.programs.watch(w[0])
+            if spec.event == event["__name"] and (
+                spec.cond is None or spec.cond(g, {**w[1], "event": event})
+            ):
+                found.append((None, None, i))
+        return found
 
     def popper(self, g, card: int, placer: int) -> int:
         """Who may pop a counter `placer` placed on the card: its placer where the
@@ -607,9 +681,13 @@ class Referee(Listing):
         return kinds is not None and not in_play.keys().isdisjoint(kinds)
 
     def reactive_candidates(self, g, timing, event: dict) -> list:
+        """The counters that may react to the event (`(card, kind, placer)`), then
+        the watches (see `_watch_candidates`)."""
+        watches = self._watch_candidates(g, event) if g.watches and timing is None \
+            else []
         kinds = self.reactions.get((timing, event["__name"]))
         if not kinds or g.counters_in_play.keys().isdisjoint(kinds):
-            return []
+            return watches
         found = []
         for c in self._hosts(g):
             if not c.counters:
@@ -624,10 +702,10 @@ class Referee(Listing):
                        "event": event}
                 if spec.cond is None or spec.cond(g, env):
                     found.append((c.id, kind, placer))
-        return found
+        return found + watches
 
     def fire(self, g, name: str, fields: dict, env: dict, cite) -> None:
-        if name not in self.listened and (
+        if name not in self.listened and not g.watches and (
             not g.counters_in_play or not self._watching(g, (None, name))
         ):
             return
@@ -739,6 +817,7 @@ class Referee(Listing):
 # answers that are the same at every decision of their kind (actions are immutable)
 _PASS = Action("pass", None, "pass")
 _POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
+_USE = Action("yes", None, "use")
 
 # names an expression may read that never stand for an ability or its card
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
