@@ -413,15 +413,27 @@ class Pay(Stmt):
 
 
 @dataclass(frozen=True)
-class AfterChain(Stmt):
+class After(Stmt):
+    """A program run once the sub-flow under way ends (at once if none is)."""
+
+    flow: str
     body: Block
 
 
 @dataclass(frozen=True)
-class Attack(Stmt):
-    victim: Expr
-    team: Expr
-    exhausting: bool = False
+class FieldValue(Node):
+    """A field of a sub-flow's record and its first value (`attacker = you`)."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Begin(Stmt):
+    """A sub-flow entered with its record's first values."""
+
+    flow: str
+    fields: tuple[FieldValue, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -454,11 +466,6 @@ class Expire(Stmt):
 class Resolve(Stmt):
     what: Expr
     then: Block = ()  # run once the ability has resolved (see rules/effects.tx)
-
-
-@dataclass(frozen=True)
-class BeginBattle(Stmt):
-    pass
 
 
 @dataclass(frozen=True)

@@ -206,6 +206,10 @@ BATTLE_FIELDS = frozenset({
     "defense_dice", "forced",
 })
 
+# The sub-flows a program may wait for (`after chain { ... }`); a battle is also
+# begun by a program (`begin battle with ...`), a chain as an ability resolves.
+FLOWS = ("chain", "battle")
+
 # Language constructs a glossary term may name instead of a definition.
 BUILTIN_CONSTRUCTS = frozenset(
     {

@@ -27,6 +27,7 @@ from .types import (
     CONTEXT_ATTRS,
     ELEMENT_NAME,
     EVENT_COMMON,
+    FLOWS,
     FUNCTIONS,
     GLOBAL_NAMES,
     LOG_EVENTS,
@@ -915,22 +916,43 @@ class Checker:
             self.error(s.target, f"order: '{s.target}' is no list a record keeps")
         self.typed(s.chooser, sc, "player", "who orders the list")
 
-    def stmt_AfterChain(self, s, sc) -> None:
+    def stmt_After(self, s: ast.After, sc: Scope) -> None:
+        if s.flow not in FLOWS:
+            self.error(s, f"`after {s.flow}`: a program waits so only for a "
+                          f"sub-flow ({', '.join(FLOWS)})")
+        elif s.flow == "battle" and not self.step_names:
+            self.error(s, "`after battle` needs battle steps in the `battle` section")
         self.block(s.body, sc)
 
-    def stmt_Attack(self, s: ast.Attack, sc: Scope) -> None:
-        self.typed(s.victim, sc, "victim", "the victim")
-        self.typed(s.team, sc, "cards", "the attacking team")
+    def stmt_Begin(self, s: ast.Begin, sc: Scope) -> None:
+        if s.flow != "battle":
+            self.error(s, f"`begin {s.flow}`: only a battle is begun so (`begin "
+                          f"battle with ...`); a chain begins as an ability resolves")
+            return
+        if not self.step_names:
+            self.error(s, "`begin battle` needs battle steps in the `battle` section")
+            return
+        record = self.rs.battle_record
+        fields = {f.name: f.type for f in (record.fields if record else ())}
+        given: set[str] = set()
+        for fv in s.fields:
+            if fv.name not in fields:
+                self.error(fv, f"the battle's record has no field '{fv.name}' "
+                               f"(it declares {', '.join(fields) or 'none'})")
+            elif fv.name in given:
+                self.error(fv, f"`begin battle` sets '{fv.name}' twice")
+            else:
+                self.typed(fv.value, sc, fields[fv.name], f"the battle's {fv.name}")
+            given.add(fv.name)
+        if "attacker" not in given:
+            self.error(s, "`begin battle` names its attacker (`begin battle with "
+                          "attacker = you`): the battle's parts run as that player")
 
     def stmt_Banish(self, s, sc) -> None:
         self.typed(s.what, sc, "cards", "what is removed from the game")
 
     def stmt_EndGame(self, s, sc) -> None:
         return None
-
-    def stmt_BeginBattle(self, s, sc) -> None:
-        if not self.step_names:
-            self.error(s, "`begin battle` needs battle steps in the `battle` section")
 
     def stmt_Reset(self, s: ast.Reset, sc: Scope) -> None:
         for st in s.stats:

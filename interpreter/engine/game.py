@@ -1156,17 +1156,6 @@ class Game:
     ) -> None:
         self.referee.perform(self, name, values, mods, seat, cite, env)
 
-    def begin_battle(self, seat: int, cite) -> None:
-        self.referee.begin_battle(self, seat, cite)
-
-    def force_attack(
-        self, seat: int, victim: Any, team: list, exhausting: bool, cite
-    ) -> None:
-        self.referee.force_attack(self, seat, victim, team, exhausting, cite)
-
-    def after_chain(self, block: Block, env: dict) -> None:
-        self.after.append([block.id, env])
-
 
 # what `clone` copies: every field of a game
 _FIELDS = tuple(name for name in Game.__slots__ if name != "__weakref__")

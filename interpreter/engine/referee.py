@@ -1052,51 +1052,36 @@ class Referee(Listing):
 
     # battles
 
-    def begin_battle(self, g, seat: int, cite) -> None:
-        if not self.battle_steps or g.battle is not None:
+    def call_flow(self, g, flow: str, fields: dict, cite) -> None:
+        """Enter the sub-flow `flow` with its record's first values (`begin battle
+        with attacker = you, ...`): nothing where the rules have no such sub-flow or
+        it is under way already. Only a battle is entered so (the validator says)."""
+        if flow != "battle" or not self.battle_steps or g.battle is not None:
             return
-        g.battle = new_battle(seat)
+        b = g.battle = new_battle(fields["attacker"])
+        for name, value in fields.items():
+            setattr(b, name, value)
         g.tasks.append(["battle", 0, "begin"])
 
-    def force_attack(self, g, seat, victim, team, exhausting, cite) -> None:
-        """An attack an effect forces: a battle of its own, outside the Battle
-        Phase's, so its victim is not one declared there. One forced while a
-        battle is under way follows that battle (`_task_forced`)."""
-        if not self.battle_steps or victim is None or not team:
-            g.log("no_battle", cite, reason="no victim or no team")
-            return
-        if g.battle is not None:
+    def after_flow(self, g, flow: str, block: Block, env: dict) -> None:
+        """Run `block` once the sub-flow `flow` under way ends (`after chain { ...
+        }`, `after battle { ... }`), before anything else runs; at once where none
+        is under way. What waits for a chain runs as it closes, the first written
+        first; what waits for a battle is a task under the battle's, the last
+        written first (each may begin a battle the others then wait for)."""
+        if flow == "chain" and g.chain is not None:
+            g.after.append([block.id, env])
+        elif flow == "battle" and g.battle is not None:
             under_way = max(i for i, t in enumerate(g.tasks) if t[0] == "battle")
-            why = None if cite is None else [cite.section, cite.interpretation,
-                                             cite.edition]
-            g.tasks.insert(under_way, ["forced", victim, list(team), exhausting, why])
-            g.log("attack_waits", cite, victim=victim, team=list(team))
-            return
-        self._start_forced(g, victim, team, exhausting, cite)
+            g.tasks.insert(under_way, ["after", block.id, env])
+        else:
+            g.frames.append(Frame(block, env))
 
-    def _start_forced(self, g, victim, team, exhausting, cite) -> None:
-        team = [c for c in team if g.cards[c].zone == self.team_zone]
-        gone = not isinstance(victim, Seat) and g.cards[victim].zone != self.team_zone
-        if not team or gone:
-            g.log("no_battle", cite, reason="the team or the victim has left")
-            return
-        attacker = int(g.cards[team[0]].controller)
-        g.battle = new_battle(attacker)
-        g.battle.attack_team = team
-        g.battle.victim = victim
-        g.battle.forced = True
-        if exhausting:
-            for c in team:
-                g.cards[c].exhausted = True
-        g.tasks.append(["battle", 0, "begin"])
-        g.log("forced_attack", cite, attacker=attacker, victim=victim)
-
-    def _task_forced(self, g, task: list) -> None:
-        """A forced attack that waited for a battle under way: it starts now, if its
-        team and victim are still on the field."""
+    def _task_after(self, g, task: list) -> None:
+        """A program that waited for a sub-flow (`after_flow`): it runs now, as
+        that sub-flow is over."""
         g.tasks.pop()
-        _, victim, team, exhausting, why = task
-        self._start_forced(g, victim, team, exhausting, why and ast.Citation(*why))
+        g.frames.append(Frame(self.programs.blocks[task[1]], dict(task[2])))
 
     def passed(self, g, name: str) -> bool:
         """Whether the battle under way has gone past the step or part `name` (a
