@@ -773,6 +773,18 @@ class TurnPassing(Setting):
 
 
 @dataclass(frozen=True)
+class Kept(Rule):
+    """A list the game keeps (`game.victims`), emptied as each phase begins."""
+
+    ident: str
+    kind = "keep"
+
+    @property
+    def name(self) -> str:
+        return self.ident
+
+
+@dataclass(frozen=True)
 class Anytime(Setting):
     actions: tuple[str, ...]
     setting = "anytime"

@@ -183,6 +183,11 @@ class Ruleset:
         return self._of("cards", ast.CardType)
 
     @property
+    def kept_lists(self) -> dict[str, ast.Kept]:
+        """The lists the game keeps, each emptied as each phase begins."""
+        return self._of("turn", ast.Kept)
+
+    @property
     def phases(self) -> list[ast.Phase]:
         return [r for r in self.rules("turn") if isinstance(r, ast.Phase)]
 

@@ -345,6 +345,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.Zone: "zone {ident} {label:q} {knowledge} {flags} [holds {holds:,}]",
     ast.Phase: _phase,
     ast.TurnPassing: "next_turn {direction}",
+    ast.Kept: "keep {ident} per phase",
     ast.Anytime: "anytime {actions:,}",
     ast.Action: "action {ident} {label:q} [{params:params}] [requires {requires}] {cite} "
                 "{body:block}",

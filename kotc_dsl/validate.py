@@ -29,6 +29,7 @@ from .types import (
     EVENT_COMMON,
     FLOWS,
     FUNCTIONS,
+    GAME_LISTS,
     GLOBAL_NAMES,
     LOG_EVENTS,
     PLAYER_ATTRS,
@@ -98,6 +99,8 @@ class Checker:
         # what programs read of the contexts: the battle's record too
         self.context_attrs = {
             **CONTEXT_ATTRS,
+            "game": {**CONTEXT_ATTRS["game"],
+                     **{n: GAME_LISTS[n] for n in ruleset.kept_lists if n in GAME_LISTS}},
             "battle": {**CONTEXT_ATTRS["battle"],
                        **{f.name: f.type for f in (record.fields if record else ())}},
         }
@@ -236,6 +239,11 @@ class Checker:
         self.block(r.run, self.scope())
         for a in r.opens:
             self.ref(r, a, self.actions, "action")
+
+    def rule_Kept(self, r: ast.Kept) -> None:
+        if r.name not in GAME_LISTS:
+            self.error(r, f"the game keeps no list '{r.name}'; a ruleset may keep "
+                          f"{', '.join(sorted(GAME_LISTS))}")
 
     def rule_Action(self, r: ast.Action) -> None:
         scope = self.params(r.params, self.scope())
@@ -636,9 +644,12 @@ class Checker:
         """The element type of a list a record or the game keeps (`battle.attack_team`,
         `game.victims`), which a program may add to; None, and an error, for
         anything else."""
-        if list(target.parts) == ["game", "victims"]:
-            return "victim"
-        t = self.record_field(target)
+        if len(target.parts) == 2 and target.parts[0] == "game":
+            # a list the rules keep (`keep victims per phase`)
+            kept = target.parts[1] in GAME_LISTS
+            t = self.context_attrs["game"].get(target.parts[1]) if kept else None
+        else:
+            t = self.record_field(target)
         element = None if t is None else collection_of(t)
         if element is None:
             self.error(target, f"{what}: '{target}' is no list a record or the game "

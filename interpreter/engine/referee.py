@@ -120,7 +120,7 @@ class Referee(Listing):
         "has_chain", "hidden_zones", "joined",
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "modifiers", "new_chain",
-        "others_gate", "others_offer", "param_names", "phases", "places",
+        "others_gate", "others_offer", "param_names", "per_phase", "phases", "places",
         "pop_at_once", "respond_way", "setup_from_first", "turn_way",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "respond_cite", "rs", "setup", "standard",
@@ -306,6 +306,8 @@ class Referee(Listing):
         self.flow_tables = FlowTables(flow)
         self.phases = [_phase_nodes(p, flow) for p in self.phases]
         self.has_renew = "chain:renew" in flow
+        # the lists the game keeps per phase (`keep victims per phase`)
+        self.per_phase = tuple(rs.kept_lists)
         # the window after each battle step, where play stands while it is open
         self.step_window_nodes = tuple(
             f"battle:{s.name}/window" for s in rs.battle_steps)
@@ -522,7 +524,8 @@ class Referee(Listing):
                 # until then
                 g.stand(ph.node)
                 g.phase, g.step = ph.name, ""
-                g.victims = []
+                for name in self.per_phase:  # the lists kept per phase
+                    setattr(g, name, [])
                 g.recent = []
                 if ph.skips:
                     env = {"you": seat_of(g.active)}

@@ -126,6 +126,8 @@ CASES: dict[str, Case] = {
                                        "player, not cards"),
     "after_unknown_flow": one(5, 48, "`after phase`: a program waits so only for a "
                                      "sub-flow (chain, battle)"),
+    "keep_unknown_list": one(5, 3, "the game keeps no list 'spoils'; a ruleset may "
+                                   "keep victims"),
     "part_calls_unknown_keyword": one(5, 47, "unknown keyword 'smite'"),
     "step_does_unknown_part": one(5, 3, "unknown battle part 'charge'"),
     "choose_die_label_names_unknown": one(6, 5, "the label names '{front}', which is "

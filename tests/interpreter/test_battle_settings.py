@@ -11,7 +11,7 @@ import pytest
 from edited_rules import without_rule
 from kotc import Game, RandomAgent
 from kotc.dsl import ast, load_edition, load_path
-from kotc.dsl.types import BATTLE_FIELDS
+from kotc.dsl.types import BATTLE_FIELDS, GAME_LISTS
 from kotc.engine.decks import default_decks
 from kotc.runtime.state import Battle
 
@@ -89,3 +89,30 @@ def test_the_fields_a_record_may_declare_are_those_the_engine_keeps():
         record = load_edition(name).battle_record
         assert record is not None
         assert {f.name for f in record.fields} <= BATTLE_FIELDS
+
+
+def _into_next_phase(g: Game, seed: int = 3) -> None:
+    """Play on until another phase begins."""
+    agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+    phase, turn = g.phase, g.turn
+    for _ in range(3000):
+        if (g.phase, g.turn) != (phase, turn):
+            return
+        g.apply(agents[g.current_player].act(g))
+    pytest.fail("no next phase")
+
+
+def test_the_victims_are_kept_per_phase_where_the_rules_say():
+    """`keep victims per phase` (the 11th's turn section, inherited): the victims
+    declared are forgotten as the next phase begins; without the rule, kept."""
+    rs = load_edition("11th")
+    assert "victims" in rs.kept_lists
+    for rules, emptied in ((rs, True), (without_rule(rs, "turn", "keep victims"), False)):
+        g = _in_battle(rules, declared=True)
+        declared = g.battle.victim
+        _into_next_phase(g)
+        assert (declared not in g.victims) is emptied, emptied
+
+
+def test_the_lists_a_ruleset_may_keep_are_those_the_game_keeps():
+    assert set(GAME_LISTS) <= set(Game.__slots__)
