@@ -853,12 +853,6 @@ class DicePer(Setting):
 
 
 @dataclass(frozen=True)
-class TeamRule(Setting):
-    zone: str  # where battle teams are formed from and fight from
-    setting = "team"
-
-
-@dataclass(frozen=True)
 class StepWindows(Setting):
     setting = "step_windows"
 
@@ -870,8 +864,12 @@ class SimultaneousSteps(Setting):
 
 
 @dataclass(frozen=True)
-class WithdrawRule(Setting):
-    setting = "withdraw_on_leave"
+class DropLeavers(Setting):
+    """The card lists of the battle's record that drop a card leaving its zone or
+    changing controller."""
+
+    fields: tuple[str, ...]
+    setting = "drop_leavers"
 
 
 # chain

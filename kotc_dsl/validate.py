@@ -288,8 +288,11 @@ class Checker:
     def rule_DicePer(self, r: ast.DicePer) -> None:
         self.ref(r, r.stat, self.stats, "stat")
 
-    def rule_TeamRule(self, r: ast.TeamRule) -> None:
-        self.ref(r, r.zone, self.zones, "zone")
+    def rule_DropLeavers(self, r: ast.DropLeavers) -> None:
+        for name in r.fields:
+            if self.context_attrs["battle"].get(name) != "cards":
+                self.error(r, f"drop leavers from '{name}': no list of cards the "
+                              f"battle's record declares")
 
     def rule_Anytime(self, r: ast.Anytime) -> None:
         for a in r.actions:

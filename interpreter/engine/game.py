@@ -164,9 +164,10 @@ class Engine:
         self.floors = {s.name: s.floor for s in rs.stats.values()}
         cost = rs.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None
-        # whether a card that leaves its zone or changes controller leaves its battle
-        # team (the battle section's `withdraw_on_leave`)
-        self.withdraws = rs.setting("battle", "withdraw_on_leave") is not None
+        # the card lists of the battle's record that drop a card leaving its zone
+        # or changing controller (the battle section's `drop leavers from ...`)
+        leavers = rs.setting("battle", "drop_leavers")
+        self.dropping: tuple[str, ...] = leavers.fields if leavers else ()
         pawns = rs.setting("cards", "pawns")
         self.pawn_type, self.pawn_zone, self.pawn_cite = (
             (pawns.type, pawns.zone, pawns.cite) if pawns else (None, None, None)

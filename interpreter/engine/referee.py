@@ -126,7 +126,7 @@ class Referee(Listing):
         "resource_zones", "respond_cite", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
         "step_windows", "steps", "steps_count", "steps_run",
-        "team_zone", "turn_cite", "turn_limit_cite", "turn_text",
+        "turn_cite", "turn_limit_cite", "turn_text",
         "popped_by_placer", "unbindable", "used_by_last", "zone_names",
     )
 
@@ -390,8 +390,6 @@ class Referee(Listing):
 
     def _battle_settings(self, rs) -> None:
         s = lambda name: rs.setting("battle", name)  # noqa: E731
-        # where teams fight from: a forced attack's team and victim must be there
-        self.team_zone = s("team").zone if s("team") else None
         self.dice_per = s("dice_per").stat if s("dice_per") else None
         record = rs.battle_record
         self.battle_cite = record.cite if record else None

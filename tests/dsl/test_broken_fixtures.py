@@ -128,6 +128,8 @@ CASES: dict[str, Case] = {
                                      "sub-flow (chain, battle)"),
     "keep_unknown_list": one(5, 3, "the game keeps no list 'spoils'; a ruleset may "
                                    "keep victims"),
+    "drop_leavers_from_no_list": one(5, 3, "drop leavers from 'victim': no list of "
+                                           "cards the battle's record declares"),
     "part_calls_unknown_keyword": one(5, 47, "unknown keyword 'smite'"),
     "step_does_unknown_part": one(5, 3, "unknown battle part 'charge'"),
     "choose_die_label_names_unknown": one(6, 5, "the label names '{front}', which is "

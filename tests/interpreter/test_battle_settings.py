@@ -1,6 +1,7 @@
 """Battle settings the engine reads, so that a rule removed is a rule gone: a card
 that leaves its zone during a battle leaves its team where the battle section says
-so (`withdraw_on_leave`: the 17th's Battles; the 11th to 13th by interpretation),
+so (`drop leavers from attack_team, defense_team`: the 17th's Battles; the 11th to
+13th by interpretation),
 and a player or minion is declared the victim once per Battle Phase where the
 `victims` term says so (it leaves out `game.victims`, those declared since the
 phase began)."""
@@ -21,7 +22,7 @@ def _without(rs, key: str):
 
 
 def _without_withdrawing(rs):
-    return _without(rs, "setting withdraw_on_leave")
+    return _without(rs, "setting drop_leavers")
 
 
 def _in_battle(rs, seed: int = 3, declared: bool = False) -> Game:
@@ -41,7 +42,7 @@ def _in_battle(rs, seed: int = 3, declared: bool = False) -> Game:
 @pytest.mark.parametrize("edition", ["11th", "17th"])
 def test_a_card_leaving_play_leaves_its_team_where_the_rules_say(edition):
     rs = load_edition(edition)
-    assert rs.setting("battle", "withdraw_on_leave") is not None
+    assert rs.setting("battle", "drop_leavers") is not None
     for rules, withdrawn in ((rs, True), (_without_withdrawing(rs), False)):
         g = _in_battle(rules)
         card = g.battle.attack_team[0]
@@ -51,9 +52,9 @@ def test_a_card_leaving_play_leaves_its_team_where_the_rules_say(edition):
 
 
 def test_the_choice_is_labelled_where_the_rulebook_is_silent():
-    cite = load_edition("11th").setting("battle", "withdraw_on_leave").cite
+    cite = load_edition("11th").setting("battle", "drop_leavers").cite
     assert cite.interpretation and cite.section == "Battles"
-    cite = load_edition("17th").setting("battle", "withdraw_on_leave").cite
+    cite = load_edition("17th").setting("battle", "drop_leavers").cite
     assert cite.interpretation is None and cite.edition == "17th"
 
 
