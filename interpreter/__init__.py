@@ -1,4 +1,4 @@
-"""kotc: the rules of Keeper of the Cards, edition by edition, as data.
+"""kotc: a card game's rules, edition by edition, as data.
 
 The names a program needs, importable from here::
 

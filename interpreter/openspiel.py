@@ -61,7 +61,7 @@ def game_type(edition: str, ruleset: Ruleset) -> pyspiel.GameType:
     hi = allowed.count.hi if allowed and allowed.count.hi else max(lo, 8)
     return pyspiel.GameType(
         short_name=f"kotc_{edition}",
-        long_name=f"Keeper of the Cards ({edition} edition)",
+        long_name=f"{ruleset.game} ({edition} edition)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -79,7 +79,7 @@ def game_type(edition: str, ruleset: Ruleset) -> pyspiel.GameType:
 
 
 class KotcGame(pyspiel.Game):
-    """An edition of Keeper of the Cards as an OpenSpiel game (one subclass per
+    """An edition of a game's rules as an OpenSpiel game (one subclass per
     shipped edition is registered: `EDITION` names it)."""
 
     EDITION = ""  # set by each registered subclass

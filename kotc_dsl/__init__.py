@@ -1,4 +1,4 @@
-"""kotc.dsl: the Keeper of the Cards rules language.
+"""kotc.dsl: the rules language, in which each edition of a card game is written.
 
 Load an edition with `load_edition(name_or_path)`; the result is a plain,
 validated, picklable `Ruleset`. Problems raise `RulesetError`, whose

@@ -1169,6 +1169,7 @@ class EditionFile(Node):
 
     name: str
     number: int
+    game: str | None  # None: the game of the edition it extends
     base: str | None
     base_origin: Origin | None
     source: str | None

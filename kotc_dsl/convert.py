@@ -365,6 +365,7 @@ def convert_edition(model: Any, path: str) -> ast.EditionFile:
     return ast.EditionFile(
         name=model.name,
         number=model.number,
+        game=model.game or None,
         base=base.name if base else None,
         base_origin=ctx.origin(base) if base else None,
         source=model.source,

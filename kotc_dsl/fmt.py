@@ -292,6 +292,8 @@ def _simple(line: str) -> bool:
 
 def _header(f: ast.EditionFile) -> list[str]:
     head = f"edition {quote(f.name)} number {f.number}"
+    if f.game:
+        head += f" game {quote(f.game)}"
     if f.base:
         head += f" extends {quote(f.base)}"
     lines = [head]
@@ -379,7 +381,7 @@ def _parse_rules(text: str, path: str) -> ast.EditionFile:
 
 def _same_rules(a: ast.EditionFile, b: ast.EditionFile) -> bool:
     def gist(f: ast.EditionFile) -> tuple[Any, ...]:
-        return (f.name, f.number, f.base, f.source, f.summary, f.contents,
+        return (f.name, f.number, f.game, f.base, f.source, f.summary, f.contents,
                 tuple((s, rules) for s, rules, _ in f.sections))
 
     return gist(a) == gist(b)

@@ -248,6 +248,7 @@ def merge(chain: list[ast.EditionFile]) -> tuple[Ruleset, list[Diagnostic]]:
     ruleset = Ruleset(
         name=top.name,
         number=top.number,
+        game=_game(chain, problems),
         source=top.source,
         summary=top.summary,
         lineage=tuple(f.name for f in chain),
@@ -259,6 +260,23 @@ def merge(chain: list[ast.EditionFile]) -> tuple[Ruleset, list[Diagnostic]]:
                   if r.target_key not in sections[k.split(" ", 1)[0]]},
     )
     return ruleset, problems
+
+
+def _game(chain: list[ast.EditionFile], problems: list[Diagnostic]) -> str:
+    """The game the lineage's rules are of: named by the file that extends none,
+    and by any other file only as the same game (an edition cannot change games)."""
+    root = chain[-1]
+    if root.game is None:
+        problems.append(Diagnostic(root.origin, (
+            f"edition '{root.name}' extends none, so it names its game: "
+            f'edition "{root.name}" number {root.number} game "..."')))
+        return ""
+    for f in chain[:-1]:
+        if f.game is not None and f.game != root.game:
+            problems.append(Diagnostic(f.origin, (
+                f"edition '{f.name}' says game '{f.game}', but it extends "
+                f"'{root.name}', of the game '{root.game}'")))
+    return root.game
 
 
 def _merge_section(

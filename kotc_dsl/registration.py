@@ -51,7 +51,7 @@ def _check_model(model: TextXModel, _metamodel: TextXMetaModel) -> None:
 
 @language("kotc", "*.kotc")
 def kotc_language() -> TextXMetaModel:
-    """Keeper of the Cards rulesets: one rulebook edition per file."""
+    """kotc rulesets: one edition of a game's rulebook per file."""
     mm = metamodel("kotc")
     mm.register_model_processor(_check_model)
     return mm
@@ -59,17 +59,17 @@ def kotc_language() -> TextXMetaModel:
 
 @language("kotc-card", "*.kcard")
 def kotc_card_language() -> TextXMetaModel:
-    """Keeper of the Cards card designs, written as printed."""
+    """kotc card designs, written as printed."""
     return metamodel("card")
 
 
 @language("kotc-deck", "*.kdeck")
 def kotc_deck_language() -> TextXMetaModel:
-    """Keeper of the Cards decks: card counts for one edition."""
+    """kotc decks: card counts for one edition."""
     return metamodel("deck")
 
 
 @language("kotc-scenario", "*.kscn")
 def kotc_scenario_language() -> TextXMetaModel:
-    """Keeper of the Cards rulings: a position, the actions, what must follow."""
+    """kotc rulings: a position, the actions, what must follow."""
     return metamodel("scenario")

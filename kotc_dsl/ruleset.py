@@ -7,6 +7,7 @@ interpreter and the CLI read.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar, overload
 
@@ -15,6 +16,9 @@ from .types import PLAYER_ATTRS
 
 R = TypeVar("R", bound=ast.Rule)
 
+# a numbered rule: its heading's number, then its own parts (`407.4a`, `101.1`)
+_RULE_NUMBER = re.compile(r"^(\d+)(?:\.[0-9a-z.]*[0-9a-z])?$")
+
 
 @dataclass
 class Ruleset:
@@ -22,6 +26,7 @@ class Ruleset:
 
     name: str
     number: int
+    game: str  # the game the rules are of, named by the base-most file
     source: str | None
     summary: str | None
     lineage: tuple[str, ...]
@@ -43,6 +48,18 @@ class Ruleset:
 
     def get(self, section: str, key: str) -> ast.Rule | None:
         return self.sections.get(section, {}).get(key)
+
+    def cites(self, edition: str, section: str) -> bool:
+        """Whether `section` is a citable place of `edition`'s rulebook: one of its
+        `contents` headings, or a numbered rule under one (`"407"` or `"407.4a"`
+        under the heading `"407 Priority"`), for a rulebook whose rules are
+        numbered. True where the edition lists no contents."""
+        contents = self.contents.get(edition, ())
+        if not contents or section in contents:
+            return True
+        number = _RULE_NUMBER.match(section)
+        return number is not None and any(
+            h == number[1] or h.startswith(number[1] + " ") for h in contents)
 
     def _of(self, section: str, cls: type[R]) -> dict[str, R]:
         return {r.name: r for r in self.rules(section) if isinstance(r, cls)}

@@ -244,10 +244,9 @@ class _EditionCheck:
 
     def run(self) -> None:
         scn = self.scn
-        contents = self.rs.contents.get(self.rs.name, ())
         for c in scn.cites:
             mine = c.editions is None or self.name in c.editions
-            if mine and c.section not in contents:
+            if mine and not self.rs.cites(self.rs.name, c.section):
                 self.problem(c.origin, f"no section \"{c.section}\" in the rulebook")
         self.cards()
         start = scn.start_for(self.name)

@@ -39,6 +39,7 @@ class RulesetDict(TypedDict):
 
     edition: str
     number: int
+    game: str
     source: str | None
     summary: str | None
     lineage: list[str]
@@ -56,12 +57,13 @@ def ruleset_to_dict(ruleset: Ruleset, sections: tuple[str, ...] = ast.SECTIONS,
             as loaded (the CLI passes one that shortens paths for display).
 
     Returns:
-        `{"edition", "number", "source", "summary", "lineage", "sections"}`, where
+        `{"edition", "number", "game", "source", "summary", "lineage", "sections"}`, where
         `sections` maps each section to a list of `rule_to_dict` entries.
     """
     return {
         "edition": ruleset.name,
         "number": ruleset.number,
+        "game": ruleset.game,
         "source": ruleset.source,
         "summary": ruleset.summary,
         "lineage": list(ruleset.lineage),

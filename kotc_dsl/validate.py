@@ -155,8 +155,8 @@ class Checker:
         if cite is None:
             self.error(node, f'{what} has no citation (add `@ "<rulebook section>"`)')
             return
-        contents = self.rs.contents.get(cite.edition, ())
-        if contents and cite.section not in contents:
+        if not self.rs.cites(cite.edition, cite.section):
+            contents = self.rs.contents.get(cite.edition, ())
             self.error(
                 cite,
                 f"cites '{cite.section}', which is not a section of the "

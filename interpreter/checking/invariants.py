@@ -37,6 +37,7 @@ from kotc.runtime.events import (
     Removed,
     Resolving,
 )
+from kotc.runtime.state import away_from_last_controller
 from kotc.runtime.values import Seat, card_label
 
 # A turn with more decisions than this is taken as a game that never ends.
@@ -538,15 +539,19 @@ class Monitor:
 def derived_out_of_step(g) -> list[str]:
     """The fields the engine derives from the state (see `kotc.engine.primitives`)
     that differ from what they are recomputed from scratch: the cards marked, the
-    seats in the game, the names of the cards, the battle's teams (where the rules
-    withdraw a card that leaves), and `dirty`
-    (while false, no lose or end condition may hold). `counters_in_play` and the
-    last controllers are invariants of their own (`counter_count`,
-    `last_controller`)."""
+    cards away from their last controller, the seats in the game, the names of
+    the cards, the battle's teams (where the rules withdraw a card that leaves),
+    and `dirty` (while false, no lose or end condition may hold).
+    `counters_in_play` and the last controllers are invariants of their own
+    (`counter_count`, `last_controller`)."""
     found = []
     marked = {c.id for c in g.cards if c.timed or c.tags}
     if g.marked != marked:
         found.append(f"the cards marked are {sorted(g.marked)}, not {sorted(marked)}")
+    away = away_from_last_controller(g.cards)
+    if g.away != away:
+        found.append(f"the cards away from their last controller are "
+                     f"{sorted(g.away)}, not {sorted(away)}")
     in_game = [Seat(p.seat) for p in g.players if not p.eliminated]
     if g.in_game != in_game:
         found.append(f"the seats in the game are {g.in_game}, not {in_game}")

@@ -61,31 +61,34 @@ from .simulate import simulate_arguments, simulate_command
 
 
 def editions(args: argparse.Namespace, con: Console) -> int:
-    """List the shipped editions: name, number, the edition each extends, summary.
+    """List the shipped editions of every game: name, number, game, the edition
+    each extends, summary; each game's editions together, oldest first.
 
     An edition file that does not parse is listed too, with its first problem;
     `kotc check editions` shows them all.
     """
     rows = [_edition_row(name, path) for name, path in edition_files().items()]
-    rows.sort(key=lambda r: (r["number"] is None, r["number"] or 0, r["edition"]))
+    _inherit_games(rows)
+    rows.sort(key=lambda r: (r["game"] is None, r["game"] or "", r["number"] is None,
+                             r["number"] or 0, r["edition"]))
     if args.format == "json":
         con.json(rows)
         return OK
-    table = [("EDITION", "NUMBER", "EXTENDS", "SUMMARY")] + [
+    table = [("EDITION", "NUMBER", "GAME", "EXTENDS", "SUMMARY")] + [
         (r["edition"], "?" if r["number"] is None else str(r["number"]),
-         r["extends"] or "-",
+         r["game"] or "?", r["extends"] or "-",
          r["summary"] if r["problem"] is None else f"(does not parse: {r['problem']})")
         for r in rows]
-    widths = [max(len(row[i]) for row in table) for i in range(3)]
+    widths = [max(len(row[i]) for row in table) for i in range(4)]
     for n, row in enumerate(table):
         line = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False))
-        line = f"{line}  {row[3] or ''}".rstrip()
+        line = f"{line}  {row[4] or ''}".rstrip()
         con.print(con.style(line, "bold") if n == 0 else line)
     return OK
 
 
 def _edition_row(name: str, path: Path) -> dict:
-    row = {"edition": name, "number": None, "extends": None, "source": None,
+    row = {"edition": name, "number": None, "game": None, "extends": None, "source": None,
            "summary": None, "file": display_path(str(path)), "problem": None}
     try:
         parsed = parse_file(path.resolve())
@@ -93,9 +96,22 @@ def _edition_row(name: str, path: Path) -> dict:
         first = err.diagnostics[0]
         row["problem"] = f"{display_origin(first.origin)}: {first.message}"
         return row
-    row.update(edition=parsed.name, number=parsed.number, extends=parsed.base,
-               source=parsed.source, summary=parsed.summary)
+    row.update(edition=parsed.name, number=parsed.number, game=parsed.game,
+               extends=parsed.base, source=parsed.source, summary=parsed.summary)
     return row
+
+
+def _inherit_games(rows: list[dict]) -> None:
+    """An edition that does not name its game plays the game of the edition it
+    extends (None where that is not listed or does not parse)."""
+    by_name = {r["edition"]: r for r in rows}
+    for row in rows:
+        seen, at = set(), row
+        while (at["game"] is None and at["extends"] in by_name
+               and at["edition"] not in seen):  # a cycle ends the walk
+            seen.add(at["edition"])
+            at = by_name[at["extends"]]
+        row["game"] = at["game"]
 
 
 # --- kotc check -------------------------------------------------------------------
@@ -250,7 +266,8 @@ def show(args: argparse.Namespace, con: Console) -> int:
 
 
 def _show_header(ruleset: Ruleset, con: Console, full: bool) -> None:
-    con.print(con.style(f"Edition {ruleset.name} (number {ruleset.number})", "bold"))
+    con.print(con.style(f"Edition {ruleset.name} (number {ruleset.number}) of "
+                        f"{ruleset.game}", "bold"))
     if not full:
         con.print()
         return
@@ -420,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kotc",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="The rules of Keeper of the Cards, edition by edition, as data: "
+        description="A card game's rules, edition by edition, as data: "
                     "check rule files, cards and decks; read an edition's rules with "
                     "the rulebook sections they come from, draw its flow, compare "
                     "editions; play and simulate games; run rulings; fuzz the "

@@ -26,7 +26,7 @@ from typing import Any
 
 from kotc.runtime.actions import Action, Made
 from kotc.runtime.events import Revealed, Seen
-from kotc.runtime.values import AbilityRef, Seat, ability_ref, seat_of
+from kotc.runtime.values import AbilityRef, DieRef, Seat, ability_ref, seat_of
 from kotc.runtime.vm import Frame
 
 from . import ir, services
@@ -43,6 +43,7 @@ HELPERS: dict[str, Any] = {
     "ability_ref": ability_ref,
     "Frame": Frame,
     "Seat": Seat,
+    "DieRef": DieRef,
     "seat_of": seat_of,
     "as_items_of": as_items_of,
     "element_name": element_name,
@@ -358,6 +359,12 @@ class Writer:
         return self.guarded(v, e.sure, f"type({v}) is int",
                             f"seat_of(g.cards[{v}].{e.name})", e.name)
 
+    def e_DieField(self, e: ir.DieField) -> str:
+        v = self.atom(e.die)
+        fast = (f"g.dice[{v}][0]" if e.name == "value"
+                else f"seat_of(g.dice[{v}][1])")
+        return self.guarded(v, e.sure, f"type({v}) is DieRef", fast, e.name)
+
     def e_PlayerZone(self, e: ir.PlayerZone) -> str:
         v = self.atom(e.player)
         return self.guarded(v, e.sure, f"type({v}) is Seat",
@@ -410,6 +417,9 @@ class Writer:
             return f"(not {x} if type({x}) is list else {is_empty}(g, {x}))"
         if e.func in ("top", "bottom"):
             return self.taken(e)
+        if e.func == "concat" and all(self.listed(x) for x in e.args):
+            xs, ys = self.operands(*e.args)  # two lists: joined, a new list
+            return f"({xs} + {ys})"
         args = self.operands(*e.args)
         if e.func in GAME_METHODS:
             return f"g.{GAME_METHODS[e.func]}({', '.join(args)})"
@@ -484,7 +494,8 @@ class Writer:
         a, b = self.hold(a), self.hold(b)
         if "None" in (a, b):
             return "False"
-        tests = [f"{v} is not None" for v in (a, b) if not _literal(v)]
+        tests = [f"{v} is not None" for v, x in ((a, e.left), (b, e.right))
+                 if not _literal(v) and not _is_int(x)]
         return "(" + " and ".join([*tests, f"{a} {e.op} {b}"]) + ")"
 
     def e_Arith(self, e: ir.Arith) -> str:
@@ -517,6 +528,7 @@ class Writer:
                     f"and g.cards[{x}].type == {n})")
         x = self.value(e.value)
         test = {
+            "card_type": f"g.cards[{x}].type == {n}",
             "pawn": f"g.cards[{x}].pawn",
             "player": f"isinstance({x}, Seat)",
             "modifier": (f"{n} in {self.printed[x]}.modifiers" if x in self.printed
@@ -979,6 +991,10 @@ class WindowWriter(Writer):
 
     def window(self, listing: Any, acts: list[Any], standard: ir.Expr | None) -> None:
         src = self.src
+        # what is bound but not yet in the listing's environment, and whether the
+        # environment is made (each action makes its own, where it is read)
+        self.pending: dict[str, str] = {}
+        self.env_made = True
         src.line("you = seat_of(seat)")
         src.line("out = []")
         # the options listed before with this namer, kept (see `Made`)
@@ -989,7 +1005,6 @@ class WindowWriter(Writer):
         self.card_kinds = {"card", "ability", "counter", *listing.card_types}
         self.known = {"you": "you"}
         self.resources = self.tmp()  # the resources to pay with, counted when first read
-        self.resource_zones = listing.resource_zones
         src.line(f"{self.resources} = None")
         # the memos the listing's general binder reads for each candidate (the
         # standard condition per player, the resources to pay with), made where
@@ -1068,6 +1083,7 @@ class WindowWriter(Writer):
         (`Listing.condition_met`), given the standard condition where read. Where
         that is read here, an ability it alone decides (`alone`: a test that the
         ability is `standard_only`) is decided by it in place."""
+        self.env_for()  # the helper reads the candidates in the env
         met = f"listing.condition_met(g, you, {what}, env, {self.standard})"
         if alone is None or self.standard == "None":
             return met
@@ -1085,10 +1101,10 @@ class WindowWriter(Writer):
         self.offers(act, a)
 
     def offers(self, act: Any, a: str) -> None:
-        plan, src = act.plan, self.src
+        plan = act.plan
         shape = _shape(plan)
-        if shape != "other":
-            src.line("env = {'you': you}")
+        if shape != "other":  # its environment, made where something reads it
+            self.pending, self.env_made = {"you": "you"}, False
         if shape == "bare":
             self.bare(act, a)
         elif shape == "drawn":
@@ -1110,16 +1126,43 @@ class WindowWriter(Writer):
         return items if _is_distinct(source) else f"dict.fromkeys({items})"
 
     def bind(self, name: str, local: str) -> None:
-        """Parameter `name` is `local` now: in the env (what the listing's helpers
-        read), and read from the local by what is written after."""
-        self.src.line(f"env[{name!r}] = {local}")
+        """Parameter `name` is `local` now: read from the local by what is written
+        after, and put in the env (what the listing's helpers read) only where
+        something reads the env (`env_for`)."""
         self.known[name] = local
+        self.pending[name] = local
+
+    def env_for(self, *forms: ir.Expr | None) -> None:
+        """The environment made, or the candidates bound since put in it, where
+        what is written next (`forms`; none: a helper given the environment) may
+        read it."""
+        if forms and not any(f is not None and _reads_env(f, self.known)
+                             for f in forms):
+            return
+        if not self.env_made:
+            entries = ", ".join(f"{n!r}: {v}" for n, v in self.pending.items())
+            self.src.line(f"env = {{{entries}}}")
+            self.env_made = True
+        else:
+            for name, local in self.pending.items():
+                self.src.line(f"env[{name!r}] = {local}")
+        self.pending = {}
+
+    @contextmanager
+    def block(self, header: str) -> Iterator[None]:
+        """`Writer.block`; what is put in the environment inside it may not be
+        there after (it may not run)."""
+        pending, made = dict(self.pending), self.env_made
+        with super().block(header):
+            yield
+        self.pending, self.env_made = pending, made
 
     def costs(self, plan: ir.ActionPlan) -> None:
         """On to the next candidate unless the costs can be paid (`affordable_now`):
         each amount in turn, against the player's HP or the resources they may
         pay with (counted once per listing)."""
         if plan.costs:
+            self.env_for(*(amount for _, amount in plan.costs))
             with self.block(f"if not ({self.affordable(plan)}):"):
                 self.src.line("continue")
 
@@ -1132,21 +1175,11 @@ class WindowWriter(Writer):
             if kind == "hp":
                 tests.append(f"{need} <= g.players[seat].hp")
                 continue
-            have = self.resources
+            have = self.resources  # counted once a listing, when first read
             with self.block(f"if {have} is None:"):
-                self.count_resources(have)
+                self.src.line(f"{have} = g.unexhausted_resources(seat)")
             tests.append(f"{need} <= {have}")
         return " and ".join(tests)
-
-    def count_resources(self, have: str) -> None:
-        """`have` = the player's resources not exhausted, counted in place as
-        `Game.unexhausted_resources` counts them, zone by zone."""
-        src, zones, c = self.src, self.into("g.players[seat].zones"), self.tmp()
-        src.line(f"{have} = 0")
-        for zone in self.resource_zones:
-            with self.block(f"for {c} in {zones}[{zone!r}]:"), self.block(
-                    f"if not g.cards[{c}].exhausted:"):
-                src.line(f"{have} += 1")
 
     def found(self, plan: ir.ActionPlan, args: str) -> None:
         """The option taking `args`, listed: kept from one listing to the next where
@@ -1160,9 +1193,12 @@ class WindowWriter(Writer):
     def bare(self, act: Any, a: str) -> None:
         """`Listing.bare_holds`: its requirement, then its costs."""
         plan, src = act.plan, self.src
+        self.env_for(plan.requires)
         requires = [] if plan.requires is None else [
             self.test(plan.requires)]
         with self._when(requires):
+            if plan.costs:
+                self.env_for(*(amount for _, amount in plan.costs))
             paid = [self.affordable(plan)] if plan.costs else []
             with self._when(paid):
                 src.line(f"out.append({self.const(act.bare)})")
@@ -1175,6 +1211,7 @@ class WindowWriter(Writer):
         resolves = plan.resolves is not None
         # the designs whose first ability may resolve now (None: any)
         own = self.table.get(act.name, "None")
+        self.env_for(param.source)
         items = self.items(param.source)
         c = self.tmp()
         with self.block(f"for {c} in {self.each_once(param.source, items)}:"):
@@ -1187,6 +1224,7 @@ class WindowWriter(Writer):
                     src.line("continue")
             self.bind(param.name, c)
             if param.check is not None:
+                self.env_for(param.check)
                 with self.block(f"if not {self.test(param.check)}:"):
                     src.line("continue")
             self.costs(plan)
@@ -1204,6 +1242,7 @@ class WindowWriter(Writer):
         """A parameter's candidates drawn from its `in` (`Listing.candidates`):
         each once, of its card type."""
         assert param.source is not None
+        self.env_for(param.source)
         items = self.items(param.source)
         pool = (items if _is_distinct(param.source)
                 else self.into(f"list(dict.fromkeys({items}))"))
@@ -1228,6 +1267,7 @@ class WindowWriter(Writer):
                 with self.block(f"for {c} in {pool}:"):
                     if first.check is not None:
                         self.bind(first.name, c)
+                        self.env_for(first.check)
                         with self.block(f"if not {self.test(first.check)}:"):
                             src.line("continue")
                     with self.block(f"for {d} in {others}:"):
@@ -1236,11 +1276,13 @@ class WindowWriter(Writer):
             with self.block(f"for {c} in {pool}:"):
                 self.bind(first.name, c)
                 if first.check is not None:
+                    self.env_for(first.check)
                     with self.block(f"if not {self.test(first.check)}:"):
                         src.line("continue")
                 with self.block(f"for {d} in {others}:"):
                     self.bind(second.name, d)
                     if second.check is not None:
+                        self.env_for(second.check)
                         with self.block(f"if not {self.test(second.check)}:"):
                             src.line("continue")
                     self.costs(plan)
@@ -1257,6 +1299,7 @@ class WindowWriter(Writer):
         the activation condition."""
         plan = act.plan
         card, counter = plan.params
+        self.env_for(card.source)
         items = self.items(card.source)
         c, state, k = self.tmp(), self.tmp(), self.tmp()
         with self.block(f"for {c} in {self.each_once(card.source, items)}:"):
@@ -1268,12 +1311,14 @@ class WindowWriter(Writer):
                 self.src.line("continue")
             self.bind(card.name, c)
             if card.check is not None:
+                self.env_for(card.check)
                 with self.block(f"if not {self.test(card.check)}:"):
                     self.src.line("continue")
             with self.block(f"for {k} in dict.fromkeys(map(COUNTER_KIND, "
                             f"{state}.counters)):"):
                 self.bind(counter.name, k)
                 if counter.check is not None:
+                    self.env_for(counter.check)
                     with self.block(f"if not {self.test(counter.check)}:"):
                         self.src.line("continue")
                 self.costs(plan)
@@ -1300,6 +1345,7 @@ class WindowWriter(Writer):
             if card.source is None:  # the cards the player may use, in card order
                 pool = self.into(f"listing.users_cards(g, seat, {table})")
             else:  # those drawn from its `in`, in its order: {zone: designs}
+                self.env_for(card.source)
                 items, c = self.items(card.source), self.tmp()
                 pool = self.into(
                     f"[{c} for {c} in {self.each_once(card.source, items)} "
@@ -1318,6 +1364,7 @@ class WindowWriter(Writer):
                     src.line("continue")
             self.bind(card.name, c)
             if card.check is not None:
+                self.env_for(card.check)
                 with self.block(f"if not {self.test(card.check)}:"):
                     src.line("continue")
             src.line(f"{indices} = {a}.possible.get(({state}.design, {state}.zone))")
@@ -1343,6 +1390,7 @@ class WindowWriter(Writer):
                 if printed is not None:
                     self.printed[ref] = f"{printed}[{k}]"
                 if ability.check is not None:
+                    self.env_for(ability.check)
                     with self.block(f"if not {self.test(ability.check)}:"):
                         src.line("continue")
                 self.costs(plan)
@@ -1409,8 +1457,34 @@ def ir_reads(e: ir.Expr, name: str) -> bool:
     return False
 
 
+def _reads_env(e: ir.Expr, known: dict[str, str]) -> bool:
+    """Whether the code written for `e` may read the environment (`env`): a name no
+    local holds (`known`), a value read as `attr` reads any (an uncertain kind, an
+    event's field), a card's stat (`card_stat` where the card lacks it), a term
+    called, a `where` whose element is named in the environment."""
+    if isinstance(e, ir.Name):
+        return e.name not in known
+    if isinstance(e, (ir.NameOr, ir.EventField, ir.DynAttr, ir.TermCall, ir.CardStat)):
+        return True
+    if isinstance(e, ir.Active):
+        return e.bound
+    if isinstance(e, ir.Where) and e.slot is None:
+        return True
+    if isinstance(e, (ir.CardField, ir.CardSeat, ir.DieField, ir.PlayerZone,
+                      ir.PlayerField)) and not e.sure:
+        return True
+    for f in e.__dataclass_fields__:
+        value = getattr(e, f)
+        values = value if isinstance(value, tuple) else (value,)
+        if any(isinstance(v, ir.Expr) and _reads_env(v, known) for v in values):
+            return True
+    return False
+
+
 def _is_bool(e: ir.Expr) -> bool:
     """Whether `e`'s value is a bool for certain."""
+    if isinstance(e, ir.With):  # a term written in place is what its body is
+        return _is_bool(e.body)
     if isinstance(e, ir.Const):
         return type(e.value) is bool
     if isinstance(e, ir.Is):
@@ -1427,11 +1501,17 @@ def _is_distinct(e: ir.Expr) -> bool:
         return e.sure
     if isinstance(e, ir.Where):
         return _is_distinct(e.base)
+    if isinstance(e, ir.With):
+        return _is_distinct(e.body)
     return isinstance(e, (ir.PlayersZone, ir.Players, ir.Join))
 
 
 def _is_fresh(e: ir.Expr) -> bool:
     """Whether `e`'s value is a new list, no other's (the game's zones are not)."""
+    if isinstance(e, ir.With):
+        return _is_fresh(e.body)
+    if isinstance(e, ir.Builtin):
+        return e.func == "concat"
     return isinstance(e, (ir.Where, ir.PlayersZone, ir.Players, ir.Join))
 
 
@@ -1441,7 +1521,18 @@ def _is_list(e: ir.Expr) -> bool:
         return e.sure
     if isinstance(e, ir.GameField):
         return e.name == "victims"  # the game's list of victims declared
+    if isinstance(e, ir.With):
+        return _is_list(e.body)
+    if isinstance(e, ir.Builtin):
+        return e.func == "concat"
     return isinstance(e, (ir.Where, ir.PlayersZone, ir.Players, ir.Join))
+
+
+def _is_int(e: ir.Expr) -> bool:
+    """Whether `e`'s value is an int for certain (a count, a number written)."""
+    if isinstance(e, ir.Const):
+        return type(e.value) is int
+    return isinstance(e, ir.Builtin) and e.func == "count"
 
 
 def _literal(v: str) -> bool:

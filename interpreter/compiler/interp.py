@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kotc.runtime.events import Revealed, Seen
-from kotc.runtime.values import Seat, seat_of
+from kotc.runtime.values import DieRef, Seat, seat_of
 from kotc.runtime.vm import NEXT, PUSHED, Block, Frame
 
 from . import ir, services
@@ -107,6 +107,13 @@ class Interpreter:
         v = self.evaluate(e.card, g, env, loc)
         if e.sure or type(v) is int:
             return seat_of(getattr(g.cards[v], e.name))
+        return services.attr(g, v, e.name, env)
+
+    def e_DieField(self, e: ir.DieField, g: Game, env: Env, loc: Locals) -> Any:
+        v = self.evaluate(e.die, g, env, loc)
+        if e.sure or type(v) is DieRef:
+            die = g.dice[v]
+            return die[0] if e.name == "value" else seat_of(die[1])
         return services.attr(g, v, e.name, env)
 
     def e_PlayerZone(self, e: ir.PlayerZone, g: Game, env: Env, loc: Locals) -> Any:
@@ -205,6 +212,8 @@ class Interpreter:
         kind = e.kind
         if kind == "type":
             return services.is_type(g, x, e.name)
+        if kind == "card_type":
+            return g.cards[x].type == e.name
         if kind == "pawn":
             return g.cards[x].pawn
         if kind == "player":

@@ -143,6 +143,16 @@ class CardSeat(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class DieField(Expr):
+    """A die's `value`, or its `roller` as a player (`sure`: the value is a die
+    for certain; else it is read as `attr` reads any value)."""
+
+    die: Expr
+    name: str
+    sure: bool
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerZone(Expr):
     """A player's zone: the list of its cards."""
 
@@ -282,9 +292,9 @@ class InOwnZone(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Is(Expr):
-    """`x is NAME`: a card type (`kind` "type"), `pawn`, `player`, an ability's
-    modifier ("modifier"), a counter's kind ("counter_kind"), or equality with
-    the name ("name")."""
+    """`x is NAME`: a card type (`kind` "type"; "card_type" where `x` is a card
+    for certain), `pawn`, `player`, an ability's modifier ("modifier"), a
+    counter's kind ("counter_kind"), or equality with the name ("name")."""
 
     kind: str
     value: Expr

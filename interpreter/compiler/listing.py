@@ -374,15 +374,15 @@ class Listing:
         cards, zones = g.cards, g.players[seat].zones
         pool = [c for z, designs in by_zone for c in zones[z]
                 if cards[c].design in designs]
-        if self.used_by_last:
-            pool.extend(
-                c
-                for other in g.players
-                if other.zones is not zones
-                for z, designs in by_zone
-                for c in other.zones[z]
-                if cards[c].last_controller == seat and cards[c].design in designs
-            )
+        if self.used_by_last and g.away:
+            # those it last had in play that lie with another player: the game
+            # keeps them (`Game.away`), so no other player's zone is looked through
+            where = dict(by_zone)
+            for c in g.away:
+                card = cards[c]
+                if card.last_controller == seat and card.design in where.get(
+                        card.zone, ()):
+                    pool.append(c)
         pool.sort()
         return pool
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from kotc.dsl import Ruleset, ast
@@ -33,6 +33,9 @@ Cite = ast.Citation | None
 
 # the kinds of value an attribute may be resolved on
 CARD, CARDS, PLAYER, PLAYERS, EVENT = "card", "cards", "player", "players", "event"
+DIE, DICE = "die", "dice"
+# the kind of each element of a collection of a kind
+ELEMENT_KINDS = {CARDS: CARD, PLAYERS: PLAYER, DICE: DIE}
 
 # a card's own fields, read from its state (its seats and printed stats apart)
 CARD_FIELDS = frozenset(CardState.__slots__) - {
@@ -43,11 +46,14 @@ COUNTER_KINDS = ("proactive", "reactive", "inert")
 ELEMENT_NAMES = ("card", "player", "die")
 
 # what the contexts' fields are: (kind, whether a value of it is sure to be one)
-GAME_FIELDS = {"first_player": (PLAYER, True)}
-CHAIN_FIELDS = {"last_actor": (PLAYER, False)}
-BATTLE_FIELDS = {
-    "attacker": (PLAYER, False), "defender": (PLAYER, False),
-    "attack_team": (CARDS, True), "defense_team": (CARDS, True),
+GAME_FIELDS: dict[str, tuple[str | None, bool]] = {"first_player": (PLAYER, True)}
+CHAIN_FIELDS: dict[str, tuple[str | None, bool]] = {"last_actor": (PLAYER, False)}
+# what a field of the battle's record is, by the type its declaration gives it
+# (`record attacker: player, ...`): none while no battle is under way, but a
+# team, a list of cards, which is empty then
+RECORD_KINDS: dict[str, tuple[str | None, bool]] = {
+    "player": (PLAYER, False), "card": (CARD, False), "cards": (CARDS, True),
+    "dice": (DICE, False),
 }
 # what builtins return: (kind, whether sure)
 BUILTIN_KINDS = {
@@ -106,6 +112,11 @@ class Lowering:
         self.terms = {t.name: t for t in ruleset.terms.values() if t.value is not None}
         cost = ruleset.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None
+        record = ruleset.battle_record
+        self.battle_fields: dict[str, Known] = {
+            f.name: RECORD_KINDS.get(f.type, UNKNOWN)
+            for f in (record.fields if record is not None else ())
+        }
         self.blocks: list[ir.Block] = []
         self._slots = 0
         # the flow whose own program is being lowered (a battle's part): its
@@ -132,13 +143,15 @@ class Lowering:
             self.own_flow = None
 
     def scope(self, names: Mapping[str, str | None],
-              stmts: tuple[ast.Stmt, ...] = ()) -> Scope:
+              stmts: tuple[ast.Stmt, ...] = (), sure: frozenset[str] = SURE_NAMES,
+              ) -> Scope:
         """The scope of a program that starts with `names` bound and runs `stmts`:
         the names they bind too. What is known of a name is known of every value
         bound to it (a `let` of a zone's cards, the items of a `for each` over
-        them); else nothing."""
+        them); else nothing. `sure`: the names whose values are of their kind for
+        certain (by default those the engine binds, `SURE_NAMES`)."""
         start: dict[str, Known] = {
-            n: (k, n in SURE_NAMES and k is not None) for n, k in names.items()
+            n: (k, n in sure and k is not None) for n, k in names.items()
         }
         known = dict(start)
         for _ in range(3):  # a binding may read a name bound before it
@@ -163,13 +176,15 @@ class Lowering:
                 yield s.name, (kind, sure)
             elif isinstance(s, ast.ForEach):
                 _, kind, sure = self.lower(s.what, scope)
-                element = {CARDS: CARD, PLAYERS: PLAYER}.get(kind or "")
+                element = ELEMENT_KINDS.get(kind or "")
                 yield s.name, (element, sure) if element else UNKNOWN
             elif isinstance(s, ast.Roll):
-                for group in s.groups:
+                for group in s.groups:  # the dice rolled: a list, of dice
                     if len(group.target.parts) == 1:
-                        yield group.target.parts[0], UNKNOWN
-            elif isinstance(s, (ast.Choose, ast.ChooseDie, ast.Pick, ast.CreatePawn)):
+                        yield group.target.parts[0], (DICE, True)
+            elif isinstance(s, ast.ChooseDie):
+                yield s.name, (DIE, False)  # the die chosen, or none
+            elif isinstance(s, (ast.Choose, ast.Pick, ast.CreatePawn)):
                 yield s.name, UNKNOWN
             for value in vars(s).values():
                 if isinstance(value, tuple) and value and isinstance(value[0], ast.Stmt):
@@ -255,8 +270,9 @@ class Lowering:
             if not rest:
                 return ir.Builtin("context", (ir.Const(head),)), None, False
             field, rest = rest[0], rest[1:]
-            fields = {"game": GAME_FIELDS, "chain": CHAIN_FIELDS,
-                      "battle": BATTLE_FIELDS}[head]
+            fields: Mapping[str, Known] = {
+                "game": GAME_FIELDS, "chain": CHAIN_FIELDS,
+                "battle": self.battle_fields}[head]
             kind, sure = fields.get(field, (None, False))
             made = {"game": ir.GameField, "chain": ir.ChainField,
                     "battle": ir.BattleField}[head]
@@ -297,6 +313,9 @@ class Lowering:
             return ir.PlayersZone(v, name), CARDS, True
         if kind == EVENT:
             return ir.EventField(v, name), None, False
+        if kind == DIE and name in ("value", "roller"):
+            roller = name == "roller"
+            return ir.DieField(v, name, sure), PLAYER if roller else None, roller and sure
         return dynamic, None, False
 
     def call(self, e: ast.FuncCall, sc: Scope) -> tuple[ir.Expr, str | None, bool]:
@@ -332,7 +351,8 @@ class Lowering:
              sc: Scope) -> tuple[ir.Expr, str | None, bool]:
         """A term: written in place, its arguments and the caller's `you` bound to
         locals first; a call, deeper than `INLINE_DEPTH`."""
-        values = [self.expr(a, sc) for a in args]
+        lowered = [self.lower(a, sc) for a in args]
+        values = [value for value, _, _ in lowered]
         if sc.depth >= INLINE_DEPTH:
             return ir.TermCall(term.name, tuple(values)), None, False
         you = self.slot()
@@ -340,19 +360,24 @@ class Lowering:
         locals_: dict[str, tuple[str, str | None, bool]] = {"you": (you, PLAYER, False)}
         bound: list[ir.Expr] = [ir.NameOr("you", None)] if not sc.term else [
             ir.Local(sc.locals["you"][0]) if "you" in sc.locals else ir.Const(None)]
-        for param, value in zip(term.params, values, strict=False):
+        for param, (value, kind, sure) in zip(term.params, lowered, strict=False):
             slot = self.slot()
             slots.append(slot)
             bound.append(value)
-            locals_[param.name] = (slot, param_kind(param.type, self.card_types), False)
+            # a parameter is what its argument is known for certain to be, where
+            # that is the parameter's own kind
+            want = param_kind(param.type, self.card_types)
+            locals_[param.name] = (slot, want, sure and want is not None and kind == want)
         inner = Scope({}, locals_, term=True, depth=sc.depth + 1)
         assert term.value is not None
         body, kind, sure = self.lower(term.value, inner)
+        if you not in locals_read(body):  # the caller's `you`, bound where read
+            slots, bound = slots[1:], bound[1:]
         return ir.With(tuple(slots), tuple(bound), body), kind, sure
 
     def where(self, e: ast.Filtered, sc: Scope) -> tuple[ir.Expr, str | None, bool]:
         base, kind, sure = self.lower(e.base, sc)
-        element = {CARDS: CARD, PLAYERS: PLAYER}.get(kind or "")
+        element = ELEMENT_KINDS.get(kind or "")
         if element is None:
             # known only when read: the first element names them all, in the env
             hidden = {k: v for k, v in sc.locals.items() if k not in ELEMENT_NAMES}
@@ -383,10 +408,12 @@ class Lowering:
         return ir.In(self.expr(left, sc), self.expr(right, sc))
 
     def is_(self, e: ast.Binary, sc: Scope) -> ir.Expr:
-        value = self.expr(e.left, sc)
+        value, kind, sure = self.lower(e.left, sc)
         assert isinstance(e.right, ast.Path)
         name = e.right.parts[0]
         if name in self.card_types:
+            if kind == CARD and sure:  # a card for certain: its type alone says
+                return ir.Is("card_type", value, name)
             return ir.Is("type", value, name)
         if name == "pawn":
             return ir.Is("pawn", value, name)
@@ -707,7 +734,10 @@ class Lowering:
         """How listings fill an action's parameters (see `ir.ActionPlan`)."""
         names: dict[str, str | None] = {"you": PLAYER}
         names.update({p.name: param_kind(p.type, self.card_types) for p in a.params})
-        scope = self.scope(names)
+        # a listing binds a parameter of a card type only to a card of that type
+        # (its type is tested first): what reads it reads a card for certain
+        typed = frozenset(p.name for p in a.params if p.type in self.card_types)
+        scope = self.scope(names, sure=SURE_NAMES | typed)
         checks = staged_checks(a)
         params = tuple(
             ir.ParamPlan(p.name, p.type, p.type if p.type in self.card_types else None,
@@ -758,6 +788,21 @@ class Lowering:
                 continue  # not a test this look can read
             kinds = kinds - passing if negated else passing
         return frozenset(kinds)
+
+
+def locals_read(e: Any) -> set[str]:
+    """The locals (`ir.Local` slots) an expression of the form reads, at any depth."""
+    found: set[str] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ir.Local):
+            found.add(x.slot)
+        elif isinstance(x, tuple):
+            stack.extend(x)
+        elif isinstance(x, ir.Expr):
+            stack.extend(getattr(x, f.name) for f in fields(x))
+    return found
 
 
 def zones_read(e: ir.Expr) -> frozenset[str]:

@@ -87,12 +87,6 @@ class Programs:
             self.keyword_blocks[kw.name] = self.block(
                 kw.body, kw.cite, f"keyword {kw.name}",
                 keyword_names(kw, self.card_types))
-        # the keywords whose programs neither wait nor push, run with no frame of
-        # their own (`Game.call_keyword`)
-        self.keyword_runs: dict[str, Callable[[Any, dict[str, Any]], None]] = {
-            name: self._first_run(name, block.form)
-            for name, block in self.keyword_blocks.items() if block.form.simple
-        }
 
     # --- blocks ---------------------------------------------------------------------
 
@@ -122,7 +116,10 @@ class Programs:
         """Runtime blocks for the blocks lowered since the last."""
         forms = self.lowering.blocks
         for form in forms[len(self.blocks):]:
-            self.blocks.append(Block(form, self._go(form)))
+            # a program that neither waits nor pushes may run with no frame of its
+            # own (`Block.in_place`): a keyword's does (`Game.call_keyword`)
+            in_place = self._first_run(form) if form.simple else None
+            self.blocks.append(Block(form, self._go(form), in_place))
 
     def _go(self, form: ir.Block) -> Callable[[Any, Frame], int]:
         if self.backend == "reference":
@@ -161,11 +158,10 @@ class Programs:
         where = f"block {form.id}: {form.where}, in place"
         return compiled("run", "g, env", writer.src.text(), where, writer.namespace())
 
-    def _first_run(self, name: str, form: ir.Block) -> Callable[[Any, dict[str, Any]],
-                                                                None]:
-        """Keyword `name`'s simple program, written when first run."""
+    def _first_run(self, form: ir.Block) -> Callable[[Any, dict[str, Any]], None]:
+        """A simple block's `in_place`, written when first run."""
         def first_run(g: Any, env: dict[str, Any]) -> None:
-            run = self.keyword_runs[name] = self._simple(form)
+            run = self.blocks[form.id].in_place = self._simple(form)
             run(g, env)
 
         return first_run

@@ -1,4 +1,4 @@
-"""A game of Keeper of the Cards under any edition's ruleset.
+"""A game played under any edition's ruleset.
 
 The engine knows primitives (move a card, exhaust, change a stat, roll, place
 and pop counters, ask a player) and how to walk the edition's flow: setup steps,
@@ -36,7 +36,13 @@ from kotc.runtime.events import (
     Logged,
 )
 from kotc.runtime.limits import Bounds
-from kotc.runtime.state import Battle, CardState, Chain, PlayerState
+from kotc.runtime.state import (
+    Battle,
+    CardState,
+    Chain,
+    PlayerState,
+    away_from_last_controller,
+)
 from kotc.runtime.values import (
     AbilityRef,
     DieRef,
@@ -364,7 +370,7 @@ class Game:
         "first_player", "phase", "step", "frames", "tasks", "decision", "answer",
         "chain", "battle", "victims", "after", "dice", "recent", "events", "flags",
         "max_turns", "is_over", "outcome", "applied", "node", "dirty",
-        "counters_in_play", "marked", "usage",
+        "counters_in_play", "marked", "away", "usage",
         # the loop rounds run since decision number `work_at` (`Bounds.check_work`)
         "work", "work_at",
         # what a traced game records of the flow graph's nodes and edges it moves
@@ -414,6 +420,7 @@ class Game:
     dirty: bool
     counters_in_play: dict[str, int]
     marked: set[int]
+    away: set[int]
     usage: dict[str, int]
     engine: Engine
     referee: Referee
@@ -515,6 +522,8 @@ class Game:
             self.counters_in_play[kind] = self.counters_in_play.get(kind, 0) + 1
         if c.timed or c.tags:
             self.marked.add(card)
+        if c.last_controller != c.controller:
+            self.away.add(card)
         return card
 
     def resume(
@@ -659,6 +668,9 @@ class Game:
         # cards that may hold changes or marks that expire (see `expire`): kept by
         # the primitives that make them, so expiring need not look at every card
         self.marked: set[int] = set()
+        # cards lying with a player other than the one who last had them in play
+        # (see `kotc.engine.primitives`)
+        self.away: set[int] = set()
         self.usage: dict[str, int] = {}  # keyword, counter and chain-length tallies
 
     def _deal(self, seat: Seat, deck: Deck) -> None:
@@ -771,6 +783,7 @@ class Game:
         g.usage = dict(self.usage)
         g.counters_in_play = dict(self.counters_in_play)
         g.marked = set(self.marked)
+        g.away = set(self.away)
         return g
 
     # `copy.copy` and `copy.deepcopy` clone too: a copy sharing the cards would
@@ -930,6 +943,7 @@ class Game:
             for kind, _ in c.counters:
                 g.counters_in_play[kind] = g.counters_in_play.get(kind, 0) + 1
         g.marked = {c.id for c in g.cards if c.timed or c.tags}
+        g.away = away_from_last_controller(g.cards)
         return g
 
     # --- the run loop ---------------------------------------------------------------
@@ -1139,12 +1153,11 @@ class Game:
         if name not in referee.listened and (
             not self.counters_in_play or not referee.watching_call(self, name)
         ):
-            programs = self.engine.programs
-            run = programs.keyword_runs.get(name)
-            if run is not None:
-                run(self, kenv)
+            block = self.engine.programs.keyword_blocks[name]
+            if block.in_place is not None:
+                block.in_place(self, kenv)
                 return False
-            self.frames.append(Frame(programs.keyword_blocks[name], kenv))
+            self.frames.append(Frame(block, kenv))
             return True
         referee.call_watched(self, name, fields, env, kenv)
         return True

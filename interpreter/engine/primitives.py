@@ -27,6 +27,11 @@ of fuzzed games and compares:
   a game is dealt.
 - `last_controller`: for a card in a zone that is in play, its controller. Kept
   by `move` and `give`.
+- `away`: the cards in a zone whose last controller is not their controller
+  (they lie with a player other than the one who last had them in play), so the
+  cards a player may use there (`used_by last_controller`) are found without
+  looking through the other players' zones. Kept by `move` and `give`, and by
+  `banish` and a pawn's removal (a card in no zone is in none).
 - the battle's teams: a card in a team is in the team's zone under the team's
   player, where the rules drop a card that leaves from the record's teams
   (`drop leavers from attack_team, defense_team`).
@@ -98,6 +103,7 @@ def move(g: Game, card: int, seat: int, zone: str, mods: tuple[str, ...],
     if c.pawn and engine.pawn_zone and zone != engine.pawn_zone:
         leave(g, c)  # its team, counters and marks go with it
         c.zone = ""
+        g.away.discard(card)
         if old_zone in watched:
             g.dirty = True
         g.events.append(Removed(card, c.name, _text(engine.pawn_cite)))
@@ -121,6 +127,10 @@ def move(g: Game, card: int, seat: int, zone: str, mods: tuple[str, ...],
     c.zone, c.controller = zone, int(seat)
     if zone in engine.in_play:
         c.last_controller = c.controller
+    if c.last_controller != c.controller:
+        g.away.add(card)
+    elif g.away:
+        g.away.discard(card)
     if zone in watched or old_zone in watched:
         g.dirty = True
     g.events.append(Moved(card, c.name, zone, seat, None if cite is None else cite.text))
@@ -161,6 +171,10 @@ def give(g: Game, card: int, seat: int, cite: ast.Citation | None) -> None:
         c.controller = int(seat)
         if c.zone in g.engine.in_play:
             c.last_controller = c.controller
+        if c.last_controller != c.controller:
+            g.away.add(card)
+        else:
+            g.away.discard(card)
         if c.zone in g.engine.watched_zones:
             g.dirty = True
         if g.battle is not None and g.engine.dropping:
@@ -179,6 +193,7 @@ def banish(g: Game, card: int, cite: ast.Citation | None) -> None:
         if c.zone in g.engine.watched_zones:
             g.dirty = True
         c.zone = ""
+        g.away.discard(card)
         g.events.append(Removed(card, c.name, _text(cite)))
 
 

@@ -116,6 +116,13 @@ class CardState(_Slotted):
         return c
 
 
+def away_from_last_controller(cards: list[CardState]) -> set[int]:
+    """The cards in a zone whose last controller is not their controller: they lie
+    with a player other than the one who last had them in play (a game keeps this
+    set as it plays, `Game.away`)."""
+    return {c.id for c in cards if c.zone and c.last_controller != c.controller}
+
+
 class PlayerState(_Slotted):
     __slots__ = ("seat", "hp", "eliminated", "decked_out", "agreed", "zones")
 

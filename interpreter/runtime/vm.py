@@ -26,17 +26,21 @@ NEXT, PUSHED, WAIT = 0, 1, 2
 
 class Block:
     """A block of statements ready to run: its number, statements (the
-    intermediate form's), citation, where it comes from, and `go`."""
+    intermediate form's), citation, where it comes from, and `go`; for a block
+    whose statements neither wait nor push (the form's `simple`), `in_place`
+    runs them with no frame of their own, `(game, env)`; else it is None."""
 
-    __slots__ = ("id", "stmts", "cite", "where", "go", "form")
+    __slots__ = ("id", "stmts", "cite", "where", "go", "form", "in_place")
 
-    def __init__(self, form: Any, go: Callable[[Any, Frame], int]):
+    def __init__(self, form: Any, go: Callable[[Any, Frame], int],
+                 in_place: Callable[[Any, dict[str, Any]], None] | None = None):
         self.form = form  # the intermediate form's block
         self.id: int = form.id
         self.stmts: tuple[Any, ...] = form.stmts
         self.cite = form.cite
         self.where: str = form.where
         self.go = go
+        self.in_place = in_place
 
     def __repr__(self) -> str:
         return f"<Block {self.id} {self.where}>"

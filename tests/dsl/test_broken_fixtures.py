@@ -69,6 +69,10 @@ CASES: dict[str, Case] = {
                            "extends_cycle_b", file=BROKEN / "extends_cycle_a.kotc"),
     "extends_self": one(2, 42, "extends cycle: extends_self -> extends_self"),
     "extends_unknown": one(2, 45, "extends unknown edition 'no_such_edition'"),
+    "game_unnamed": one(2, 1, "edition 'game_unnamed' extends none, so it names its "
+                        "game"),
+    "game_changed": one(2, 1, "edition 'game_changed' says game 'Another Game', but it "
+                        "extends '11th', of the game 'Keeper of the Cards'"),
     "extends_broken_base": one(6, 20, "'target.owner' (player) has no attribute 'limbo'",
                                file=BROKEN / "unknown_zone_in_move.kotc"),
     # merging: override, remove, duplicates, positions

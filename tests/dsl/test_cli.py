@@ -59,13 +59,13 @@ def test_editions_lists_every_file_in_editions(kotc):
     code, out, _ = kotc("editions")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["EDITION", "NUMBER", "EXTENDS", "SUMMARY"]
+    assert lines[0].split() == ["EDITION", "NUMBER", "GAME", "EXTENDS", "SUMMARY"]
     assert len(lines) == 1 + len(SHIPPED)
     for name in edition_files():
         assert any(line.split()[0] == name for line in lines[1:]), name
 
 
-def test_editions_as_json_names_each_file_its_number_and_base(kotc):
+def test_editions_as_json_names_each_file_its_number_game_and_base(kotc):
     code, out, _ = kotc("editions", "--format", "json")
     assert code == 0
     rows = json.loads(out)
@@ -73,8 +73,14 @@ def test_editions_as_json_names_each_file_its_number_and_base(kotc):
     by_name = {r["edition"]: r for r in rows}
     for row in rows:
         assert isinstance(row["number"], int)
+        assert isinstance(row["game"], str) and row["game"]
         assert row["extends"] is None or row["extends"] in by_name
-    assert [r["number"] for r in rows] == sorted(r["number"] for r in rows)
+        if row["extends"] is not None:  # an edition plays its base's game
+            assert row["game"] == by_name[row["extends"]]["game"]
+        assert row["game"] == load_edition(row["edition"]).game
+    # each game's editions together, oldest first
+    keys = [(r["game"], r["number"]) for r in rows]
+    assert keys == sorted(keys)
 
 
 # --- kotc check -------------------------------------------------------------------

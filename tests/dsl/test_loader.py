@@ -190,3 +190,33 @@ def test_a_ruleset_error_pickles_back_with_its_problems():
     back = pickle.loads(pickle.dumps(RulesetError(problems)))
     assert back.diagnostics == RulesetError(problems).diagnostics
     assert str(back) == "a.kotc:1:2: a problem\na.kotc:3:4: unknown name 'x'"
+
+
+NUMBERED = '''\
+edition "numbered" number 1 game "Test"
+  contents { "101 Winning and losing", "411 Zones" }
+
+zones {
+  zone deck "Deck" restricted ordered face_down starting          @ "411.2a"
+  zone hand "Hand" private                                        @ "411"
+  zone grave "Graveyard" public                                   @ "%s"
+}
+'''
+
+
+@pytest.mark.parametrize("cited", ["411.4a", "411 Zones", "101.1"])
+def test_a_numbered_rule_is_cited_under_its_heading(tmp_path, cited):
+    path = tmp_path / "numbered.kotc"
+    path.write_text(NUMBERED % cited, encoding="utf-8")
+    assert load_path(path, use_cache=False).cites("numbered", cited)
+
+
+@pytest.mark.parametrize("cited", ["412.1", "41.1", "4111.1", "Zones", "411.4a."])
+def test_a_rule_under_no_heading_is_refused_where_it_is_cited(tmp_path, cited):
+    path = tmp_path / "numbered.kotc"
+    path.write_text(NUMBERED % cited, encoding="utf-8")
+    with pytest.raises(RulesetError) as err:
+        load_path(path, use_cache=False)
+    (problem,) = err.value.diagnostics
+    assert problem.origin.line == 7
+    assert f"cites '{cited}', which is not a section" in problem.message

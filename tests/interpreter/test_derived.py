@@ -37,9 +37,11 @@ def test_a_field_out_of_step_is_found():
     g = Game.new(rs, default_decks(rs)[0], seed=1)
     assert derived_out_of_step(g) == []
     g.marked.add(0)
+    g.away.add(1)
     g.in_game = g.in_game[:1]
     g.dirty = False  # yet one player is left in the game: that ends it
     found = derived_out_of_step(g)
-    assert [f.split()[1] for f in found] == ["cards", "seats", "is"]
+    assert [" ".join(f.split()[1:3]) for f in found] == [
+        "cards marked", "cards away", "seats in", "is marked"]
     g.counters_in_play["sword"] = 1
     assert "counter_count" in {v.invariant for v in Monitor(g).check()}

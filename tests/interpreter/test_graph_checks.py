@@ -94,7 +94,7 @@ def test_kotc_check_reports_them_located(capsys, name, line):
 
 def test_a_file_without_phases_has_no_flow_to_check(tmp_path):
     path = tmp_path / "zones_only.kotc"
-    path.write_text('edition "zones_only" number 1\n  contents { "Fields" }\n'
+    path.write_text('edition "zones_only" number 1 game "Test"\n  contents { "Fields" }\n'
                     'zones {\n  zone deck "Deck" restricted ordered face_down'
                     '  @ "Fields"\n}\n', encoding="utf-8")
     ruleset = load_path(path, use_cache=False)
