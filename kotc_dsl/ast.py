@@ -426,15 +426,27 @@ class Pay(Stmt):
 
 
 @dataclass(frozen=True)
-class AfterChain(Stmt):
+class After(Stmt):
+    """A program run once the sub-flow under way ends (at once if none is)."""
+
+    flow: str
     body: Block
 
 
 @dataclass(frozen=True)
-class Attack(Stmt):
-    victim: Expr
-    team: Expr
-    exhausting: bool = False
+class FieldValue(Node):
+    """A field of a sub-flow's record and its first value (`attacker = you`)."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Begin(Stmt):
+    """A sub-flow entered with its record's first values."""
+
+    flow: str
+    fields: tuple[FieldValue, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -467,11 +479,6 @@ class Expire(Stmt):
 class Resolve(Stmt):
     what: Expr
     then: Block = ()  # run once the ability has resolved (see rules/effects.tx)
-
-
-@dataclass(frozen=True)
-class BeginBattle(Stmt):
-    pass
 
 
 @dataclass(frozen=True)
@@ -779,6 +786,18 @@ class TurnPassing(Setting):
 
 
 @dataclass(frozen=True)
+class Kept(Rule):
+    """A list the game keeps (`game.victims`), emptied as each phase begins."""
+
+    ident: str
+    kind = "keep"
+
+    @property
+    def name(self) -> str:
+        return self.ident
+
+
+@dataclass(frozen=True)
 class Anytime(Setting):
     actions: tuple[str, ...]
     setting = "anytime"
@@ -852,12 +871,6 @@ class DicePer(Setting):
 
 
 @dataclass(frozen=True)
-class TeamRule(Setting):
-    zone: str  # where battle teams are formed from and fight from
-    setting = "team"
-
-
-@dataclass(frozen=True)
 class StepWindows(Setting):
     setting = "step_windows"
 
@@ -869,8 +882,12 @@ class SimultaneousSteps(Setting):
 
 
 @dataclass(frozen=True)
-class WithdrawRule(Setting):
-    setting = "withdraw_on_leave"
+class DropLeavers(Setting):
+    """The card lists of the battle's record that drop a card leaving its zone or
+    changing controller."""
+
+    fields: tuple[str, ...]
+    setting = "drop_leavers"
 
 
 # chain

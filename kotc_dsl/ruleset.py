@@ -51,8 +51,8 @@ class Ruleset:
 
     def cites(self, edition: str, section: str) -> bool:
         """Whether `section` is a citable place of `edition`'s rulebook: one of its
-        `contents` headings, or a numbered rule under one (`"407"` or `"407.4a"`
-        under the heading `"407 Priority"`), for a rulebook whose rules are
+        `contents` headings, or a numbered rule under one (`"411"` or `"411.4a"`
+        under the heading `"411 Zones"`), for a rulebook whose rules are
         numbered. True where the edition lists no contents."""
         contents = self.contents.get(edition, ())
         if not contents or section in contents:
@@ -117,17 +117,14 @@ class Ruleset:
     def setting(self, section: str, name: Literal["record"]
                 ) -> ast.BattleRecord | None: ...
     @overload
-    def setting(self, section: str, name: Literal["team"]
-                ) -> ast.TeamRule | None: ...
-    @overload
     def setting(self, section: str, name: Literal["step_windows"]
                 ) -> ast.StepWindows | None: ...
     @overload
     def setting(self, section: str, name: Literal["simultaneous_steps"]
                 ) -> ast.SimultaneousSteps | None: ...
     @overload
-    def setting(self, section: str, name: Literal["withdraw_on_leave"]
-                ) -> ast.WithdrawRule | None: ...
+    def setting(self, section: str, name: Literal["drop_leavers"]
+                ) -> ast.DropLeavers | None: ...
     @overload
     def setting(self, section: str, name: Literal["chaining"]
                 ) -> ast.ChainingActions | None: ...
@@ -201,6 +198,11 @@ class Ruleset:
     @property
     def card_types(self) -> dict[str, ast.CardType]:
         return self._of("cards", ast.CardType)
+
+    @property
+    def kept_lists(self) -> dict[str, ast.Kept]:
+        """The lists the game keeps, each emptied as each phase begins."""
+        return self._of("turn", ast.Kept)
 
     @property
     def phases(self) -> list[ast.Phase]:

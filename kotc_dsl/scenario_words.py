@@ -62,21 +62,23 @@ class Vocabulary:
 
     def __init__(self, rs: Ruleset):
         self.rs = rs
-        team = rs.setting("battle", "team")
-        team_zone = rs.zones.get(team.zone) if team else None
         types = rs.card_types
-        self.minion: str | None = (
-            team_zone.holds[0] if team_zone and team_zone.holds
-            else next((t for t in types if t != "spell"), None))
         dice = rs.setting("battle", "dice_per")
         cost = rs.setting("cards", "cost")
         self.power: str | None = dice.stat if dice else None
+        # the card type that fights: the one with the stat battle dice are counted by
+        self.minion: str | None = next(
+            (t for t, k in types.items() if self.power in k.stats),
+            next((t for t in types if t != "spell"), None))
         self.cost: str | None = cost.stat if cost else None
         kind = types.get(self.minion) if self.minion else None
         self.toughness: str | None = next(
             (s for s in (kind.stats if kind else ()) if s not in (self.power, self.cost)),
             None)
         zones = list(rs.zones.values())
+        # where that type is in play: the field teams fight from
+        field = next((z.name for z in zones if z.in_play and self.minion in z.holds),
+                     None)
 
         def flagged(flag: str) -> str | None:
             return next((z.name for z in zones if flag in z.flags), None)
@@ -84,7 +86,7 @@ class Vocabulary:
         self.zone_roles: dict[str, str | None] = {
             "deck": flagged("starting"),
             "hand": "hand" if "hand" in rs.zones else None,
-            "field": team.zone if team else None,
+            "field": field,
             "resources": flagged("resources"),
             "reserves": flagged("reserve"),
             "traps": next((z.name for z in zones if z.in_play and z.holds

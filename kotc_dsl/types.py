@@ -71,8 +71,7 @@ CONTEXT_ATTRS = {
         "phase": "phase",
         "step": "step",
         "first_turn": "bool",
-        # who has been declared a victim since the phase began
-        "victims": "victims",
+        # and the lists the rules keep (`keep victims per phase`: GAME_LISTS)
     },
     "chain": {
         "length": "int",
@@ -207,6 +206,15 @@ BATTLE_FIELDS = frozenset({
     "attacker", "defender", "victim", "attack_team", "defense_team", "attack_dice",
     "defense_dice", "forced",
 })
+
+# The lists the engine's game keeps (`kotc.engine.game.Game`), each with its type:
+# a ruleset keeps those it declares (`keep victims per phase`), which programs read
+# and add to (`game.victims`: who has been declared a victim since the phase began).
+GAME_LISTS = {"victims": "victims"}
+
+# The sub-flows a program may wait for (`after chain { ... }`); a battle is also
+# begun by a program (`begin battle with ...`), a chain as an ability resolves.
+FLOWS = ("chain", "battle")
 
 # Language constructs a glossary term may name instead of a definition.
 BUILTIN_CONSTRUCTS = frozenset(

@@ -27,7 +27,9 @@ from .types import (
     CONTEXT_ATTRS,
     ELEMENT_NAME,
     EVENT_COMMON,
+    FLOWS,
     FUNCTIONS,
+    GAME_LISTS,
     GLOBAL_NAMES,
     LOG_EVENTS,
     PLAYER_ATTRS,
@@ -97,6 +99,8 @@ class Checker:
         # what programs read of the contexts: the battle's record too
         self.context_attrs = {
             **CONTEXT_ATTRS,
+            "game": {**CONTEXT_ATTRS["game"],
+                     **{n: GAME_LISTS[n] for n in ruleset.kept_lists if n in GAME_LISTS}},
             "battle": {**CONTEXT_ATTRS["battle"],
                        **{f.name: f.type for f in (record.fields if record else ())}},
         }
@@ -236,6 +240,11 @@ class Checker:
         for a in r.opens:
             self.ref(r, a, self.actions, "action")
 
+    def rule_Kept(self, r: ast.Kept) -> None:
+        if r.name not in GAME_LISTS:
+            self.error(r, f"the game keeps no list '{r.name}'; a ruleset may keep "
+                          f"{', '.join(sorted(GAME_LISTS))}")
+
     def rule_Action(self, r: ast.Action) -> None:
         scope = self.params(r.params, self.scope())
         if r.requires is not None:
@@ -279,8 +288,11 @@ class Checker:
     def rule_DicePer(self, r: ast.DicePer) -> None:
         self.ref(r, r.stat, self.stats, "stat")
 
-    def rule_TeamRule(self, r: ast.TeamRule) -> None:
-        self.ref(r, r.zone, self.zones, "zone")
+    def rule_DropLeavers(self, r: ast.DropLeavers) -> None:
+        for name in r.fields:
+            if self.context_attrs["battle"].get(name) != "cards":
+                self.error(r, f"drop leavers from '{name}': no list of cards the "
+                              f"battle's record declares")
 
     def rule_Anytime(self, r: ast.Anytime) -> None:
         for a in r.actions:
@@ -636,9 +648,12 @@ class Checker:
         """The element type of a list a record or the game keeps (`battle.attack_team`,
         `game.victims`), which a program may add to; None, and an error, for
         anything else."""
-        if list(target.parts) == ["game", "victims"]:
-            return "victim"
-        t = self.record_field(target)
+        if len(target.parts) == 2 and target.parts[0] == "game":
+            # a list the rules keep (`keep victims per phase`)
+            kept = target.parts[1] in GAME_LISTS
+            t = self.context_attrs["game"].get(target.parts[1]) if kept else None
+        else:
+            t = self.record_field(target)
         element = None if t is None else collection_of(t)
         if element is None:
             self.error(target, f"{what}: '{target}' is no list a record or the game "
@@ -923,22 +938,43 @@ class Checker:
         self.expr(s.key, inner)
         self.block(s.body, inner)
 
-    def stmt_AfterChain(self, s, sc) -> None:
+    def stmt_After(self, s: ast.After, sc: Scope) -> None:
+        if s.flow not in FLOWS:
+            self.error(s, f"`after {s.flow}`: a program waits so only for a "
+                          f"sub-flow ({', '.join(FLOWS)})")
+        elif s.flow == "battle" and not self.step_names:
+            self.error(s, "`after battle` needs battle steps in the `battle` section")
         self.block(s.body, sc)
 
-    def stmt_Attack(self, s: ast.Attack, sc: Scope) -> None:
-        self.typed(s.victim, sc, "victim", "the victim")
-        self.typed(s.team, sc, "cards", "the attacking team")
+    def stmt_Begin(self, s: ast.Begin, sc: Scope) -> None:
+        if s.flow != "battle":
+            self.error(s, f"`begin {s.flow}`: only a battle is begun so (`begin "
+                          f"battle with ...`); a chain begins as an ability resolves")
+            return
+        if not self.step_names:
+            self.error(s, "`begin battle` needs battle steps in the `battle` section")
+            return
+        record = self.rs.battle_record
+        fields = {f.name: f.type for f in (record.fields if record else ())}
+        given: set[str] = set()
+        for fv in s.fields:
+            if fv.name not in fields:
+                self.error(fv, f"the battle's record has no field '{fv.name}' "
+                               f"(it declares {', '.join(fields) or 'none'})")
+            elif fv.name in given:
+                self.error(fv, f"`begin battle` sets '{fv.name}' twice")
+            else:
+                self.typed(fv.value, sc, fields[fv.name], f"the battle's {fv.name}")
+            given.add(fv.name)
+        if "attacker" not in given:
+            self.error(s, "`begin battle` names its attacker (`begin battle with "
+                          "attacker = you`): the battle's parts run as that player")
 
     def stmt_Banish(self, s, sc) -> None:
         self.typed(s.what, sc, "cards", "what is removed from the game")
 
     def stmt_EndGame(self, s, sc) -> None:
         return None
-
-    def stmt_BeginBattle(self, s, sc) -> None:
-        if not self.step_names:
-            self.error(s, "`begin battle` needs battle steps in the `battle` section")
 
     def stmt_Reset(self, s: ast.Reset, sc: Scope) -> None:
         for st in s.stats:

@@ -170,7 +170,7 @@ def test_json_output_and_house_rules_run_as_the_edition_they_extend(tmp_path, ko
 
 def test_a_forced_attack_exhausts_its_team_only_where_the_rule_says_so(tmp_path, kotc):
     # the shipped Berzerk attacks without exhausting its host; house rules that
-    # write `exhausting` exhaust it
+    # exhaust it before the battle begins do
     (tmp_path / "berzerk.kscn").write_text(textwrap.dedent("""\
         cards "{cards}/common.kcard"
         cards "{cards}/17th.kcard"
@@ -196,10 +196,20 @@ def test_a_forced_attack_exhausts_its_team_only_where_the_rule_says_so(tmp_path,
           override counter berzerk "Berzerk Counter" proactive  @ "Counters" {
             either by you {
               choose exactly 1 from enemies(host.controller) as victim by you
-              after chain { attack victim with host exhausting }
+              after chain {
+                exhaust host
+                begin battle with attacker = host.controller, victim = victim,
+                  attack_team = host, forced = true
+                log forced_attack(host.controller, victim)
+              }
             } or {
               choose exactly 1 from players.battlefield as victim by you
-              after chain { attack victim with host exhausting }
+              after chain {
+                exhaust host
+                begin battle with attacker = host.controller, victim = victim,
+                  attack_team = host, forced = true
+                log forced_attack(host.controller, victim)
+              }
             }
           }
         }

@@ -562,9 +562,11 @@ def derived_out_of_step(g) -> list[str]:
     if g.namer.cards != tuple((c.name, c.design) for c in g.cards):
         found.append("the names actions are labelled by are not the cards'")
     b = g.battle
-    if b is not None and g.engine.withdraws:  # where the rules keep teams so
-        for team, seat in ((b.attack_team, b.attacker), (b.defense_team, b.defender)):
-            for card in team:
+    if b is not None and g.engine.dropping:  # where the rules keep teams so
+        for name, seat in (("attack_team", b.attacker), ("defense_team", b.defender)):
+            if name not in g.engine.dropping:
+                continue
+            for card in getattr(b, name):
                 c = g.cards[card]
                 if not c.zone or c.controller != seat:
                     found.append(f"{card_label(c.name, card)} is in the team of player "

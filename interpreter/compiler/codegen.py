@@ -793,16 +793,9 @@ class Writer:
         times, keys = self.atom(st.times), self.atom(st.keys)
         self.src.line(f"g.watch({st.number}, {times}, {keys}, dict(env))")
 
-    def s_AfterChain(self, st: ir.AfterChain, i: int) -> None:
-        body = self.const(self.blocks[st.body.id])
-        self.src.line(f"g.after_chain({body}, dict(env))")
-
-    def s_Attack(self, st: ir.Attack, i: int) -> None:
-        you = self.into("env['you']")
-        victim = self.atom(st.victim)
-        team = self.items(st.team)
-        self.src.line(f"g.force_attack({you}, {victim}, list({team}), "
-                      f"{st.exhausting}, {self.cite(st)})")
+    def s_Begin(self, st: ir.Begin, i: int) -> None:
+        values = "".join(self.atom(e) + ", " for _, _, e in st.fields)
+        self.src.line(f"services.begin_flow(g, {self.const(st)}, ({values}))")
 
     def s_EndGame(self, st: ir.EndGame, i: int) -> None:
         self.src.line(f"g.end_game('an effect ended the game', {self.cite(st)})")
@@ -816,9 +809,6 @@ class Writer:
         # nothing marked and no watch held: nothing to expire
         with self.block("if g.marked or g.watches:"):
             self.src.line(f"g.expire({st.until!r})")
-
-    def s_BeginBattle(self, st: ir.BeginBattle, i: int) -> None:
-        self.src.line(f"g.begin_battle(env['you'], {self.cite(st)})")
 
     def s_Mark(self, st: ir.Mark, i: int) -> None:
         what, c = self.items(st.what), self.tmp()
@@ -864,6 +854,12 @@ class Writer:
             self.src.line(f"f.pc = {i + 1}")
             with self.block(f"if {call}:"):  # else it ran here, with no frame
                 self.src.line("return 1")
+
+    def s_After(self, st: ir.After, i: int) -> None:
+        self.src.line(f"f.pc = {i + 1}")
+        body = self.const(self.blocks[st.body.id])
+        self.src.line(f"services.after_flow(g, {st.flow!r}, {body}, env)")
+        self.src.line("return 1")
 
     @contextmanager
     def _when(self, tests: list[str]) -> Iterator[None]:

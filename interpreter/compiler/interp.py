@@ -386,15 +386,13 @@ class Interpreter:
                 dict(f.env))
         return NEXT
 
-    def s_AfterChain(self, st: ir.AfterChain, g: Game, f: Frame) -> int:
-        g.after_chain(self.blocks[st.body.id], dict(f.env))
-        return NEXT
+    def s_After(self, st: ir.After, g: Game, f: Frame) -> int:
+        f.pc += 1
+        services.after_flow(g, st.flow, self.blocks[st.body.id], f.env)
+        return PUSHED
 
-    def s_Attack(self, st: ir.Attack, g: Game, f: Frame) -> int:
-        you = f.env["you"]
-        victim = self.value(st.victim, g, f)
-        team = list(self.items(st.team, g, f))
-        g.force_attack(you, victim, team, st.exhausting, st.cite)
+    def s_Begin(self, st: ir.Begin, g: Game, f: Frame) -> int:
+        services.begin_flow(g, st, [self.value(e, g, f) for _, _, e in st.fields])
         return NEXT
 
     def s_Banish(self, st: ir.Banish, g: Game, f: Frame) -> int:
@@ -412,10 +410,6 @@ class Interpreter:
 
     def s_Expire(self, st: ir.Expire, g: Game, f: Frame) -> int:
         g.expire(st.until)
-        return NEXT
-
-    def s_BeginBattle(self, st: ir.BeginBattle, g: Game, f: Frame) -> int:
-        g.begin_battle(f.env["you"], st.cite)
         return NEXT
 
     def s_Mark(self, st: ir.Mark, g: Game, f: Frame) -> int:

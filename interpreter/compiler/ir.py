@@ -492,15 +492,22 @@ class Pay(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class AfterChain(Stmt):
+class After(Stmt):
+    """`after FLOW { ... }`: the body waits for the sub-flow under way to end; it
+    runs at once (a frame pushed) where none is under way."""
+
+    flow: str
     body: Block
+    pushes = True
 
 
 @dataclass(frozen=True, slots=True)
-class Attack(Stmt):
-    victim: Expr
-    team: Expr
-    exhausting: bool
+class Begin(Stmt):
+    """`begin FLOW with FIELD = EXPR, ...`: a sub-flow entered with its record's
+    first values, each field with the kind its record declares."""
+
+    flow: str
+    fields: tuple[tuple[str, str, Expr], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -522,11 +529,6 @@ class Reset(Stmt):
 @dataclass(frozen=True, slots=True)
 class Expire(Stmt):
     until: str
-
-
-@dataclass(frozen=True, slots=True)
-class BeginBattle(Stmt):
-    pass
 
 
 @dataclass(frozen=True, slots=True)

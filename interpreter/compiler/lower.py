@@ -654,14 +654,16 @@ class Lowering:
         self.watches.append(made)
         return made
 
-    def stmt_AfterChain(self, s: ast.AfterChain, cite: Cite, where: str,
-                       sc: Scope) -> ir.Stmt:
-        return ir.AfterChain(cite, self.block(s.body, cite, where, sc))
-
-    def stmt_Attack(self, s: ast.Attack, cite: Cite, where: str,
+    def stmt_After(self, s: ast.After, cite: Cite, where: str,
                    sc: Scope) -> ir.Stmt:
-        return ir.Attack(cite, self.expr(s.victim, sc), self.expr(s.team, sc),
-                         s.exhausting)
+        return ir.After(cite, s.flow, self.block(s.body, cite, where, sc))
+
+    def stmt_Begin(self, s: ast.Begin, cite: Cite, where: str,
+                   sc: Scope) -> ir.Stmt:
+        record = self.rs.battle_record
+        kinds = {f.name: f.type for f in (record.fields if record else ())}
+        return ir.Begin(cite, s.flow, tuple(
+            (fv.name, kinds[fv.name], self.expr(fv.value, sc)) for fv in s.fields))
 
     def stmt_Banish(self, s: ast.Banish, cite: Cite, where: str,
                    sc: Scope) -> ir.Stmt:
@@ -684,10 +686,6 @@ class Lowering:
         what = self.expr(s.what, sc)
         then = self.block(s.then, cite, f"{where} then", sc) if s.then else None
         return ir.Resolve(cite, what, then)
-
-    def stmt_BeginBattle(self, s: ast.BeginBattle, cite: Cite, where: str,
-                        sc: Scope) -> ir.Stmt:
-        return ir.BeginBattle(cite)
 
     def stmt_Call(self, s: ast.Call, cite: Cite, where: str,
                  sc: Scope) -> ir.Stmt:

@@ -22,7 +22,7 @@ from kotc.runtime.actions import DONE, Action, Decision, picks
 from kotc.runtime.events import CannotPerform, Prevented, Stopped
 from kotc.runtime.state import SEAT_FIELDS
 from kotc.runtime.values import AbilityRef, DieRef, Seat, card_label, seat_of
-from kotc.runtime.vm import NEXT, PUSHED, WAIT, Frame
+from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame
 
 from . import ir
 from .builtins import as_items_of, element_name
@@ -647,6 +647,29 @@ def log(g: Game, st: ir.Log, values: Sequence[Any]) -> None:
     g.log(st.event, st.cite, **data)
 
 
+def begin_flow(g: Game, st: ir.Begin, values: Sequence[Any]) -> None:
+    """`begin battle with FIELD = EXPR, ...`: the battle entered with its record's
+    first values, each kept as its field's kind keeps it (a player by seat number,
+    cards as a list)."""
+    fields: dict[str, Any] = {}
+    for (name, kind, _), value in zip(st.fields, values, strict=True):
+        if value is None:
+            fields[name] = None
+        elif kind == "player":
+            fields[name] = int(value)
+        elif kind in ("cards", "dice"):
+            fields[name] = list(as_items_of(value))
+        else:
+            fields[name] = value
+    g.referee.call_flow(g, st.flow, fields, st.cite)
+
+
+def after_flow(g: Game, flow: str, block: Block, env: dict[str, Any]) -> None:
+    """`after FLOW { ... }`: the block, with the names bound where it is written,
+    waits for the sub-flow under way to end; where none is, it runs at once."""
+    g.referee.after_flow(g, flow, block, dict(env))
+
+
 def end_flow(g: Game, flow: str) -> None:
     """`end battle`: the battle under way ends once the program saying so is done."""
     if g.battle is not None:
@@ -669,9 +692,10 @@ def drop(g: Game, st: ir.Drop, what: Any) -> None:
 
 
 __all__ = [
-    "BATTLE_SEATS", "Context", "announce", "append", "attr", "battle_field", "call",
-    "card_attr", "card_stat", "chain_field", "choose", "choose_die", "contains", "drop",
-    "either", "element_name", "end_flow", "for_each", "form", "game_field",
+    "BATTLE_SEATS", "Context", "after_flow", "announce", "append", "attr",
+    "battle_field", "begin_flow", "call", "card_attr", "card_stat", "chain_field",
+    "choose", "choose_die", "contains", "drop", "either", "element_name", "end_flow",
+    "for_each", "form", "game_field",
     "has_modifier", "is_type", "log", "may", "minus", "order", "order_list", "perform",
     "pick", "plus", "prevent", "rolled",
     "set_record", "stop", "strip_any", "text", "unbound",

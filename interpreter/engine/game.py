@@ -172,9 +172,10 @@ class Engine:
         self.floors = {s.name: s.floor for s in rs.stats.values()}
         cost = rs.setting("cards", "cost")
         self.cost_stat = cost.stat if cost else None
-        # whether a card that leaves its zone or changes controller leaves its battle
-        # team (the battle section's `withdraw_on_leave`)
-        self.withdraws = rs.setting("battle", "withdraw_on_leave") is not None
+        # the card lists of the battle's record that drop a card leaving its zone
+        # or changing controller (the battle section's `drop leavers from ...`)
+        leavers = rs.setting("battle", "drop_leavers")
+        self.dropping: tuple[str, ...] = leavers.fields if leavers else ()
         pawns = rs.setting("cards", "pawns")
         self.pawn_type: str | None = pawns.type if pawns else None
         self.pawn_zone: str | None = pawns.zone if pawns else None
@@ -1167,18 +1168,6 @@ class Game:
         cite: ast.Citation | None, env: dict[str, Any],
     ) -> None:
         self.referee.perform(self, name, values, mods, seat, cite, env)
-
-    def begin_battle(self, seat: int, cite: ast.Citation | None) -> None:
-        self.referee.begin_battle(self, seat, cite)
-
-    def force_attack(
-        self, seat: int, victim: Any, team: list[Any], exhausting: bool,
-        cite: ast.Citation | None,
-    ) -> None:
-        self.referee.force_attack(self, seat, victim, team, exhausting, cite)
-
-    def after_chain(self, block: Block, env: dict[str, Any]) -> None:
-        self.after.append([block.id, env])
 
     def watch(self, number: int, times: int, keys: int, env: dict[str, Any]) -> None:
         """A watch made (`ir.Watch` number `number`), held by `env`'s `you` until it

@@ -33,7 +33,8 @@ of fuzzed games and compares:
   looking through the other players' zones. Kept by `move` and `give`, and by
   `banish` and a pawn's removal (a card in no zone is in none).
 - the battle's teams: a card in a team is in the team's zone under the team's
-  player, where the rules withdraw a card that leaves (`withdraw_on_leave`).
+  player, where the rules drop a card that leaves from the record's teams
+  (`drop leavers from attack_team, defense_team`).
   Kept by `leave` (`move`, `banish`) and `give`, which withdraw it.
 - `dirty`: something the lose and end conditions read may have changed since
   they were last looked at: a card entered or left a zone they read (`move`,
@@ -155,7 +156,7 @@ def leave(g: Game, c: CardState) -> None:
     if not (c.timed or c.tags):
         g.marked.discard(c.id)
     c.fatigued = False
-    if g.battle is not None and g.engine.withdraws:
+    if g.battle is not None and g.engine.dropping:
         withdraw(g, c.id)
 
 
@@ -176,7 +177,7 @@ def give(g: Game, card: int, seat: int, cite: ast.Citation | None) -> None:
             g.away.discard(card)
         if c.zone in g.engine.watched_zones:
             g.dirty = True
-        if g.battle is not None and g.engine.withdraws:
+        if g.battle is not None and g.engine.dropping:
             withdraw(g, card)
         g.events.append(Given(card, seat, _text(cite)))
 
@@ -493,12 +494,13 @@ def skip_step(g: Game, step: str, cite: ast.Citation | None) -> None:
 
 
 def withdraw(g: Game, card: int) -> None:
-    """A card that leaves its zone or changes controller leaves the battle team it
-    is in, where the rules say so (`withdraw_on_leave`)."""
+    """A card that leaves its zone or changes controller leaves the lists of the
+    battle's record the rules say drop it (`drop leavers from attack_team, ...`)."""
     b = g.battle
     if b is None:
         return
-    for team in (b.attack_team, b.defense_team):
+    for name in g.engine.dropping:
+        team = getattr(b, name)
         if card in team:
             team.remove(card)
 

@@ -71,13 +71,14 @@ class Referee(Listing):
         "has_chain", "hidden_zones",
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "modifiers", "new_chain",
-        "others_gate", "others_offer", "param_names", "part_blocks", "phase_blocks",
+        "others_gate", "others_offer", "param_names", "part_blocks", "per_phase",
+        "phase_blocks",
         "places", "pop_at_once", "respond_way", "setup_from_first", "turn_way",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "respond_cite", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
         "step_windows",
-        "team_zone", "turn_cite", "turn_limit_cite", "turn_text",
+        "turn_cite", "turn_limit_cite", "turn_text",
         "popped_by_placer", "unbindable", "unpayable_hidden", "used_by_last",
         "zone_names",
     )
@@ -234,6 +235,8 @@ class Referee(Listing):
             if any(p.type in self.card_types and p.type not in types for p in a.params)
             or (not engine.able and any(p.type == "ability" for p in a.params))
         )
+        # the lists the game keeps per phase (`keep victims per phase`)
+        self.per_phase = tuple(rs.kept_lists)
         # what players other than the active one may take at a phase's end: the
         # actions open at any time, but for giving the game up (see `_others_window`)
         self.others_offer = self.bindable(
@@ -305,8 +308,6 @@ class Referee(Listing):
 
     def _battle_settings(self, rs) -> None:
         s = lambda name: rs.setting("battle", name)  # noqa: E731
-        # where teams fight from: a forced attack's team and victim must be there
-        self.team_zone = s("team").zone if s("team") else None
         self.dice_per = s("dice_per").stat if s("dice_per") else None
         record = rs.battle_record
         self.battle_cite = record.cite if record else None
@@ -747,54 +748,36 @@ class Referee(Listing):
 
     # battles
 
-    def begin_battle(self, g, seat: int, cite) -> None:
-        if not self.battle_steps or g.battle is not None:
+    def call_flow(self, g, flow: str, fields: dict, cite) -> None:
+        """Enter the sub-flow `flow` with its record's first values (`begin battle
+        with attacker = you, ...`): nothing where the rules have no such sub-flow or
+        it is under way already. Only a battle is entered so (the validator says)."""
+        if flow != "battle" or not self.battle_steps or g.battle is not None:
             return
-        g.battle = new_battle(seat)
+        b = g.battle = new_battle(fields["attacker"])
+        for name, value in fields.items():
+            setattr(b, name, value)
         g.runner.call(g, "battle")
 
-    def force_attack(self, g, seat, victim, team, exhausting, cite) -> None:
-        """An attack an effect forces: a battle of its own, outside the Battle
-        Phase's, so its victim is not one declared there. One forced while a
-        battle is under way follows that battle (`_task_forced`)."""
-        if not self.battle_steps or victim is None or not team:
-            g.log("no_battle", cite, reason="no victim or no team")
-            return
-        if g.battle is not None:
-            why = None if cite is None else [cite.section, cite.interpretation,
-                                             cite.edition]
-            g.runner.wait(g, "battle", [victim, list(team), exhausting, why])
-            g.log("attack_waits", cite, victim=victim, team=list(team))
-            return
-        self._start_forced(g, victim, team, exhausting, cite)
-
-    def _start_forced(self, g, victim, team, exhausting, cite) -> None:
-        team = [c for c in team if g.cards[c].zone == self.team_zone]
-        gone = not isinstance(victim, Seat) and g.cards[victim].zone != self.team_zone
-        if not team or gone:
-            g.log("no_battle", cite, reason="the team or the victim has left")
-            return
-        attacker = int(g.cards[team[0]].controller)
-        g.battle = new_battle(attacker)
-        g.battle.attack_team = team
-        g.battle.victim = victim
-        g.battle.forced = True
-        if exhausting:
-            for c in team:
-                g.cards[c].exhausted = True
-        g.runner.call(g, "battle")
-        g.log("forced_attack", cite, attacker=attacker, victim=victim)
+    def after_flow(self, g, flow: str, block: Block, env: dict) -> None:
+        """Run `block` once the sub-flow `flow` under way ends (`after chain { ...
+        }`, `after battle { ... }`), before anything else runs; at once where none
+        is under way. What waits for a chain runs as it closes, the first written
+        first; what waits for a battle is an activation waiting under the battle's
+        (`Runner.wait`), the last written first (each may begin a battle the
+        others then wait for)."""
+        if flow == "chain" and g.chain is not None:
+            g.after.append([block.id, env])
+        elif flow == "battle" and g.battle is not None:
+            g.runner.wait(g, "battle", [block.id, env])
+        else:
+            g.frames.append(Frame(block, env))
 
     def enter_waiting(self, g, call: list) -> None:
-        """What waited for the battle under way to end enters now (see
-        `Runner.wait`): a forced attack."""
-        self._task_forced(g, call)
-
-    def _task_forced(self, g, call: list) -> None:
-        """A forced attack that waited for a battle under way: it starts now, if its
-        team and victim are still on the field."""
-        victim, team, exhausting, why = call
-        self._start_forced(g, victim, team, exhausting, why and ast.Citation(*why))
+        """A program that waited for the battle under way (`after_flow`): it runs
+        now, as that battle is over."""
+        block_id, env = call
+        g.frames.append(Frame(self.programs.blocks[block_id], dict(env)))
 
     def passed(self, g, name: str) -> bool:
         """Whether the battle under way has gone past the step or part `name` (a

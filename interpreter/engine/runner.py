@@ -198,7 +198,7 @@ class Runner:
         "engine", "referee", "tables", "nodes", "first", "turn_start", "entries",
         "turn_way", "turn_text", "turn_cite", "turn_limit_cite",
         "decision_limit_cite", "setup_from_first", "lose_checks", "end_checks",
-        "criteria", "stack_text",
+        "criteria", "stack_text", "per_phase",
     )
 
     def __init__(self, engine: Engine):
@@ -222,6 +222,7 @@ class Runner:
         self.end_checks = referee.end_checks
         self.criteria = referee.criteria
         self.stack_text = referee.resolve_text
+        self.per_phase = referee.per_phase
         P = engine.programs
         # each node's way out: its guarded edges in order, then the one taken
         # when none holds; skip edges with a guard are a step's skips
@@ -491,8 +492,10 @@ class Runner:
             if marks is not None:
                 if node.level == "phase":
                     # a phase begins: what the game keeps per phase is emptied
+                    # (`keep NAME per phase`)
                     g.phase, g.step = marks, ""
-                    g.victims = []
+                    for kept in self.per_phase:
+                        setattr(g, kept, [])
                     g.recent = []
                 else:
                     g.step = marks

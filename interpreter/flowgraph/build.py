@@ -297,7 +297,7 @@ class _Builder:
                       anytime=anytime)
         if name in self.chaining:
             self.g.add_edge(node, "@chain", kind=CALL_KIND, **common)
-        elif _contains(body, ast.BeginBattle):
+        elif _contains(body, ast.Begin):
             self.g.add_edge(node, "@battle", kind=CALL_KIND, **common)
         elif _contains(body, ast.EndGame):
             self.g.add_edge(node, GAME_OVER, kind="end", **common)
@@ -426,10 +426,10 @@ class _Builder:
                                 origin=again["origin"], anytime=anytime)
 
     def forced_attacks(self) -> None:
-        """An effect may force an attack (`attack ... with`) wherever a program
-        runs: in a phase, or as a chain resolves or closes; it is a battle of its
-        own, entered from there and back (one forced during a battle waits for
-        that battle's end, then begins)."""
+        """An effect may begin a battle (`begin battle with ...`, a forced
+        attack) wherever a program runs: in a phase, or as a chain resolves or
+        closes; it is a battle of its own, entered from there and back (one begun
+        `after battle` waits for the battle under way to end, then begins)."""
         steps = self.rs.battle_steps
         if not steps:
             return

@@ -32,7 +32,7 @@ SUBFLOWS = ("setup", "turn", "battle", "chain", "endgame")
 ENDGAME_KINDS = frozenset({"endgame", "resume"})
 # Edges a drawing leaves out: every node's way back from the check, which the arrow
 # into the check ("any change of state") implies; and the battles a card's effect
-# forces (`attack ... with`) from wherever a program runs, and back (`effect`,
+# begins (`begin battle with ...`) from wherever a program runs, and back (`effect`,
 # `effect_return`), which no rule of the edition's flow states.
 UNDRAWN_KINDS = frozenset({"resume", "effect", "effect_return"})
 # Edges the engine adds for itself, which no rule of the flow states: the way back

@@ -123,6 +123,18 @@ CASES: dict[str, Case] = {
                "victim"),
     "end_unknown_flow": one(5, 48, "`end chain`: only a battle (`end battle`) or the "
                                    "game (`end game`) ends so"),
+    "begin_unknown_flow": one(5, 48, "`begin chain`: only a battle is begun so"),
+    "begin_unknown_field": one(5, 82, "the battle's record has no field 'spoils' (it "
+                                      "declares attacker, defender, victim"),
+    "begin_without_attacker": one(5, 48, "`begin battle` names its attacker"),
+    "begin_field_mistyped": one(5, 77, "type error: the battle's attacker must be "
+                                       "player, not cards"),
+    "after_unknown_flow": one(5, 48, "`after phase`: a program waits so only for a "
+                                     "sub-flow (chain, battle)"),
+    "keep_unknown_list": one(5, 3, "the game keeps no list 'spoils'; a ruleset may "
+                                   "keep victims"),
+    "drop_leavers_from_no_list": one(5, 3, "drop leavers from 'victim': no list of "
+                                           "cards the battle's record declares"),
     "part_calls_unknown_keyword": one(5, 47, "unknown keyword 'smite'"),
     "step_does_unknown_part": one(5, 3, "unknown battle part 'charge'"),
     "choose_die_label_names_unknown": one(6, 5, "the label names '{front}', which is "

@@ -626,9 +626,11 @@ def test_victims_once_per_battle_phase(rs, edition):
 
 def test_17th_withdraws_minions_that_leave(rs):
     # the 17th says so (Battles); before, the rulebooks are silent: an interpretation
-    assert rs["17th"].setting("battle", "withdraw_on_leave").cite.interpretation is None
+    assert rs["17th"].setting("battle", "drop_leavers").cite.interpretation is None
     for edition in ("11th", "12th", "13th"):
-        assert rs[edition].setting("battle", "withdraw_on_leave").cite.interpretation
+        leavers = rs[edition].setting("battle", "drop_leavers")
+        assert leavers.cite.interpretation
+        assert leavers.fields == ("attack_team", "defense_team")
 
 
 # --- Endgame ---------------------------------------------------------------------------

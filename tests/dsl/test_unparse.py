@@ -171,6 +171,10 @@ def path(text: str) -> ast.Path:
      'form battle.attack_team from xs by you at_least 1 asking "enlist" done "done" '
      'noting enlisted'),
     (ast.EndFlow("battle"), "end battle"),
+    (ast.Begin("battle", (ast.FieldValue("attacker", path("you")),
+                          ast.FieldValue("forced", ast.BoolLit(True)))),
+     "begin battle with attacker = you, forced = true"),
+    (ast.After("battle", (ast.Reveal(path("x")),)), "after battle {\n  reveal x\n}"),
     (ast.Choose(ast.Count(n=ast.IntLit(1)), path("xs"), "v", chooser=path("you"),
                 prompt="declare the victim"),
      'choose exactly 1 from xs as v by you asking "declare the victim"'),

@@ -10,6 +10,7 @@ import pytest
 from kotc.dsl import load_edition
 from kotc.dsl.ast import Origin
 from kotc.dsl.cards import CardDesign, StatValue
+from kotc.dsl.scenario_words import Vocabulary
 from kotc.engine.game import Game
 from kotc.runtime.actions import Action
 from kotc.runtime.values import Seat
@@ -67,7 +68,7 @@ def with_decks(g: Game, design: str) -> None:
 
 
 def field_zone(rs) -> str:
-    return rs.setting("battle", "team").zone
+    return Vocabulary(rs).zone_roles["field"]
 
 
 def toughness(rs) -> str:
