@@ -228,6 +228,19 @@ class Reroll(Stmt):
 
 
 @dataclass(frozen=True)
+class Watch(Stmt):
+    """An effect lasting until a time, that its holder may use each time an event
+    happens: `times` times per value of `key`, for `keys` different values."""
+
+    trigger: Trigger
+    until: str
+    times: Expr
+    keys: Expr
+    key: Expr
+    body: Block
+
+
+@dataclass(frozen=True)
 class Place(Stmt):
     count: Expr
     counter: str
@@ -793,6 +806,11 @@ class Modifier(Named):
 @dataclass(frozen=True)
 class UsedBy(Setting):
     setting = "used_by_last_controller"
+
+
+@dataclass(frozen=True)
+class UnpayableCosts(Setting):
+    setting = "unpayable_costs_not_offered"
 
 
 # battle

@@ -167,6 +167,14 @@ def _stat_change(cls: type) -> Converter:
     return conv
 
 
+def _watch(obj: Any, ctx: Context) -> ast.Watch:
+    trigger = ast.Trigger(None, (obj.event,), _opt(obj.cond, ctx), origin=ctx.origin(obj))
+    return ast.Watch(
+        trigger, obj.duration.until, convert(obj.times, ctx), convert(obj.keys, ctx),
+        convert(obj.key, ctx), _block(obj.body, ctx), origin=ctx.origin(obj),
+    )
+
+
 # --- rules -----------------------------------------------------------------------
 
 
@@ -299,6 +307,7 @@ _SPECIAL: dict[str, Converter] = {
     "If": _if,
     "AddOp": _stat_change(ast.AddOp),
     "Mark": _stat_change(ast.Mark),
+    "Watch": _watch,
     "SetOp": _stat_change(ast.SetOp),
     "Prevent": lambda o, c: ast.Prevent(origin=c.origin(o)),
     "Citation": _citation,

@@ -128,11 +128,12 @@ def read_card(card: CardDesign, ruleset: Ruleset) -> tuple[list[AbilityReading],
     return readings, reader.problems
 
 
-def card_caveats(card: CardDesign, ruleset: Ruleset) -> frozenset[str]:
+def card_caveats(card: CardDesign, ruleset: Ruleset) -> dict[str, int]:
     """The caveats a card is printed with, by the names of the edition's caveat
-    phrases that read them."""
+    phrases that read them, each with the number it prints for `[x]` (0 where its
+    phrase has none)."""
     readings, _ = read_card(card, ruleset)
-    return frozenset(c.phrase.name for r in readings for c in r.caveats)
+    return {c.phrase.name: c.numbers.get("x", 0) for r in readings for c in r.caveats}
 
 
 def stated_counters(designs: Iterable[CardDesign],

@@ -108,6 +108,9 @@ class Ruleset:
     def setting(self, section: str, name: Literal["used_by_last_controller"]
                 ) -> ast.UsedBy | None: ...
     @overload
+    def setting(self, section: str, name: Literal["unpayable_costs_not_offered"]
+                ) -> ast.UnpayableCosts | None: ...
+    @overload
     def setting(self, section: str, name: Literal["dice_per"]
                 ) -> ast.DicePer | None: ...
     @overload

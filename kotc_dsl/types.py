@@ -192,6 +192,8 @@ FUNCTIONS = {
     "past": (("step",), "bool"),
     # whether a card is printed with a caveat (a `caveat` phrase)
     "has_caveat": (("card", "caveat"), "bool"),
+    # the number a card's caveat prints for [x] (0: the card has no such caveat)
+    "caveat_x": (("card", "caveat"), "int"),
     # two lists joined, repeats kept (a player and a card are told apart)
     "concat": (("any_collection", "any_collection"), "any"),
 }

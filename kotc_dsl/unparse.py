@@ -203,6 +203,14 @@ def _add(s: ast.AddOp) -> str:
     return _fill(f"{{op}} {{amount}} {prep} {{target}} [until {{until}}]", s)
 
 
+def _watch(s: ast.Watch) -> str:
+    cond = s.trigger.cond
+    when = f"watch {s.trigger.events[0]}" + (
+        f" if {unparse_expr(cond)}" if cond is not None else "")
+    return (f"{when} until {s.until} at_most {unparse_expr(s.times)} times each for "
+            f"{unparse_expr(s.keys)} of {unparse_expr(s.key)} {_block(s.body)}")
+
+
 def _log(s: ast.Log) -> str:
     args = ", ".join(unparse_expr(a.value) if a.value is not None else quote(a.text or "")
                      for a in s.args)
@@ -278,6 +286,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.Roll: "roll {groups:,}",
     ast.RollGroup: "{count} dice [by {who}] as {target}",
     ast.Reroll: "reroll {die}",
+    ast.Watch: _watch,
     ast.Place: "place {count} {counter} on {target}",
     ast.Strip: "strip {count} {counter} from {target}",
     ast.Pop: "pop {counter} from {target}",
@@ -350,6 +359,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
                 "{body:block}",
     ast.StandardActivation: "standard_activation {cond}",
     ast.UsedBy: "used_by last_controller",
+    ast.UnpayableCosts: "unpayable_costs not_offered",
     ast.Modifier: "modifier {ident} {label:q}",
     ast.BattleStep: "step {ident} {label:q} {position} {cite} does {ops:,}",
     ast.BattlePart: "part {ident} {cite} {body:block}",

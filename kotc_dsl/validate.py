@@ -392,11 +392,12 @@ class Checker:
             self.counter_phrase(r, holes)
             return
         if r.phrase_kind == "caveat":
-            if holes or r.body or r.trigger is not None or r.cond is not None \
+            if holes - {"x"} or r.body or r.trigger is not None or r.cond is not None \
                     or r.modifiers:
                 self.error(r, f"caveat phrase '{r.name}' is a printed text and its "
-                              f"name: no placeholder, program, trigger or condition "
-                              f"(the rules that name it say what it does)")
+                              f"name: no placeholder but [x], no program, trigger or "
+                              f"condition (the rules that name it say what it does; "
+                              f"caveat_x(card, {r.name}) reads its number)")
             return
         for hole in sorted(holes - PHRASE_HOLES.keys()):
             self.error(
@@ -914,6 +915,13 @@ class Checker:
         if t is None or collection_of(t) is None:
             self.error(s.target, f"order: '{s.target}' is no list a record keeps")
         self.typed(s.chooser, sc, "player", "who orders the list")
+
+    def stmt_Watch(self, s: ast.Watch, sc: Scope) -> None:
+        self.typed(s.times, sc, "int", "how many times each")
+        self.typed(s.keys, sc, "int", "for how many")
+        inner = self.trigger(s.trigger, sc)
+        self.expr(s.key, inner)
+        self.block(s.body, inner)
 
     def stmt_AfterChain(self, s, sc) -> None:
         self.block(s.body, sc)

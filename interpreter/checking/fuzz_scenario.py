@@ -94,9 +94,9 @@ def _writable(g: Game) -> bool:
     """Whether the state can be written as a scenario position exactly: at a
     phase's window, with nothing under way and nothing a position cannot say."""
     d = g.decision
-    task = g.tasks[-1] if g.tasks else None
-    if d is None or d.resume != "phase" or task is None or task[0] != "phase" \
-            or task[2] != "window" or len(g.tasks) != 1:
+    node = g.stack[-1].node if len(g.stack) == 1 else None
+    if d is None or d.resume != "phase" or node is None or node.kind != "window" \
+            or node.policy != "active" or not node.ask_when_empty:
         return False
     if g.frames or g.chain is not None or g.battle is not None or g.after \
             or g.victims or g.recent or g.flags:

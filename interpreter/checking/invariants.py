@@ -276,7 +276,10 @@ class Invariants:
                 if p.hp < self.hp_floor:
                     broken("hp_floor", f"player {p.seat}",
                            f"HP is {p.hp}, below the floor {self.hp_floor}", self.hp_cite)
-        chains = sum(1 for t in g.tasks if t and t[0] == "chain")
+        # the chain's activations before it closes (its `return`) hold its record
+        chains = sum(1 for a in g.stack if a.flow == "chain"
+                     and a.node.kind in ("step", "window", "stack")
+                     and a.node.policy != "others")
         if chains > 1 or (chains == 1) != (g.chain is not None):
             broken("one_chain", "the game",
                    f"{chains} chains under way, chain record "
@@ -508,9 +511,10 @@ class Monitor:
 
     def _at_window(self, g) -> bool:
         d = g.decision
-        task = g.tasks[-1] if g.tasks else None
-        return bool(d is not None and d.resume == "phase" and task
-                    and task[0] == "phase" and task[2] == "window")
+        node = g.stack[-1].node if g.stack else None
+        return bool(d is not None and d.resume == "phase" and node is not None
+                    and node.kind == "window" and node.policy == "active"
+                    and node.ask_when_empty)
 
     def _recovery(self, events: list) -> list[Violation]:
         g = self.g

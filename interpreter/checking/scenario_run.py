@@ -178,7 +178,7 @@ class TracedGame(Game):
     def _init_state(self, n: int, seed: int, dice, max_turns: int) -> None:
         super()._init_state(n, seed, dice, max_turns)
         self.rng = ScriptedDice(seed, dice, bool(_strict.get()))
-        self.trace = Trace(self.referee.flow_tables, self.events)
+        self.trace = Trace(self.runner.tables, self.events)
 
 
 # --- playing one scenario -----------------------------------------------------------
@@ -962,7 +962,8 @@ class _Explainer:
             ref = what if isinstance(what, AbilityRef) else AbilityRef(what, 0)
             ability = g.ability(ref)
             inner = {"you": env["you"], "this": ref.card}
-            if ability.affordable is not None and not ability.affordable(g, inner):
+            if referee.unpayable_hidden and ability.affordable is not None \
+                    and not ability.affordable(g, inner):
                 return "the ability's printed cost cannot be paid in full"
             std = rs.setting("actions", "standard_activation")
             cite = ability.cite or (std.cite if std else None)
@@ -1000,12 +1001,12 @@ class _Explainer:
                     referee.new_chain.cite if referee.new_chain else None)
         if d.resume == "battle":
             return list(referee.step_offer), "between battle steps", referee.step_cite
-        task = g.tasks[-1]
-        ph = referee.phases[task[1]].phase
-        if task[2] == "others":
+        node = g.stack[-1].node  # a window of the phase under way
+        ph = next(p for p in self.rs.phases if p.name == g.phase)
+        if node.policy == "others":
             return (list(referee.others_offer), f"to the other players as the "
                                                 f"{ph.label} ends", referee.anytime_cite)
-        if task[2] == "before":
+        if not node.ask_when_empty:  # the window before the phase's program
             return (list(ph.opens_first), f"before the {ph.label}'s program",
                     ph.opens_cite or ph.cite)
         return (list(ph.opens + referee.anytime), f"in the {ph.label}",

@@ -79,5 +79,6 @@ BUILTINS: dict[str, Builtin] = {
     "past": lambda g, name: g.referee.passed(g, name),
     "concat": lambda g, xs, ys: list(as_items_of(xs)) + list(as_items_of(ys)),
     "has_caveat": lambda g, c, k: k in g.engine.caveats.get(g.cards[c].design, ()),
+    "caveat_x": lambda g, c, k: g.engine.caveats.get(g.cards[c].design, {}).get(k, 0),
     "tagged": lambda g, c, t: g.is_tagged(c, t),
 }

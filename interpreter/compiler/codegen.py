@@ -781,6 +781,10 @@ class Writer:
             fields = ", ".join(f"{p!r}: {self.atom(e)}" for p, e in st.fields)
             self.src.line(f"g.referee.note(g, {st.event!r}, {{{fields}}})")
 
+    def s_Watch(self, st: ir.Watch, i: int) -> None:
+        times, keys = self.atom(st.times), self.atom(st.keys)
+        self.src.line(f"g.watch({st.number}, {times}, {keys}, dict(env))")
+
     def s_AfterChain(self, st: ir.AfterChain, i: int) -> None:
         body = self.const(self.blocks[st.body.id])
         self.src.line(f"g.after_chain({body}, dict(env))")
@@ -801,7 +805,8 @@ class Writer:
             self.src.line(f"g.reset_stats({what}, {st.stats!r})")
 
     def s_Expire(self, st: ir.Expire, i: int) -> None:
-        with self.block("if g.marked:"):  # nothing marked: nothing to expire
+        # nothing marked and no watch held: nothing to expire
+        with self.block("if g.marked or g.watches:"):
             self.src.line(f"g.expire({st.until!r})")
 
     def s_BeginBattle(self, st: ir.BeginBattle, i: int) -> None:

@@ -378,6 +378,11 @@ class Interpreter:
             g.referee.note(g, st.event, {p: self.value(e, g, f) for p, e in st.fields})
         return NEXT
 
+    def s_Watch(self, st: ir.Watch, g: Game, f: Frame) -> int:
+        g.watch(st.number, self.value(st.times, g, f), self.value(st.keys, g, f),
+                dict(f.env))
+        return NEXT
+
     def s_AfterChain(self, st: ir.AfterChain, g: Game, f: Frame) -> int:
         g.after_chain(self.blocks[st.body.id], dict(f.env))
         return NEXT

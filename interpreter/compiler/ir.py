@@ -418,6 +418,23 @@ class Change(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class Watch(Stmt):
+    """An effect made for its holder (`you`) that lasts until a time (`until`): each
+    time the event happens and `cond` holds, the holder may run `body`, `times`
+    times per value of `key`, for `keys` values (numbered: a game keeps which watch
+    it holds by `number`). `cond`, `key` and `body` read the event as `event`."""
+
+    number: int
+    event: str
+    until: str
+    cond: Expr | None
+    times: Expr
+    keys: Expr
+    key: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
 class Place(Stmt):
     count: Expr
     kind: Expr

@@ -82,6 +82,7 @@ class Listing:
     card_types: set[str]
     hidden_zones: set[str]
     used_by_last: bool
+    unpayable_hidden: bool
     modifiers: frozenset[str]
     zone_names: frozenset[str]
     standard: Eval
@@ -295,11 +296,10 @@ class Listing:
             listed = self.standard_in_listing(g, seat) if standard is None else standard
             if listed is False:
                 return False
-        # interpretation: an activation whose printed cost cannot be paid in full
-        # would only fail, so it is not offered (as the latest rulebook's §Pay says:
-        # "you cannot use it")
-        if ab.affordable is not None and not ab.affordable(g, {"you": seat,
-                                                                 "this": card}):
+        # where the rules say `unpayable_costs not_offered`: an activation whose
+        # printed cost cannot be paid in full is not offered
+        if self.unpayable_hidden and ab.affordable is not None and not ab.affordable(
+                g, {"you": seat, "this": card}):
             return False
         if trigger is not None:  # `_answerable`, but for the first it finds
             events, cond = frozenset(trigger.events), ab.trigger_cond

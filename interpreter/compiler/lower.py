@@ -142,6 +142,7 @@ class Lowering:
             for f in (record.fields if record is not None else ())
         }
         self.blocks: list[ir.Block] = []
+        self.watches: list[ir.Watch] = []  # by number (`ir.Watch.number`)
         self._slots = 0
         # the flow whose own program is being lowered (a battle's part): its
         # record's fields are set silently (`ir.SetRecord`)
@@ -351,7 +352,8 @@ class Lowering:
         args: list[ir.Expr] = []
         for i, a in enumerate(e.args):
             bare = (
-                (i == 1 and e.func in ("placed_by", "counters_on", "tagged", "has_caveat")
+                (i == 1 and e.func in ("placed_by", "counters_on", "tagged", "has_caveat",
+                                       "caveat_x")
                  or i == 0 and e.func == "past")
                 and isinstance(a, ast.Path)
                 and len(a.parts) == 1
@@ -652,6 +654,19 @@ class Lowering:
                    sc: Scope) -> ir.Stmt:
         flow, field = s.target.parts
         return ir.Order(cite, flow, field, self.expr(s.chooser, sc), s.prompt)
+
+    def stmt_Watch(self, s: ast.Watch, cite: Cite, where: str,
+                   sc: Scope) -> ir.Stmt:
+        inner = Scope({**sc.names, "event": (EVENT, False)}, sc.locals, sc.term, sc.depth)
+        cond = s.trigger.cond
+        made = ir.Watch(
+            cite, len(self.watches), s.trigger.events[0], s.until,
+            None if cond is None else self.expr(cond, inner),
+            self.expr(s.times, sc), self.expr(s.keys, sc), self.expr(s.key, inner),
+            self.block(s.body, cite, where, inner),
+        )
+        self.watches.append(made)
+        return made
 
     def stmt_AfterChain(self, s: ast.AfterChain, cite: Cite, where: str,
                        sc: Scope) -> ir.Stmt:

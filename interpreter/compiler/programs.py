@@ -11,6 +11,7 @@ an expression, as a function `(game, env) -> value`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from kotc.dsl import Ruleset, ast
@@ -25,6 +26,20 @@ from .lower import CARD, PLAYER, Lowering, keyword_names, param_kind
 BACKENDS = ("generated", "reference")
 
 Eval = Callable[[Any, dict[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class WatchSpec:
+    """A watch as the engine runs it: the event it waits for, when it ends, its
+    condition and key (read where the watch's environment and `event` are bound),
+    the program its holder may run, and the rule it is for."""
+
+    event: str
+    until: str
+    cond: Eval | None
+    key: Eval
+    body: Block
+    cite: ast.Citation | None
 
 
 class Programs:
@@ -55,6 +70,7 @@ class Programs:
         self.cost_stat = cost.stat if cost else None
         self.lowering = Lowering(ruleset, self.card_keys)
         self.blocks: list[Block] = []
+        self._watches: dict[int, WatchSpec] = {}
         # each term written as an expression: its parameters and its body, read in
         # an environment of its own (for a term not written in place)
         self.term_bodies = {
@@ -166,6 +182,20 @@ class Programs:
 
         return first_run
 
+    def watch(self, number: int) -> WatchSpec:
+        """The watch lowered as number `number` (see `ir.Watch`), its condition and
+        key as functions."""
+        spec = self._watches.get(number)
+        if spec is None:
+            form = self.lowering.watches[number]
+            where = f"watch when {form.event}"
+            spec = self._watches[number] = WatchSpec(
+                form.event, form.until,
+                None if form.cond is None else self.fn(form.cond, where),
+                self.fn(form.key, where), self.blocks[form.body.id], form.cite,
+            )
+        return spec
+
     # --- expressions ----------------------------------------------------------------
 
     def expr(self, e: ast.Expr, names: Mapping[str, str | None] | None = None) -> Eval:
@@ -214,4 +244,4 @@ class Programs:
 # The elements of a value that may be one card or a collection (the public name).
 as_list = as_items_of
 
-__all__ = ["BACKENDS", "Programs", "as_list"]
+__all__ = ["BACKENDS", "Programs", "WatchSpec", "as_list"]

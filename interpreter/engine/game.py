@@ -1,11 +1,10 @@
 """A game played under any edition's ruleset.
 
 The engine knows primitives (move a card, exhaust, change a stat, roll, place
-and pop counters, ask a player) and how to walk the edition's flow: setup steps,
-phases in order with their skips, variants and opened actions, the chain's
-response windows and last-in-first-out resolution, battle steps, endgame
-conditions and winner criteria. What happens in each of these is the ruleset's
-programs; nothing here asks which edition it is.
+and pop counters, ask a player) and walks the edition's flow graph (the runner,
+`engine/runner.py`, which keeps where play stands: the game's `stack`). What
+happens at each node is the ruleset's programs; nothing here asks which edition
+it is.
 
 OpenSpiel-style API: `Game.new`, `legal_actions`, `apply`, `is_over`, `result`,
 `clone`, `to_json` / `from_json`. Every choice is an action at a `Decision`.
@@ -52,11 +51,12 @@ from kotc.runtime.values import (
     encode,
     seat_of,
 )
-from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame, run
+from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame
 
 from . import primitives
 from .referee import Referee, new_battle
 from .restore_check import check_state
+from .runner import BEGIN, RUN, Activation, Runner
 from .trace import Trace
 from .view import view as seen_by
 
@@ -65,7 +65,7 @@ DEFAULT_MAX_TURNS = 300
 # agreement after this many decisions.
 MAX_DECISIONS = 100_000
 # the layout of `Game.to_json`; a state written in another cannot be restored
-STATE_FORMAT = 6
+STATE_FORMAT = 7
 
 
 @dataclass
@@ -86,7 +86,7 @@ class Engine:
     """What every game of one ruleset and card pool shares: compiled programs."""
 
     # engines made by `shared`, newest last: (ruleset id, designs) -> (ruleset, engine)
-    _shared: dict[tuple, tuple] = {}
+    _shared: dict[tuple[Any, ...], tuple[Ruleset, Engine]] = {}
     _lock = threading.Lock()
     SHARED = 32  # at most this many are kept
     NAMERS = 16  # namers an engine keeps (`Namer.of`)
@@ -138,8 +138,9 @@ class Engine:
         self.bounds = Bounds(ruleset)
         self.abilities: dict[str, list[CompiledAbility]] = {}
         self.designs: dict[str, CardDesign] = {}
-        # the caveats each design is printed with (the battle's team rule reads them)
-        self.caveats: dict[str, frozenset[str]] = {}
+        # the caveats each design is printed with, and the number each prints for
+        # [x] (the rules that name them read them: `has_caveat`, `caveat_x`)
+        self.caveats: dict[str, dict[str, int]] = {}
         # in name order: the programs are numbered as compiled, and a saved game
         # names them by number, so one pool listed in any order compiles alike
         for d in sorted(designs, key=lambda d: d.name):
@@ -151,9 +152,10 @@ class Engine:
         self.able = frozenset(name for name, abs_ in self.abilities.items() if abs_)
         self._tables(ruleset)
         self.referee = Referee(self)
+        self.runner = Runner(self)
         self.layout = _layout(self)
         # the namers of games of the cards dealt (see `Namer.of`), newest last
-        self.namers: dict[tuple, Namer] = {}
+        self.namers: dict[tuple[Any, ...], Namer] = {}
 
     def _tables(self, rs: Ruleset) -> None:
         """Lookups the hot paths need, read once from the ruleset."""
@@ -174,9 +176,9 @@ class Engine:
         # team (the battle section's `withdraw_on_leave`)
         self.withdraws = rs.setting("battle", "withdraw_on_leave") is not None
         pawns = rs.setting("cards", "pawns")
-        self.pawn_type, self.pawn_zone, self.pawn_cite = (
-            (pawns.type, pawns.zone, pawns.cite) if pawns else (None, None, None)
-        )
+        self.pawn_type: str | None = pawns.type if pawns else None
+        self.pawn_zone: str | None = pawns.zone if pawns else None
+        self.pawn_cite: ast.Citation | None = pawns.cite if pawns else None
         hosts = rs.setting("counters", "counters_on")
         self.counter_zone = hosts.zone if hosts else None
         self.card_types = set(rs.card_types)
@@ -265,7 +267,7 @@ class Namer:
         return str(value)
 
 
-class _Picked(dict):
+class _Picked(dict[tuple[Any, Any], Action]):
     """A namer's `pick` actions, by type and value (a player is equal to the card
     of its number), as `picks` looks them up: those of cards and players kept,
     their labels written when made. It refers to its namer weakly, and a kept
@@ -277,9 +279,10 @@ class _Picked(dict):
     def __init__(self, namer: Namer):
         self.namer = weakref.ref(namer)
 
-    def __missing__(self, key: tuple) -> Action:
+    def __missing__(self, key: tuple[Any, ...]) -> Action:
         kind, value = key
         namer = self.namer()
+        assert namer is not None  # a namer's picks live no longer than it
         if kind is Seat or (kind is int and 0 <= value < len(namer.cards)):
             action = self[key] = Action("pick", value, None)
             action._label = namer.label_of(action)
@@ -287,7 +290,7 @@ class _Picked(dict):
         return Action("pick", value, None, namer)  # anything else: made each time
 
 
-def _unpickled(rs: Ruleset, pool: tuple, state: str, events: list) -> Game:
+def _unpickled(rs: Ruleset, pool: tuple[Any, ...], state: str, events: list[Any]) -> Game:
     g = Game.from_json(state, Engine.shared(rs, list(pool)))
     g.events = list(events)
     return g
@@ -344,7 +347,8 @@ def _listed(d: Decision, action: Any) -> Action:
     if hasattr(action, "__index__") and not isinstance(action, bool):
         i = action.__index__()
         if 0 <= i < len(options):
-            return options[i]
+            found: Action = options[i]
+            return found
     elif action in options:
         return options[options.index(action)]
     why = f" [{d.cite}]" if d.cite else ""
@@ -366,19 +370,19 @@ class Game:
     __slots__ = (
         # the state (see `_init_state`, `to_json`)
         "players", "in_game", "cards", "namer", "rng", "seed", "turn", "active",
-        "first_player", "phase", "step", "frames", "tasks", "decision", "answer",
+        "first_player", "phase", "step", "frames", "stack", "decision", "answer",
         "chain", "battle", "victims", "after", "dice", "recent", "events", "flags",
         "max_turns", "is_over", "outcome", "applied", "node", "dirty",
-        "counters_in_play", "marked", "away", "usage",
+        "counters_in_play", "marked", "away", "usage", "watches",
         # the loop rounds run since decision number `work_at` (`Bounds.check_work`)
         "work", "work_at",
         # what a traced game records of the flow graph's nodes and edges it moves
         # through (`kotc.engine.trace`); None when the game is not traced
         "trace",
-        # its engine, and the engine's `referee`, which the flow and the primitives
-        # read at most steps: set where a game is made (`new`, `position`,
-        # `_restored`; `clone` copies them)
-        "engine", "referee",
+        # its engine, and the engine's `referee` and `runner`, which the flow and
+        # the primitives read at most steps: set where a game is made (`new`,
+        # `position`, `_restored`; `clone` copies them)
+        "engine", "referee", "runner",
         # What one listing of options reads again and again, kept while it is made
         # (the state does not change meanwhile): the standard activation condition
         # and the resources to pay with, per player; None outside a listing. Kept
@@ -400,7 +404,8 @@ class Game:
     phase: str
     step: str
     frames: list[Frame]
-    tasks: list[list[Any]]
+    # where play stands: the sub-flows under way, the newest last (`runner`)
+    stack: list[Activation]
     decision: Decision | None
     answer: Action | None
     chain: Chain | None
@@ -421,8 +426,11 @@ class Game:
     marked: set[int]
     away: set[int]
     usage: dict[str, int]
+    watches: list[list[Any]]
     engine: Engine
     referee: Referee
+    runner: Runner
+    trace: Trace | None
     standard_memo: dict[int, bool] | None
     resources_memo: dict[int, int] | None
 
@@ -467,14 +475,15 @@ class Game:
         g = cls.__new__(cls)
         g.engine = engine or Engine.shared(rs, card_pool(decks))
         g.referee = g.engine.referee
+        g.runner = g.engine.runner
         g._init_state(n, seed, dice, max_turns)
         if trace:
-            g.trace = Trace(g.referee.flow_tables, g.events)
+            g.trace = Trace(g.runner.tables, g.events)
         for seat in range(n):
             deck = decks[seat % len(decks)]
             g._deal(seat_of(seat), deck)
         g.namer = Namer.of(g.engine, g.cards)
-        g.tasks = [["setup", 0, 0]]
+        g.stack = [Activation(g.runner.first)]
         g.advance()
         return g
 
@@ -498,9 +507,10 @@ class Game:
         g = cls.__new__(cls)
         g.engine = Engine.shared(ruleset, designs, backend)
         g.referee = g.engine.referee
+        g.runner = g.engine.runner
         g._init_state(players, seed, dice, max_turns)
         if trace:
-            g.trace = Trace(g.referee.flow_tables, g.events)
+            g.trace = Trace(g.runner.tables, g.events)
         return g
 
     def put(self, design: str, seat: int, zone: str, **state: Any) -> int:
@@ -558,17 +568,14 @@ class Game:
             steps = [s.name for s in rs.setup_steps]
             if setup_step not in steps:
                 raise ValueError(f"no setup step '{setup_step}'")
-            self.tasks = [["setup", steps.index(setup_step), 0]]
             node = f"setup:{setup_step}"
         else:
             names = [p.name for p in rs.phases]
             if phase not in names:
                 raise ValueError(f"no phase '{phase}'")
-            index = names.index(phase)
-            self.tasks = [["phase", index, "begin" if at_start else "window"]]
             self.phase = phase
-            compiled = self.referee.phases[index]
-            node = compiled.node if at_start else compiled.window_node
+            node = f"phase:{phase}" if at_start else f"phase:{phase}/actions"
+        self.stack = [Activation(self.runner.node(node))]
         self.node = node
         if self.trace is not None:
             self.trace.place(node)
@@ -599,11 +606,12 @@ class Game:
         record.defense_team = list(defense_team or [])
         record.attack_dice = list(attack_dice or [])
         record.defense_dice = list(defense_dice or [])
-        record.op = op
         self.battle = record
         self.step = step
-        self.tasks.append(["battle", steps.index(step), "begin" if op == 0 else "ops"])
         self.node = f"battle:{step}"
+        # at its beginning, or at its `op`th part
+        self.stack.append(Activation(self.runner.node(self.node),
+                                     BEGIN if op == 0 else RUN, op))
         if self.trace is not None:
             self.trace.place(self.node)
         return record
@@ -621,7 +629,8 @@ class Game:
         if trace is not None and links:
             trace.place(self.node)
 
-    def _init_state(self, n: int, seed: int, dice, max_turns: int) -> None:
+    def _init_state(self, n: int, seed: int, dice: list[int] | Dice | None,
+                    max_turns: int) -> None:
         rs = self.engine.rs
         hp = rs.setting("setup", "starting_hp")
         self.players = [
@@ -641,23 +650,23 @@ class Game:
         self.phase = ""
         self.step = ""
         self.frames: list[Frame] = []
-        self.tasks: list[list] = []
+        self.stack: list[Activation] = []
         self.decision: Decision | None = None
         self.answer: Action | None = None
         self.chain: Chain | None = None
         self.battle: Battle | None = None
-        self.victims: list = []
-        self.after: list[list] = []
-        self.dice: list[list] = []
-        self.recent: list[list] = []
+        self.victims: list[Any] = []
+        self.after: list[list[Any]] = []
+        self.dice: list[list[int]] = []
+        self.recent: list[list[Any]] = []
         self.events: list[Event] = []
         self.flags: dict[str, Any] = {}
         self.max_turns = max_turns
         self.is_over = False  # whether the game has ended (read often: a plain field)
-        self.outcome: dict | None = None
+        self.outcome: dict[str, Any] | None = None
         self.applied = 0
         self.work = self.work_at = 0
-        self.trace: Trace | None = None
+        self.trace = None
         self.node = "start"
         self.dirty = True
         # counters on cards, by kind (no entry for none): kept by the primitives that
@@ -671,6 +680,8 @@ class Game:
         # (see `kotc.engine.primitives`)
         self.away: set[int] = set()
         self.usage: dict[str, int] = {}  # keyword, counter and chain-length tallies
+        # the watches players hold (see `watch`)
+        self.watches: list[list[Any]] = []
 
     def _deal(self, seat: Seat, deck: Deck) -> None:
         start, reserve = self.engine.start_zone, self.engine.reserve_zone
@@ -716,6 +727,7 @@ class Game:
         if self.is_over:
             raise IllegalAction("the game is over")
         d = self.decision
+        assert d is not None  # a game not over asks for a decision
         # most often, one of the very options listed: looked for by identity (a
         # loop: faster, for a few options, than any C pipeline made for it)
         for option in d.options:
@@ -741,23 +753,21 @@ class Game:
             self.trace.decided(d.player, label)
         if d.resume == "vm":
             self.answer = action
-        else:
-            task = self.tasks[-1]  # the task that asked takes the answer
-            self.referee.answers[task[0]](self, task, action)
+        else:  # the window that asked takes the answer (`Runner.answer`, in place)
+            act = self.stack[-1]
+            act.node.answer(self, act, action)  # type: ignore[misc]
         if self.applied >= MAX_DECISIONS:
-            self.referee.finish(
-                self, "decision limit", self.referee.decision_limit_cite
-            )
-        self.advance()
+            self.runner.finish(self, "decision limit", self.runner.decision_limit_cite)
+        self.runner.advance(self)
         return events[start:]
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` sees of the game, as JSON data: the observation to decide on
         (None: what a watcher sees). See `kotc.engine.view`."""
         return seen_by(self, seat)
 
     @property
-    def result(self) -> dict | None:
+    def result(self) -> dict[str, Any] | None:
         """The outcome: `winner` (a seat or None), `tied`, `criterion`, `condition`."""
         return self.outcome
 
@@ -770,10 +780,10 @@ class Game:
         g.cards = [c.copy() for c in self.cards]
         g.rng = self.rng.copy()
         g.frames, g.after = _copy_programs(self.frames, self.after)
-        g.tasks = [list(t) for t in self.tasks]
+        g.stack = [a.copy() for a in self.stack]
         g.trace = None  # a copy plays on untraced: what it does is not this game's
-        g.chain = self.chain.copy() if self.chain else None
-        g.battle = self.battle.copy() if self.battle else None
+        g.chain = self.chain.copy() if self.chain else None  # type: ignore[assignment]
+        g.battle = self.battle.copy() if self.battle else None  # type: ignore[assignment]
         g.victims = list(self.victims)
         g.dice = [list(d) for d in self.dice]
         g.recent = [list(r) for r in self.recent]
@@ -783,6 +793,8 @@ class Game:
         g.counters_in_play = dict(self.counters_in_play)
         g.marked = set(self.marked)
         g.away = set(self.away)
+        g.watches = [[n, dict(env), times, keys, [list(u) for u in used]]
+                     for n, env, times, keys, used in self.watches]
         return g
 
     # `copy.copy` and `copy.deepcopy` clone too: a copy sharing the cards would
@@ -790,10 +802,10 @@ class Game:
     def __copy__(self) -> Game:
         return self.clone()
 
-    def __deepcopy__(self, memo: dict) -> Game:
+    def __deepcopy__(self, memo: dict[str, Any]) -> Game:
         return self.clone()
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its state, event log, ruleset and cards (a process pool sends
         games so); unpickled with the engine `Engine.shared` keeps for them."""
         engine = self.engine
@@ -820,7 +832,7 @@ class Game:
             "phase": self.phase,
             "step": self.step,
             **_programs_json(self.frames, self.after),
-            "tasks": encode(self.tasks),
+            "stack": [a.to_json() for a in self.stack],
             "decision": None
             if d is None
             else {
@@ -843,10 +855,13 @@ class Game:
             "node": self.node,
             "dirty": self.dirty,
             "usage": self.usage,
+            # written only when held: states written before watches existed, and
+            # those of games with none, read alike
+            **({"watches": encode(self.watches)} if self.watches else {}),
         }
         return json.dumps(data, separators=(",", ":"))
 
-    def log_json(self) -> list[dict]:
+    def log_json(self) -> list[dict[str, Any]]:
         """The event log, JSON-ready: one dict per event, with its citation."""
         return [e.to_json() for e in self.events]
 
@@ -886,12 +901,13 @@ class Game:
             ) from None
 
     @classmethod
-    def _restored(cls, data: dict, engine: Engine) -> Game:
+    def _restored(cls, data: dict[str, Any], engine: Engine) -> Game:
         g = object.__new__(cls)
         g.standard_memo = g.resources_memo = None
         g.trace = None
         g.engine = engine
         g.referee = engine.referee
+        g.runner = engine.runner
         g.seed = data["seed"]
         g.players = [PlayerState.from_json(p) for p in data["players"]]
         g.in_game = [seat_of(p.seat) for p in g.players if not p.eliminated]
@@ -914,7 +930,7 @@ class Game:
         g.is_over = data["over"]
         blocks = engine.programs.blocks
         g.frames, g.after = _programs_from_json(data, blocks)
-        g.tasks = decode(data["tasks"])
+        g.stack = engine.runner.stack_from_json(data["stack"])
         d = data["decision"]
         g.decision = (
             None
@@ -943,40 +959,15 @@ class Game:
                 g.counters_in_play[kind] = g.counters_in_play.get(kind, 0) + 1
         g.marked = {c.id for c in g.cards if c.timed or c.tags}
         g.away = away_from_last_controller(g.cards)
+        g.watches = decode(data.get("watches", []))
         return g
 
     # --- the run loop ---------------------------------------------------------------
 
     def advance(self) -> None:
-        # until a decision is asked for (most often, as a step returns), or the end
-        while self.decision is None:
-            if self.is_over:
-                return
-            # the end is looked for only after something it reads changed (`dirty`)
-            if self.frames:
-                if run(self) == WAIT:
-                    # the game may have ended mid-program (a draw from an empty deck),
-                    # or the player whose turn it is may be out of it (the turn ends)
-                    if self.dirty:
-                        self.referee.check_end(self)
-                        if self.decision is None and not self.is_over:
-                            continue
-                    return
-                if self.dirty:
-                    self.referee.check_end(self)
-                # the frames have all run (and the end, if it was looked for, asks
-                # nothing and pushes nothing): the task on top goes on, unless the
-                # game is over
-                if self.is_over:
-                    return
-            try:
-                task = self.tasks[-1]
-            except IndexError:
-                self.end_game("no more play", None)
-                return
-            self.referee.steps[task[0]](self, task)
-            if self.dirty:
-                self.referee.check_end(self)
+        """Play on until a decision is asked for, or the game is over (see
+        `Runner.advance`)."""
+        self.runner.advance(self)
 
     # --- services for programs ------------------------------------------------------
 
@@ -1043,7 +1034,7 @@ class Game:
     def context(self, name: str) -> Any:
         return services.Context(self, name)
 
-    def attr(self, value: Any, name: str, env: dict) -> Any:
+    def attr(self, value: Any, name: str, env: dict[str, Any]) -> Any:
         """`value.name`, as programs read it (see `services.attr`)."""
         return services.attr(self, value, name, env)
 
@@ -1061,7 +1052,9 @@ class Game:
         return modifier in self.ability(ability).modifiers
 
     def ability(self, ref: AbilityRef) -> CompiledAbility:
-        return self.engine.abilities[self.cards[ref.card].design][ref.index]
+        ability: CompiledAbility = self.engine.abilities[
+            self.cards[ref.card].design][ref.index]
+        return ability
 
     def cost_of(self, card: int) -> int:
         stat = self.engine.cost_stat
@@ -1104,7 +1097,8 @@ class Game:
     skip_step = primitives.skip_step
     leave_game = primitives.leave_game
 
-    def pop_counter(self, card: int, kind: str, seat: int, cite) -> None:
+    def pop_counter(self, card: int, kind: str, seat: int,
+                    cite: ast.Citation | None) -> None:
         self.referee.pop_counter(self, card, kind, seat, cite)
 
     def resources(self, seat: int) -> list[int]:
@@ -1121,19 +1115,22 @@ class Game:
                     n += 1
         return n
 
-    def end_game(self, why: str, cite) -> None:
-        self.referee.finish(self, why, cite)
+    def end_game(self, why: str, cite: ast.Citation | None) -> None:
+        self.runner.finish(self, why, cite)
 
     # delegated to the flow -------------------------------------------------------------
 
-    def emit(self, name: str, fields: dict, env: dict, cite) -> None:
+    def emit(self, name: str, fields: dict[str, Any], env: dict[str, Any],
+             cite: ast.Citation | None) -> None:
         self.referee.emit(self, name, fields, env, cite)
 
-    def fire(self, name: str, fields: dict, env: dict, cite) -> None:
+    def fire(self, name: str, fields: dict[str, Any], env: dict[str, Any],
+             cite: ast.Citation | None) -> None:
         self.referee.fire(self, name, fields, env, cite)
 
     def call_keyword(
-        self, name: str, fields: dict, env: dict, as_cost: bool, cite
+        self, name: str, fields: dict[str, Any], env: dict[str, Any], as_cost: bool,
+        cite: ast.Citation | None,
     ) -> bool:
         """Run a keyword's program; when an ability or a counter in play may watch
         the call, through the referee, which offers it to them. Whether it pushed a
@@ -1161,24 +1158,33 @@ class Game:
         referee.call_watched(self, name, fields, env, kenv)
         return True
 
-    def resolve(self, what: Any, env: dict, cite, then: Block | None = None) -> None:
+    def resolve(self, what: Any, env: dict[str, Any], cite: ast.Citation | None,
+                then: Block | None = None) -> None:
         self.referee.resolve(self, what, env, cite, then)
 
     def perform(
-        self, name: str, values: list, mods: tuple, seat: int, cite, env: dict
+        self, name: str, values: list[Any], mods: tuple[Any, ...], seat: int,
+        cite: ast.Citation | None, env: dict[str, Any],
     ) -> None:
         self.referee.perform(self, name, values, mods, seat, cite, env)
 
-    def begin_battle(self, seat: int, cite) -> None:
+    def begin_battle(self, seat: int, cite: ast.Citation | None) -> None:
         self.referee.begin_battle(self, seat, cite)
 
     def force_attack(
-        self, seat: int, victim: Any, team: list, exhausting: bool, cite
+        self, seat: int, victim: Any, team: list[Any], exhausting: bool,
+        cite: ast.Citation | None,
     ) -> None:
         self.referee.force_attack(self, seat, victim, team, exhausting, cite)
 
-    def after_chain(self, block: Block, env: dict) -> None:
+    def after_chain(self, block: Block, env: dict[str, Any]) -> None:
         self.after.append([block.id, env])
+
+    def watch(self, number: int, times: int, keys: int, env: dict[str, Any]) -> None:
+        """A watch made (`ir.Watch` number `number`), held by `env`'s `you` until it
+        expires: kept as its number, its environment, its count (`times` per key,
+        for `keys` keys) and the uses made, per key: `[key, uses]`."""
+        self.watches.append([number, env, times, keys, []])
 
 
 # what `clone` copies: every field of a game
@@ -1191,10 +1197,11 @@ _FIELDS = tuple(name for name in Game.__slots__ if name != "__weakref__")
 # from JSON, shares each as the original does: each is copied, or written, once.
 
 
-def _copy_programs(frames: list[Frame], after: list) -> tuple[list[Frame], list]:
-    memo: dict[int, dict] = {}
+def _copy_programs(frames: list[Frame], after: list[Any]
+                   ) -> tuple[list[Frame], list[Any]]:
+    memo: dict[int, dict[str, Any]] = {}
 
-    def copied(d: dict) -> dict:
+    def copied(d: dict[str, Any]) -> dict[str, Any]:
         c = memo.get(id(d))
         if c is None:
             c = memo[id(d)] = d.copy()
@@ -1221,11 +1228,11 @@ def _copy_programs(frames: list[Frame], after: list) -> tuple[list[Frame], list]
     return copies, [[block, copied(env)] for block, env in after]
 
 
-def _programs_json(frames: list[Frame], after: list) -> dict:
-    table: list = []  # each shared dict, written once; `{"ref": i}` names one
+def _programs_json(frames: list[Frame], after: list[Any]) -> dict[str, Any]:
+    table: list[Any] = []  # each shared dict, written once; `{"ref": i}` names one
     index: dict[int, int] = {}
 
-    def ref(d: dict) -> int:
+    def ref(d: dict[str, Any]) -> int:
         i = index.get(id(d))
         if i is None:
             i = index[id(d)] = len(table)
@@ -1253,8 +1260,9 @@ def _programs_json(frames: list[Frame], after: list) -> dict:
     }
 
 
-def _programs_from_json(data: dict, blocks: list[Block]) -> tuple[list[Frame], list]:
-    dicts: list[dict] = [{} for _ in data["dicts"]]
+def _programs_from_json(data: dict[str, Any], blocks: list[Block]
+                        ) -> tuple[list[Frame], list[Any]]:
+    dicts: list[dict[str, Any]] = [{} for _ in data["dicts"]]
     for d, written in zip(dicts, data["dicts"], strict=True):
         for k, v in written.items():
             d[k] = dicts[v["ref"]] if type(v) is dict and "ref" in v else decode(v)
@@ -1273,11 +1281,11 @@ def _text(cite: ast.Citation | None) -> str | None:
     return None if cite is None else cite.text
 
 
-def _cite_json(c: ast.Citation | None) -> list | None:
+def _cite_json(c: ast.Citation | None) -> list[Any] | None:
     return None if c is None else [c.edition, c.section, c.interpretation]
 
 
-def _cite_from_json(d: list | None) -> ast.Citation | None:
+def _cite_from_json(d: list[Any] | None) -> ast.Citation | None:
     return None if d is None else ast.Citation(d[1], d[2], d[0])
 
 

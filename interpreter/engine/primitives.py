@@ -344,8 +344,11 @@ def reset_stats(g: Game, cards: list[int], stats: tuple[str, ...]) -> None:
 
 
 def expire(g: Game, until: str) -> None:
-    """Undo the changes made until this time (those of fatigued cards stay), and
-    lift the marks made until it."""
+    """Undo the changes made until this time (those of fatigued cards stay), lift
+    the marks made until it, and end the watches that last until it."""
+    if g.watches:
+        spec = g.engine.programs.watch
+        g.watches = [w for w in g.watches if spec(w[0]).until != until]
     cards = g.cards
     for card in list(g.marked):
         c = cards[card]

@@ -1,21 +1,19 @@
-"""The referee: walks an edition's flow and runs its programs at each point.
+"""The referee: an edition's rules compiled, and what they do at a point of play.
 
-Setup steps, then turns of phases (skips, variants, the actions a phase opens
-and those open at any time, which the other players may take too once the
-active player ends the phase), the chain (links, response windows clockwise from
-the left of the last actor until all pass in a row, last-in-first-out
-resolution), battles (the edition's steps and their operations), reactive
-counters and card abilities that watch events, and the end of the game. Every
-piece comes from the ruleset; the referee holds the compiled programs and the
-order in which they run. The game's position in the flow is `game.node`, named
-as in the flow graph (`phase:draw`, `battle:attack_formation`, `chain:respond`).
-What a player may do at each decision is listed by its part in `listing.py`.
+It compiles the rules' programs (setup steps, phases and their variants, battle
+steps' parts, actions, counters, keywords, the endgame's conditions and
+criteria) and what the windows offer, lists the actions a player may take
+(`listing.py`), takes and performs them, activates abilities and makes chain
+links, offers reactive counters to the players who may pop them, and keeps the
+events abilities wait for. Where play stands, and how it moves on through the
+flow graph, is the runner's (`engine/runner.py`), which runs these programs at
+the graph's nodes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from kotc.compiler import ir
 from kotc.compiler.listing import (
@@ -26,70 +24,24 @@ from kotc.compiler.listing import (
 )
 from kotc.compiler.lower import CARD, EVENT, PLAYER, param_kind
 from kotc.dsl import ast
-from kotc.flowgraph.build import compile_ruleset
-from kotc.runtime.actions import Action, Decision
+from kotc.runtime.actions import Action
 from kotc.runtime.events import (
     Acted,
     Activated,
-    FirstPlayer,
-    GameOver,
     Linked,
     Performed,
-    PhaseBegan,
-    PhaseSkipped,
     Popped,
-    Resolving,
-    RolledOff,
-    StepSkipped,
-    TurnBegan,
-    TurnLost,
 )
 from kotc.runtime.state import Battle, Chain
-from kotc.runtime.values import AbilityRef, Seat, card_label, seat_of
-from kotc.runtime.vm import NEXT, PUSHED, WAIT, Block, Frame
-from kotc.runtime.vm import run as run_frames
+from kotc.runtime.values import AbilityRef, Seat, card_label, encode, seat_of
+from kotc.runtime.vm import NEXT, PUSHED, Block, Frame
 
 from .primitives import eliminate
-from .trace import FlowTables
+
+if TYPE_CHECKING:
+    from .game import Engine
 
 _new_object = object.__new__
-
-
-@dataclass(slots=True)
-class CompiledPhase:
-    phase: ast.Phase
-    skips: list
-    variants: list  # (condition, block)
-    run: Block
-    node: str  # its name in the flow graph
-    end: Action  # the answer that ends its window
-    # the actions its window offers (those it opens, those open any time) that this
-    # game's cards may bind; `window`: whether it offers any as written (it then
-    # asks, if only to end it)
-    offers: tuple
-    name: str
-    window: bool
-    # the actions offered before the program runs (`opens ... throughout`), and
-    # the answer that goes on to the program
-    first: tuple = ()
-    go_on: Action | None = None
-    # what its decisions and its log read: the prompt, the rule asking, the text
-    # of the phase's citation, and the prompt of the others' window at its end
-    label: str = ""
-    asking: ast.Citation | None = None
-    cite_text: str | None = None
-    others_prompt: str = ""
-    # whether it has a program to run (a variant, or statements of its own)
-    runs: bool = False
-    # its nodes in the flow graph, where play stands at each stage (see
-    # `flowgraph.build`): the window before its program (None: it has none), the
-    # node of its usual program and of each variant's (None: play stays where it
-    # is, with nothing to run), its window and the others' window (None: none)
-    before_node: str | None = None
-    run_node: str | None = None
-    variant_nodes: tuple = ()
-    window_node: str = ""
-    others_node: str | None = None
 
 
 @dataclass
@@ -111,26 +63,26 @@ class Referee(Listing):
     # many keys (more than CPython shares between instances) each read is a
     # dict lookup, and a method call takes the slow path.
     __slots__ = (
-        "first_own", "_windows", "actions", "answers", "anytime",
+        "first_own", "_windows", "actions", "anytime",
         "anytime_cite", "battle_cite", "battle_steps", "call_blocks", "card_types",
-        "flow_tables", "has_renew", "step_window_nodes",
         "chain_offer", "chaining", "concessions", "counters", "criteria",
         "decision_limit_cite", "dice_per",
         "end_checks", "end_conditions", "engine", "fire_block",
-        "has_chain", "hidden_zones", "joined",
+        "has_chain", "hidden_zones",
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "modifiers", "new_chain",
-        "others_gate", "others_offer", "param_names", "phases", "places",
-        "pop_at_once", "respond_way", "setup_from_first", "turn_way",
+        "others_gate", "others_offer", "param_names", "part_blocks", "phase_blocks",
+        "places", "pop_at_once", "respond_way", "setup_from_first", "turn_way",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "respond_cite", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
-        "step_windows", "steps", "steps_count", "steps_run",
+        "step_windows",
         "team_zone", "turn_cite", "turn_limit_cite", "turn_text",
-        "popped_by_placer", "unbindable", "used_by_last", "zone_names",
+        "popped_by_placer", "unbindable", "unpayable_hidden", "used_by_last",
+        "zone_names",
     )
 
-    def __init__(self, engine):
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
         rs = self.rs = engine.rs
         P = self.programs = engine.programs
@@ -143,34 +95,16 @@ class Referee(Listing):
         self.setup_from_first = order is None or order.start == "first_player"
         anytime = rs.setting("turn", "anytime")
         self.anytime = tuple(anytime.actions) if anytime else ()
-        self.phases = []
+        # each phase's programs, by its name: the usual one, and its variants'
+        # (the runner runs them at the phase's nodes of the flow graph)
+        self.phase_blocks: dict[str, tuple[Block, tuple[Block, ...]]] = {}
         for ph in rs.phases:
-            skips = [P.expr(s.cond) for s in ph.skips]
-            variants = [
-                (P.expr(v.cond), P.block(v.body, v.cite or ph.cite, f"phase {ph.name}"))
+            variants = tuple(
+                P.block(v.body, v.cite or ph.cite, f"phase {ph.name}")
                 for v in ph.variants
-            ]
-            run_block = P.block(ph.run, ph.run_cite or ph.cite, f"phase {ph.name}")
-            self.phases.append(
-                CompiledPhase(
-                    ph,
-                    skips,
-                    variants,
-                    run_block,
-                    f"phase:{ph.name}",
-                    Action("end", None, f"end the {ph.label}"),
-                    tuple(dict.fromkeys(tuple(ph.opens) + self.anytime)),
-                    ph.name,
-                    bool(ph.opens or self.anytime),
-                    ph.opens_first,
-                    Action("end", None, f"go on with the {ph.label}"),
-                    ph.label,
-                    ph.opens_cite or ph.cite,
-                    None if ph.cite is None else ph.cite.text,
-                    f"act before the {ph.label} ends",
-                    bool(variants or run_block.stmts),
-                )
             )
+            run_block = P.block(ph.run, ph.run_cite or ph.cite, f"phase {ph.name}")
+            self.phase_blocks[ph.name] = (run_block, variants)
         chaining = rs.setting("chain", "chaining")
         self.chaining = tuple(chaining.actions) if chaining else ()
         # what the turn, chain links, responses and resolution cite in the log
@@ -246,7 +180,7 @@ class Referee(Listing):
              c.cite)
             for c in rs.criteria
         ]
-        # what `check_end` reads: the conditions to evaluate, and the flag an end
+        # what `Runner.check_end` reads: the conditions to evaluate, and the flag an end
         # condition's event sets
         self.lose_checks = [
             (name, cond, cite) for name, cond, _, cite in self.lose_conditions if cond
@@ -284,6 +218,10 @@ class Referee(Listing):
         # whether the player who last had a card in play may use it wherever it is
         # (the actions section's `used_by last_controller`)
         self.used_by_last = rs.setting("actions", "used_by_last_controller") is not None
+        # an ability whose printed cost cannot be paid is not offered (the actions
+        # section's `unpayable_costs not_offered`)
+        self.unpayable_hidden = (
+            rs.setting("actions", "unpayable_costs_not_offered") is not None)
         self.concessions = rs.concessions
         # Card types no card of this game can have (no design of that type, nor the
         # pawns' type): an action with a parameter of such a type is never
@@ -296,47 +234,26 @@ class Referee(Listing):
             if any(p.type in self.card_types and p.type not in types for p in a.params)
             or (not engine.able and any(p.type == "ability" for p in a.params))
         )
-        # the windows offer only what may be bound
-        self.phases = [
-            replace(p, offers=self._bindable(p.offers), first=self._bindable(p.first))
-            for p in self.phases
-        ]
-        # the flow graph, whose nodes play stands at, and its tables for traces
-        flow = compile_ruleset(rs)
-        self.flow_tables = FlowTables(flow)
-        self.phases = [_phase_nodes(p, flow) for p in self.phases]
-        self.has_renew = "chain:renew" in flow
-        # the window after each battle step, where play stands while it is open
-        self.step_window_nodes = tuple(
-            f"battle:{s.name}/window" for s in rs.battle_steps)
         # what players other than the active one may take at a phase's end: the
         # actions open at any time, but for giving the game up (see `_others_window`)
-        self.others_offer = self._bindable(
+        self.others_offer = self.bindable(
             a for a in self.anytime if a not in self.concessions
         )
         self.anytime_cite = anytime.cite if anytime else None
-        self.others_gate = self._counter_gate(self.others_offer)
+        self.others_gate = self.counter_gate(self.others_offer)
         # what the windows between battle steps offer: the chaining actions where
         # the battle section opens such windows, and what is open at any time
         chaining = self.chaining if self.step_windows is not None else ()
-        self.step_offer = self._bindable(dict.fromkeys(chaining + self.others_offer))
+        self.step_offer = self.bindable(dict.fromkeys(chaining + self.others_offer))
         self.step_cite = self.step_windows.cite if chaining else self.anytime_cite
-        self.step_gate = self._counter_gate(self.step_offer)
-        self.chain_offer = self._bindable(self.chaining)
-        # what takes the flow one step, by the kind of the task on top of the game's
-        # stack (`["phase", i, stage]` runs `_task_phase`)
-        self.steps = {
-            name[6:]: getattr(self, name) for name in dir(self) if name[:6] == "_task_"
-        }
-        self.answers = {
-            name[8:]: getattr(self, name) for name in dir(self) if name[:8] == "_answer_"
-        }
+        self.step_gate = self.counter_gate(self.step_offer)
+        self.chain_offer = self.bindable(self.chaining)
         self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
         self.decision_limit_cite = ast.Citation(
             "Endgame", "a safety limit on decisions", rs.name
         )
 
-    def _bindable(self, names) -> tuple:
+    def bindable(self, names) -> tuple:
         """The actions named that this game's cards may ever bind, in order."""
         return tuple(a for a in names if a not in self.unbindable)
 
@@ -377,7 +294,7 @@ class Referee(Listing):
         self._windows[names] = window
         return window
 
-    def _counter_gate(self, names) -> frozenset | None:
+    def counter_gate(self, names) -> frozenset | None:
         """When every action named takes a counter off a card: the kinds any of them
         may take (a window offering only these has nothing to offer while none
         is in play). None: some action named takes none."""
@@ -394,23 +311,17 @@ class Referee(Listing):
         record = rs.battle_record
         self.battle_cite = record.cite if record else None
         self.step_windows = s("step_windows")
-        # the steps that happen at once with the step after them: the game's end
-        # waits until the last of them is done (as it waits for each step's end)
-        together = s("simultaneous_steps")
-        order = [step.name for step in rs.battle_steps]
-        self.joined = frozenset(
-            order.index(step) for step in (together.steps[:-1] if together else ())
-        )
         parts = rs.battle_parts
-        # what the battle task reads of each step: its name, the functions of its
-        # parts and how many, its citation, its node, and whether it happens at
-        # once with the step after it
-        self.steps_run = [
-            (s.name, tuple(self._part(s, parts[op]) for op in s.ops),
-             len(s.ops), s.cite, f"battle:{s.name}", i in self.joined)
-            for i, s in enumerate(rs.battle_steps)
-        ]
-        self.steps_count = len(self.steps_run)
+        # each step's parts, by the step's name: programs in the rules language,
+        # each run under the step's citation (the runner runs them, one frame each)
+        self.part_blocks: dict[str, tuple[Block, ...]] = {
+            step.name: tuple(
+                self.programs.flow_block(
+                    "battle", parts[op].body, step.cite,
+                    f"battle {step.name}: {parts[op].name}")
+                for op in step.ops)
+            for step in rs.battle_steps
+        }
         # where each step and part is among the steps (`passed`): (step, part)
         # indexes, a step's part None; a part at its first place
         self.places: dict[str, tuple[int, int | None]] = {}
@@ -420,224 +331,6 @@ class Referee(Listing):
                 self.places.setdefault(op, (i, k))
 
     # --- the flow ----------------------------------------------------------------------
-
-    # setup
-
-    def _task_setup(self, g, task: list) -> None:
-        if task[1] >= len(self.setup):
-            g.tasks[-1] = ["turn"]
-            return
-        step, block = self.setup[task[1]]
-        g.stand(f"setup:{step.name}")
-        if step.first_player_dice:
-            g.first_player = self._roll_off(g, step)
-            task[1] += 1
-            return
-        start = g.first_player if self.setup_from_first else 0
-        order = [(start + i) % len(g.players) for i in range(len(g.players))]
-        if task[2] >= len(order):
-            task[1], task[2] = task[1] + 1, 0
-            return
-        seat = order[task[2]]
-        task[2] += 1
-        g.frames.append(Frame(block, {"you": seat_of(seat)}))
-
-    def _roll_off(self, g, step) -> int:
-        contenders = list(range(len(g.players)))
-        while True:
-            # ties roll again: each round is work of the step, bounded (dice that
-            # always tie, as a chance policy may give, end as an error, not a hang)
-            g.engine.bounds.check_work(g, len(contenders), step.cite)
-            totals = {
-                s: sum(g.rng.roll() for _ in range(step.first_player_dice))
-                for s in contenders
-            }
-            best = max(totals.values())
-            contenders = [s for s, t in totals.items() if t == best]
-            g.events.append(RolledOff(totals, _text(step.cite)))
-            if len(contenders) == 1:
-                g.events.append(FirstPlayer(contenders[0], _text(step.cite)))
-                return contenders[0]
-
-    # turns and phases
-
-    def _task_turn(self, g, task: list) -> None:
-        g.stand("turn:start")
-        if g.turn >= g.max_turns:  # the game ends on the last turn played
-            g.flags["end:turn_limit"] = True
-            self.finish(g, "turn limit", self.turn_limit_cite)
-            return
-        if g.turn == 0:
-            g.turn, g.active = 1, g.first_player
-        else:
-            g.turn += 1
-            g.active = g.next_seat(g.active, self.turn_way)
-        g.events.append(TurnBegan(g.turn, g.active, self.turn_text))
-        g.tasks[-1] = phase = ["phase", 0, "begin"]
-        if not g.dirty:  # the first phase begins at once, as the run loop would
-            self._task_phase(g, phase)
-
-    def _task_phase(self, g, task: list) -> None:
-        """A phase's stages: `begin` (skips), `before` (the window before the
-        program, where the phase opens actions `throughout`), `run` (the program:
-        the usual one or a variant), `window`, `others`. Most often its window
-        again, once an action taken in it is done: looked for first. (A loop: the
-        next phase begins in it when nothing comes between.) Play stands at the
-        stage's node of the flow graph (`CompiledPhase`); a traced game records
-        each move (`Game.stand`)."""
-        while True:
-            i = task[1]
-            try:
-                ph = self.phases[i]
-            except IndexError:  # the last phase is over: the next turn, at once
-                g.tasks[-1] = turn = ["turn"]
-                if not g.dirty:
-                    self._task_turn(g, turn)
-                return
-            stage = task[2]
-            if stage == "window":
-                g.node = ph.window_node
-                break
-            if stage == "others":
-                # Once the active player ends a phase, each other player in turn
-                # from their left may take the actions open at any time (the rules
-                # let them: "during any phase of any player's turn"), until they
-                # pass; the phase then ends. Giving the game up is not among them
-                # (`Ruleset.concessions`). A player with nothing to take passes
-                # without being asked. `task[3]` counts seats from the active player.
-                g.stand(ph.others_node)
-                k = self._ask_others(g, task[3], self.others_offer, ph.others_prompt,
-                                     "phase", self.anytime_cite)
-                if k is not None:
-                    task[3] = k
-                    return
-                task[1:] = [i + 1, "begin"]  # the count of seats goes
-                if g.dirty:
-                    return
-                # nobody asked, nothing pushed and no end to look for: the next
-                # phase begins at once, as the run loop would begin it
-                continue
-            if stage == "begin":
-                # the phase and the step (none) only as the phase begins: they hold
-                # until then
-                g.stand(ph.node)
-                g.phase, g.step = ph.name, ""
-                g.victims = []
-                g.recent = []
-                if ph.skips:
-                    env = {"you": seat_of(g.active)}
-                    for skip in ph.skips:
-                        if skip(g, env):
-                            phase = ph.phase
-                            g.events.append(PhaseSkipped(
-                                ph.name, _text(phase.skips[0].cite or phase.cite)))
-                            task[1], task[2] = i + 1, "begin"
-                            return
-                g.events.append(PhaseBegan(ph.name, g.active, ph.cite_text))
-                if ph.first:
-                    stage = task[2] = "before"
-                # else the program runs at once (`run`: nothing reads the stage
-                # before it is the window's)
-            if stage == "before":
-                g.stand(ph.before_node)
-                # nobody is asked only to go on: with nothing to take, the
-                # program runs
-                options = self.options(g, g.active, ph.first)
-                if options:
-                    options.append(ph.go_on)
-                    g.decision = Decision(
-                        g.active, ph.label, options, "phase", ph.asking
-                    )
-                    return
-                task[2] = "run"
-            # the program (`run`)
-            task[2] = "window"
-            if ph.runs:
-                env = {"you": seat_of(g.active)}
-                block = ph.run
-                node = ph.run_node
-                for k, (cond, variant) in enumerate(ph.variants):
-                    if cond(g, env):
-                        block = variant
-                        node = ph.variant_nodes[k]
-                        break
-                if node is not None:
-                    g.stand(node)
-                if block.stmts:
-                    g.frames.append(Frame(block, env))
-                    # run here, as the run loop would run it next; the window
-                    # then opens at once when nothing else must happen first
-                    if (
-                        run_frames(g) == WAIT
-                        or g.dirty
-                        or g.is_over
-                        or g.tasks[-1] is not task
-                    ):
-                        return
-            if g.dirty:  # the end is looked for before the window opens
-                return
-            break
-        if not ph.window:
-            task[1], task[2] = i + 1, "begin"
-            return
-        g.stand(ph.window_node)
-        options = self.options(g, g.active, ph.offers)
-        options.append(ph.end)
-        g.decision = Decision(g.active, ph.label, options, "phase", ph.asking)
-
-    def _ask_others(self, g, k: int, offer: tuple, prompt: str, resume: str,
-                    cite) -> int | None:
-        """Ask the first player, from the `k`th seat after the active player on,
-        who is still in the game and has something in `offer` to take (or pass);
-        its `k`, or None when nobody has (nobody is asked only to pass)."""
-        players = g.players
-        n = len(players)
-        active = g.active
-        while k < n:
-            seat = (active + k) % n
-            if not players[seat].eliminated:
-                options = self.options(g, seat, offer)
-                if options:
-                    options.append(_PASS)
-                    g.decision = Decision(int(seat), prompt, options, resume, cite)
-                    return k
-            k += 1
-        return None
-
-    @staticmethod
-    def _gate_open(g, gate: frozenset | None) -> bool:
-        """Whether a window gated on these kinds of counters (`_counter_gate`) may
-        offer anything: some counter of them is in play (None: no gate)."""
-        in_play = g.counters_in_play
-        return gate is None or bool(in_play) and not in_play.keys().isdisjoint(gate)
-
-    def _answer_phase(self, g, task: list, action: Action) -> None:
-        """An answer in the window before the program (`before`), the phase's window
-        or the others' at its end: an action to take, the end of the window (the
-        others' window offers no end), or a pass of another player."""
-        kind = action.kind
-        if kind == "end":
-            if task[2] == "before":  # on with the program
-                task[2] = "run"
-                return
-            # other players may be offered something (no counters in play rules
-            # out the actions that take one: `_gate_open`, written out, and looked
-            # at first, as where there is a gate it most often rules them out)
-            gate, in_play = self.others_gate, g.counters_in_play
-            if (
-                (gate is None or in_play and not in_play.keys().isdisjoint(gate))
-                and self.others_offer
-                and len(g.players) > 1
-            ):
-                task[2:] = ["others", 1]
-                return
-            task[1], task[2] = task[1] + 1, "begin"
-        elif task[2] != "others":
-            self.take(g, g.active, action)
-        elif kind == "pass":
-            task[3] += 1
-        else:
-            self.take(g, (g.active + task[3]) % len(g.players), action)
 
     # actions
 
@@ -776,88 +469,17 @@ class Referee(Listing):
             ch = g.chain = _new_object(Chain)
             ch.links = [link]
             ch.last_actor = actor
-            ch.asking = g.next_seat(actor, self.respond_way)
-            ch.passes = 0
             ch.resolving = False
-            g.tasks.append(["chain"])
+            # the chain is entered; its responses start from the left of the actor
+            g.runner.call(g, "chain", g.next_seat(actor, self.respond_way))
             g.stand("chain:open")
         else:
             links = ch.links
             links.append(link)
             ch.last_actor = actor
-            ch.asking = g.next_seat(actor, self.respond_way)
-            ch.passes = 0
+            # the responses start again, from the left of the actor
+            g.runner.restart(g, "chain", g.next_seat(actor, self.respond_way))
         g.events.append(Linked(actor, len(ch.links), self.link_text))
-
-    def _task_chain(self, g, task: list) -> None:
-        ch = g.chain
-        if ch.resolving:
-            if g.node != "chain:resolve":
-                key = f"chain length {len(ch.links)}"
-                g.usage[key] = g.usage.get(key, 0) + 1
-            g.node = "chain:resolve"  # each time: a traced game records each node set
-            trace = g.trace
-            links = ch.links
-            if trace is not None:  # into the stack, or round it for the next link
-                trace.move("chain:resolve", None if trace.at != "chain:resolve"
-                           or not links else "resolve")
-            if links:
-                link = links.pop()
-                g.events.append(Resolving(len(links) + 1, link["actor"],
-                                          self.resolve_text))
-                then = link["then"]
-                blocks = self.programs.blocks
-                if then is not None:  # after the resolution, negated or not
-                    g.frames.append(Frame(blocks[then[0]], dict(then[1])))
-                if not link["negated"]:
-                    g.frames.append(Frame(blocks[link["block"]], dict(link["env"])))
-                return
-            g.chain = None
-            g.tasks.pop()
-            g.stand("chain:close")
-            if self.new_chain is not None and g.tasks and g.tasks[-1][0] == "phase":
-                g.tasks.append(["renew", 1])  # after what the chain leaves to do
-            for block_id, env in reversed(g.after):
-                g.frames.append(Frame(self.programs.blocks[block_id], env))
-            g.after = []
-            return
-        g.stand("chain:respond")
-        options = self.options(g, ch.asking, self.chain_offer)
-        options.append(_PASS)
-        g.decision = Decision(
-            ch.asking, "respond to the chain", options, "chain", self.respond_cite
-        )
-
-    def _answer_chain(self, g, task: list, action: Action) -> None:
-        ch = g.chain
-        if action.kind == "pass":
-            ch.passes += 1
-            if ch.passes >= len(g.in_game):
-                ch.resolving = True
-            else:
-                ch.asking = g.next_seat(ch.asking, self.respond_way)
-            return
-        self.take(g, ch.asking, action)
-
-    def _task_renew(self, g, task: list) -> None:
-        """Once a chain has resolved in a phase, each player other than the active
-        one, in turn from its left, may start a new chain (a player with no
-        chaining action to take is not asked); the active player then goes on in
-        its own window. `task[1]` counts seats from the active player."""
-        g.stand("chain:renew")
-        k = self._ask_others(g, task[1], self.chain_offer, "start a new chain", "renew",
-                             self.new_chain.cite)
-        if k is None:
-            g.tasks.pop()
-        else:
-            task[1] = k
-
-    def _answer_renew(self, g, task: list, action: Action) -> None:
-        if action.kind == "pass":
-            task[1] += 1
-            return
-        g.tasks.pop()  # the new chain asks again once it has resolved
-        self.take(g, (g.active + task[1]) % len(g.players), action)
 
     def pop_counter(self, g, card: int, kind: str, seat: int, cite) -> None:
         """`seat` pops a counter of `kind` off the card: one it placed, or, where
@@ -934,6 +556,8 @@ class Referee(Listing):
             st = f.scratch = [cands, 0]
         cands, i = st
         answer = g.take_answer()
+        if answer is not None and cands[i][0] is None:
+            return self._use_watch(g, f, cands[i][2], answer.kind == "yes")
         if answer is not None:
             card, kind, placer = cands[i]
             st[1] = i = i + 1
@@ -956,6 +580,8 @@ class Referee(Listing):
             f.scratch = None
             return NEXT
         card, kind, placer = cands[i]
+        if card is None:
+            return self._offer_watch(g, f, placer)
         if [kind, placer] not in g.cards[card].counters:
             st[1] += 1
             return PUSHED
@@ -966,6 +592,71 @@ class Referee(Listing):
             [_POP, _KEEP],
             cite=spec.cite,
         )
+
+    def _offer_watch(self, g, f: Frame, index: int) -> int:
+        """Ask the holder of watch `index` whether to use it on the frame's event,
+        if it is still held and its count allows; else go on to the next."""
+        found = self._watch_use(g, f.event, index)
+        if found is None:
+            f.scratch[1] += 1
+            return PUSHED
+        w, spec, _key, used = found
+        env = w[1]
+        source = env.get("this")
+        whose = ("" if source is None
+                 else f" of {card_label(g.cards[source].name, source)}")
+        return g.ask(
+            env["you"],
+            f"use the effect{whose} on {f.event['__name']} "
+            f"(used {used} of {w[2]} times)?",
+            [_USE, _KEEP],
+            cite=spec.cite,
+        )
+
+    def _use_watch(self, g, f: Frame, index: int, yes: bool) -> int:
+        """The holder's answer: on yes, the use counted and the watch's program run
+        (then the same event is offered again); on no, the next candidate."""
+        found = self._watch_use(g, f.event, index) if yes else None
+        if found is None:
+            f.scratch[1] += 1
+            return PUSHED
+        w, spec, key, used = found
+        uses = w[4]
+        for u in uses:
+            if u[0] == key:
+                u[1] += 1
+                break
+        else:
+            uses.append([key, 1])
+        g.frames.append(Frame(spec.body, {**w[1], "event": f.event}, event=f.event))
+        return PUSHED
+
+    def _watch_use(self, g, event: dict, index: int):
+        """Watch `index` as it stands for this event: (its record, its spec, the
+        event's key, the uses made of that key), or None when it is no longer held
+        or its count is spent for this key."""
+        if index >= len(g.watches):
+            return None
+        w = g.watches[index]
+        spec = self.programs.watch(w[0])
+        key = encode(spec.key(g, {**w[1], "event": event}))
+        uses = w[4]
+        used = next((u[1] for u in uses if u[0] == key), None)
+        if used is None:
+            return (w, spec, key, 0) if len(uses) < w[3] else None
+        return (w, spec, key, used) if used < w[2] else None
+
+    def _watch_candidates(self, g, event: dict) -> list:
+        """The watches held that wait for this event and whose condition holds, as
+        candidates `(None, None, index)` (see `react`)."""
+        found = []
+        for i, w in enumerate(g.watches):
+            spec = self.programs.watch(w[0])
+            if spec.event == event["__name"] and (
+                spec.cond is None or spec.cond(g, {**w[1], "event": event})
+            ):
+                found.append((None, None, i))
+        return found
 
     def popper(self, g, card: int, placer: int) -> int:
         """Who may pop a counter `placer` placed on the card: its placer where the
@@ -990,9 +681,13 @@ class Referee(Listing):
         return kinds is not None and not in_play.keys().isdisjoint(kinds)
 
     def reactive_candidates(self, g, timing, event: dict) -> list:
+        """The counters that may react to the event (`(card, kind, placer)`), then
+        the watches (see `_watch_candidates`)."""
+        watches = self._watch_candidates(g, event) if g.watches and timing is None \
+            else []
         kinds = self.reactions.get((timing, event["__name"]))
         if not kinds or g.counters_in_play.keys().isdisjoint(kinds):
-            return []
+            return watches
         found = []
         for c in self._hosts(g):
             if not c.counters:
@@ -1007,10 +702,10 @@ class Referee(Listing):
                        "event": event}
                 if spec.cond is None or spec.cond(g, env):
                     found.append((c.id, kind, placer))
-        return found
+        return found + watches
 
     def fire(self, g, name: str, fields: dict, env: dict, cite) -> None:
-        if name not in self.listened and (
+        if name not in self.listened and not g.watches and (
             not g.counters_in_play or not self._watching(g, (None, name))
         ):
             return
@@ -1056,7 +751,7 @@ class Referee(Listing):
         if not self.battle_steps or g.battle is not None:
             return
         g.battle = new_battle(seat)
-        g.tasks.append(["battle", 0, "begin"])
+        g.runner.call(g, "battle")
 
     def force_attack(self, g, seat, victim, team, exhausting, cite) -> None:
         """An attack an effect forces: a battle of its own, outside the Battle
@@ -1066,10 +761,9 @@ class Referee(Listing):
             g.log("no_battle", cite, reason="no victim or no team")
             return
         if g.battle is not None:
-            under_way = max(i for i, t in enumerate(g.tasks) if t[0] == "battle")
             why = None if cite is None else [cite.section, cite.interpretation,
                                              cite.edition]
-            g.tasks.insert(under_way, ["forced", victim, list(team), exhausting, why])
+            g.runner.wait(g, "battle", [victim, list(team), exhausting, why])
             g.log("attack_waits", cite, victim=victim, team=list(team))
             return
         self._start_forced(g, victim, team, exhausting, cite)
@@ -1088,137 +782,27 @@ class Referee(Listing):
         if exhausting:
             for c in team:
                 g.cards[c].exhausted = True
-        g.tasks.append(["battle", 0, "begin"])
+        g.runner.call(g, "battle")
         g.log("forced_attack", cite, attacker=attacker, victim=victim)
 
-    def _task_forced(self, g, task: list) -> None:
+    def enter_waiting(self, g, call: list) -> None:
+        """What waited for the battle under way to end enters now (see
+        `Runner.wait`): a forced attack."""
+        self._task_forced(g, call)
+
+    def _task_forced(self, g, call: list) -> None:
         """A forced attack that waited for a battle under way: it starts now, if its
         team and victim are still on the field."""
-        g.tasks.pop()
-        _, victim, team, exhausting, why = task
+        victim, team, exhausting, why = call
         self._start_forced(g, victim, team, exhausting, why and ast.Citation(*why))
 
     def passed(self, g, name: str) -> bool:
         """Whether the battle under way has gone past the step or part `name` (a
         part: its first place among the steps), skipped or not."""
-        task = next((t for t in reversed(g.tasks) if t[0] == "battle"), None)
         at = self.places.get(name)
-        if g.battle is None or task is None or at is None:
+        if g.battle is None or at is None:
             return False
-        step, index = at
-        _, i, stage = task
-        return i > step or i == step and (
-            stage in ("after", "window")
-            or index is not None and stage == "ops" and g.battle.op > index)
-
-    def _task_battle(self, g, task: list) -> None:
-        """The battle's steps, stage by stage, until something else must happen
-        first: a frame to run, a decision, a look at the end, another task.
-
-        Only the operations run effects, and only their end lets the game's end
-        be looked for (it sets `holding`): after them, all that stops the steps is
-        looked at; after any other stage, only what that stage may change (a frame
-        `fire_step` pushed, a decision, the next step). The end is never due as a
-        pass begins: the run loop looked for it, or the last pass did."""
-        b = g.battle
-        steps, n = self.steps_run, self.steps_count
-        while True:
-            i = task[1]
-            if i >= n or b.cancelled:
-                g.battle = None
-                g.step = ""
-                g.tasks.pop()
-                g.stand("battle:end")
-                g.log("battle_end", self.battle_cite)
-                return
-            name, ops, count, cite, node, joined = steps[i]
-            # the passes through this step, until the next begins (or the battle is
-            # cancelled): what they read of the step is read once
-            while True:
-                # set on each pass; the step only as it begins: it holds until the
-                # next begins
-                stage = task[2]
-                g.stand(self.step_window_nodes[i] if stage == "window" else node)
-                if stage == "ops":  # most often
-                    op = b.op
-                    if op < count:
-                        if ops[op](g, b, cite):
-                            b.op = op + 1
-                            b.stage = 0
-                    else:
-                        task[2] = "after"
-                        b.holding = joined
-                        if g.counters_in_play:  # what `fire_step` looks for first
-                            self.fire_step(g, "after", name)
-                    # a change the end reads makes no trip back through the run
-                    # loop while a step holds it (`end_due`, which reads `dirty`
-                    # first: here, with no call while it is false)
-                    if (
-                        g.decision is not None
-                        or g.frames
-                        or g.dirty and self.end_due(g)
-                        or g.is_over
-                        or g.tasks[-1] is not task
-                    ):
-                        return
-                    if b.cancelled:
-                        break
-                elif stage == "begin":
-                    g.step = name
-                    if name in b.skipped:
-                        g.events.append(StepSkipped(name, _text(cite)))
-                        task[1] += 1
-                        break
-                    task[2] = "ops"
-                    b.op, b.holding = 0, True
-                    if g.counters_in_play:
-                        self.fire_step(g, "before", name)
-                        if g.frames:
-                            return
-                elif (
-                    stage == "after"
-                    and self.step_offer
-                    and self._gate_open(g, self.step_gate)
-                ):
-                    task[2] = "window"
-                    b.asking, b.passes = b.attacker, 0
-                elif stage != "window" or self._step_window(g, b):
-                    task[1], task[2] = i + 1, "begin"
-                    break
-                else:  # a player is asked in the window
-                    return
-
-    def _step_window(self, g, b) -> bool:
-        """After a battle step, each player in turn from the attacker may take a
-        chaining action (where the battle section opens windows) or one open at any
-        time; True once all have passed in a row. A player with nothing to take
-        passes without being asked."""
-        players = len(g.in_game)
-        while b.passes < players:
-            options = self.options(g, b.asking, self.step_offer)
-            if options:
-                options.append(_PASS)
-                g.decision = Decision(
-                    b.asking, "act between battle steps", options, "battle",
-                    self.step_cite,
-                )
-                return False
-            b.passes += 1
-            b.asking = g.next_seat(b.asking)
-        return True
-
-    def _answer_battle(self, g, task: list, action: Action) -> None:
-        b = g.battle
-        if task[2] != "window":
-            b.answer = action
-            return
-        if action.kind == "pass":
-            b.passes += 1
-            b.asking = g.next_seat(b.asking)
-            return
-        seat = b.asking
-        b.passes, b.asking = 0, g.next_seat(seat)
-        self.take(g, seat, action)
+        return g.runner.past(g, "battle", *at)
 
     def dice_for(self, g, team: list) -> int:
         """The dice a team rolls: one per point of the battle section's `dice_per`
@@ -1230,112 +814,10 @@ class Referee(Listing):
             total += max(cards[c].stats.get(stat, 0), 0)
         return total
 
-    def _part(self, step: ast.BattleStep, part: ast.BattlePart):
-        """What runs a part of a battle step: its program, under the step's
-        citation, with the attacking player as `you`, in a frame of its own; the
-        part is done once that frame has run."""
-        block = self.engine.programs.flow_block(
-            "battle", part.body, step.cite, f"battle {step.name}: {part.name}")
-
-        def run_part(g, b, cite) -> bool:
-            if b.stage == 0:
-                b.stage = 1
-                g.frames.append(Frame(block, {"you": seat_of(b.attacker)}))
-                return False
-            return True
-
-        return run_part
-
-    # the end
-
-    @staticmethod
-    def end_due(g) -> bool:
-        """Whether the game's end is to be looked for now: something it reads
-        changed (`dirty`), and no battle step holds it (see `check_end`)."""
-        return g.dirty and (g.battle is None or not g.battle.holding)
-
-    def check_end(self, g) -> None:
-        """Look for the game's end once something it reads changed (`dirty`), but
-        not in the middle of what happens at once (a battle step): both players of
-        a battle may reach 0 HP in it."""
-        if g.is_over or not self.end_due(g):
-            return
-        g.dirty = False
-        trace = g.trace
-        for name, cond, cite in self.lose_checks:
-            # the seats as they were: one eliminated is not looked at again
-            for s in g.in_game:
-                if cond(g, {"player": s, "you": s}):
-                    if trace is not None:  # the check found a player out
-                        trace.move(CHECK)
-                        trace.move(LOSE)
-                        trace.move(CHECK, "recheck")
-                    eliminate(g, s, name, cite)
-        env = {"you": seat_of(g.active)}
-        flags = g.flags
-        for name, flag, cond, cite in self.end_checks:
-            if flags.get(flag) or (cond is not None and cond(g, env)):
-                self.finish(g, name, cite)
-                return
-        if g.turn > 0 and g.players[g.active].eliminated:  # not in the setup
-            self._turn_lost(g)
-        elif trace is not None and trace.at == CHECK:  # play goes on where it was
-            trace.move(g.node, "resume")
-
-    def _turn_lost(self, g) -> None:
-        """The active player is out of the game: it can no longer affect it, so what
-        was under way in its turn is dropped, and the next player's turn begins."""
-        if g.trace is not None:
-            g.trace.move(CHECK)
-        g.frames, g.after, g.tasks = [], [], [["turn"]]
-        g.chain = g.battle = g.decision = None
-        g.step = ""
-        g.events.append(TurnLost(g.active, _text(self.turn_cite)))
-
-    def finish(self, g, why: str, cite) -> None:
-        if g.is_over:
-            return
-        remaining = [seat_of(p.seat) for p in g.players]
-        decided = None
-        for name, keep, ev, _cite in self.criteria:
-            if keep:
-                kept = [s for s in remaining if ev(g, {"player": s, "you": s})]
-            else:
-                values = {s: ev(g, {"player": s, "you": s}) for s in remaining}
-                best = max(values.values(), default=0)
-                kept = [s for s in remaining if values[s] == best]
-            if kept:
-                remaining = kept
-            if len(remaining) == 1:
-                decided = name
-                break
-        g.is_over = True
-        g.decision = None
-        trace = g.trace
-        if trace is not None:
-            if why == "turn limit":  # from the start of a turn
-                trace.move(GAME_OVER, "over")
-            elif trace.ends_by_action(GAME_OVER):  # the action taken ends the game
-                trace.move(GAME_OVER)
-            else:  # from the check: a condition met, or the decisions' limit
-                trace.move(CHECK)
-                trace.move(GAME_OVER, "over" if why == "decision limit" else "end")
-        g.node = GAME_OVER
-        g.outcome = {
-            "winner": int(remaining[0]) if len(remaining) == 1 else None,
-            "tied": [int(s) for s in remaining] if len(remaining) > 1 else [],
-            "criterion": decided,
-            "condition": why,
-        }
-        g.events.append(GameOver(**g.outcome, cite=_text(cite)))
-
-
-# the nodes of the game's end in the flow graph (see `flowgraph.build`)
-CHECK, LOSE, GAME_OVER = "endgame:check", "endgame:lose", "game_over"
-
 # answers that are the same at every decision of their kind (actions are immutable)
 _PASS = Action("pass", None, "pass")
 _POP, _KEEP = Action("yes", None, "pop"), Action("no", None, "keep")
+_USE = Action("yes", None, "use")
 
 # names an expression may read that never stand for an ability or its card
 _GLOBAL = frozenset({"you", "active", "game", "chain", "battle", "players"})
@@ -1393,33 +875,9 @@ def new_battle(attacker: int) -> Battle:
     b.skipped = []
     b.forced = False
     b.cancelled = False
-    b.holding = False  # in what happens at once: the end waits (`check_end`)
-    b.op = 0
-    b.stage = 0
-    b.answer = None
-    # the members the enlisting step under way has still to place (see
-    # `_enlist_step`); None between enlisting steps
-    b.unplaced = None
+    b.holding = False  # in an atomic step: the state checks wait (`Runner.end_due`)
     return b
 
-
-def _phase_nodes(p: CompiledPhase, flow) -> CompiledPhase:
-    """A phase with its nodes in the flow graph (see `flowgraph.build`)."""
-    entry = p.node
-
-    def have(node: str) -> str | None:
-        return node if node in flow else None
-
-    before = have(f"{entry}/before")
-    return replace(
-        p,
-        before_node=before,
-        run_node=have(f"{entry}/run") or (entry if before is None else None),
-        variant_nodes=tuple(have(f"{entry}/when{k}")
-                            for k in range(1, len(p.variants) + 1)),
-        window_node=f"{entry}/actions",
-        others_node=have(f"{entry}/others"),
-    )
 
 
 def _visible(event: dict) -> dict:

@@ -59,6 +59,8 @@ class _Builder:
         self.gaps: list[tuple[ast.Origin, str]] = []
         chaining = ruleset.setting("chain", "chaining")
         self.chaining = set(chaining.actions) if chaining else set()
+        # in the rules' order: a window's `offers` are listed in it
+        self.chaining_order = list(chaining.actions) if chaining else []
         self.anytime_rule = ruleset.setting("turn", "anytime")
 
     # --- primitives --------------------------------------------------------------
@@ -168,7 +170,8 @@ class _Builder:
         other players' window at its end.
         """
         entry = f"phase:{phase.name}"
-        self.node(entry, phase.title, "phase", "turn", rule=phase, marks=phase.name)
+        self.node(entry, phase.title, "phase", "turn", rule=phase, marks=phase.name,
+                  level="phase")
         passing_by: list[_Pending] = []
         enter = True
         for skip in phase.skips:
@@ -195,7 +198,8 @@ class _Builder:
             src = self.node(f"{entry}/before", f"{phase.title}: before", "window",
                             "turn", rule=phase, cite=cite, origin=origin,
                             policy="active", ask_when_empty=False,
-                            offers=list(phase.opens_first))
+                            offers=list(phase.opens_first), prompt=phase.label,
+                            close=f"go on with the {phase.label}", decision="phase")
             self.edge(entry, src, "next", cite=cite, origin=origin)
             for name in phase.opens_first:
                 self.open_action(src, name, cite, origin)
@@ -254,7 +258,9 @@ class _Builder:
         origin = phase.opens_cite.origin if phase.opens_cite else phase.origin
         win = self.node(f"{entry}/actions", f"{phase.title}: actions", "window",
                         "turn", rule=phase, cite=cite, policy="active",
-                        ask_when_empty=True, offers=list(phase.opens), anytime="all")
+                        ask_when_empty=True, offers=list(phase.opens), anytime="all",
+                        prompt=phase.label, close=f"end the {phase.label}",
+                        decision="phase")
         self.land(leaving, win)
         for name in phase.opens:
             self.open_action(win, name, cite, origin)
@@ -264,7 +270,9 @@ class _Builder:
                              origin=phase.origin)]
         others = self.node(f"{entry}/others", f"{phase.title}: the others", "window",
                            "turn", rule=rule, policy="others", after_action="stay",
-                           offers=[], anytime="others")
+                           offers=[], anytime="others",
+                           prompt=f"act before the {phase.label} ends",
+                           decision="phase")
         self.edge(win, others, "next", "end phase", cite=phase.cite,
                   origin=phase.origin)
         return [_Pending(others, "pass", "all others pass", cite=rule.cite,
@@ -320,19 +328,22 @@ class _Builder:
         windows = setting("battle", "step_windows")
         together = setting("battle", "simultaneous_steps")
         joined = set(together.steps[:-1]) if together else set()
-        offers = sorted(self.chaining) if windows is not None else []
+        offers = self.chaining_order if windows is not None else []
         open_between = bool(offers or self.others_actions())
         for s in self.rs.battle_steps:
             nid = self.node(f"battle:{s.name}", s.title, "battle_step", "battle",
                             rule=s, detail=[", ".join(s.ops)], marks=s.name,
-                            atomic=True, joined=s.name in joined)
+                            level="step", record="battle", atomic=True,
+                            joined=s.name in joined)
             if not open_between:
                 continue
             rule = windows if offers else self.anytime_rule
             win = self.node(f"{nid}/window", f"after {s.title}", "window", "battle",
                             rule=rule, policy="round", start="attacker",
-                            auto_pass=True, offers=offers, anytime="others")
-            for name in offers:
+                            auto_pass=True, after_action="next", offers=offers,
+                            anytime="others", prompt="act between battle steps",
+                            record="battle", decision="battle")
+            for name in sorted(offers):
                 self.open_action(win, name, rule.cite if rule else None,
                                  rule.origin if rule else s.origin)
 
@@ -344,7 +355,8 @@ class _Builder:
             return
         record = self.rs.battle_record
         over = self.node("battle:end", "Battle over", "battle_end", "battle",
-                         rule=record or steps[-1], cite=getattr(record, "cite", None))
+                         rule=record or steps[-1], cite=getattr(record, "cite", None),
+                         logs="battle_end", record="battle", level="step")
         ids = [f"battle:{s.name}" for s in steps]
         for i, step in enumerate(steps):
             nid, after = ids[i], ids[i + 1] if i + 1 < len(ids) else over
@@ -460,7 +472,10 @@ class _Builder:
                                  f"each player in turn, {respond.direction}",
                                  "from the left of the last actor"],
                              policy="round", start="left_of_last_actor",
-                             auto_pass=False, offers=sorted(self.chaining))
+                             auto_pass=False, after_action="stay",
+                             offers=self.chaining_order,
+                             prompt="respond to the chain", record="chain",
+                             decision="chain")
             self.edge(opened, last, "next", cite=respond.cite, origin=respond.origin)
             for name in sorted(self.chaining):
                 self.edge(last, last, "respond", name, action=name, cite=respond.cite,
@@ -471,7 +486,7 @@ class _Builder:
             return
         resolve = self.node("chain:resolve", "Resolve", "chain_resolve", "chain",
                             rule=lifo, detail=["newest link first"],
-                            resolution="last_in_first_out")
+                            resolution="last_in_first_out", record="chain")
         for extra in ("no_chaining_while_resolving", "deployed_spells_inline"):
             rule = setting("chain", extra)
             if rule is not None:
@@ -483,7 +498,7 @@ class _Builder:
         self.edge(resolve, resolve, "resolve", "links remain", cite=lifo.cite,
                   origin=lifo.origin)
         close = self.node("chain:close", "Chain closes", "chain_close", "chain",
-                          rule=lifo)
+                          rule=lifo, record="chain", after="chain")
         self.edge(resolve, close, "next", "no links left", cite=lifo.cite,
                   origin=lifo.origin)
         renew = setting("chain", "new_chain_after_resolving")
@@ -494,7 +509,8 @@ class _Builder:
         again = self.node("chain:renew", "A new chain?", "window", "chain", rule=renew,
                           detail=["each other player in turn, once around"],
                           policy="others", after_action="close",
-                          offers=sorted(self.chaining))
+                          offers=self.chaining_order, prompt="start a new chain",
+                          decision="renew")
         self.edge(close, again, "next", "entered from a phase", cite=renew.cite,
                   origin=renew.origin)
         for name in sorted(self.chaining):

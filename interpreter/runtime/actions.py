@@ -138,8 +138,10 @@ class Decision:
     """Who must choose now, what kind of choice it is, and the legal actions.
 
     `resume` names who continues once the choice is made: the program machine
-    ("vm") or a flow task. `cite` is the rule that asks for the choice. `count`,
-    for a choice of several cards made one pick at a time, is how many are picked
+    ("vm"), or the window of the flow that asked, by the kind of decision it asks
+    (its node's `decision`: "phase", "chain", "renew", "battle"). `cite` is the
+    rule that asks for the choice. `count`, for a choice of several cards made one
+    pick at a time, is how many are picked
     so far and the least and most the choice takes in all (a table says how many
     are left to choose). (Its
     fields are slots: each decision's are read as it is taken, and a slot reads

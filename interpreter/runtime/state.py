@@ -180,14 +180,12 @@ class Record:
 
 
 class Chain(Record):
-    """The chain under way: its links, who acted last, who is asked, the passes in
-    a row, whether it resolves."""
+    """The chain under way: its links, who acted last, whether it resolves (who
+    is asked to respond is where play stands: `engine.runner`)."""
 
-    __slots__ = ("links", "last_actor", "asking", "passes", "resolving")
+    __slots__ = ("links", "last_actor", "resolving")
     links: list[dict[str, Any]]
     last_actor: int
-    asking: int
-    passes: int
     resolving: bool
 
 
@@ -197,9 +195,6 @@ class Battle(Record):
     __slots__ = (
         "attacker", "defender", "victim", "attack_team", "defense_team",
         "attack_dice", "defense_dice", "skipped", "forced", "cancelled", "holding",
-        "op", "stage", "answer", "unplaced",
-        # set once a step's window opens (`Referee._step_window`)
-        "asking", "passes",
     )
     attacker: int
     defender: int | None
@@ -212,12 +207,6 @@ class Battle(Record):
     forced: bool
     cancelled: bool
     holding: bool
-    op: int
-    stage: int
-    answer: Any
-    unplaced: list[int] | None
-    asking: int
-    passes: int
 
 
 def _copy(v: Any) -> Any:

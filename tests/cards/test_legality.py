@@ -172,6 +172,13 @@ def test_the_11th_bans_targeting_your_own_graveyard():
     assert sections(v) == {"Redacted Ability Text (Banned Cards)"}
 
 
+def test_the_11th_bans_the_re_roll_text_of_the_current_chain():
+    # the revised text ("for the rest of this turn") is read; this one is redacted
+    v = verdict("revised_texts_11th.kcard", "Chain Gambler", "11th")
+    assert v.status == "banned"
+    assert sections(v) == {"Redacted Ability Text (Banned Cards)"}
+
+
 def test_an_11th_card_with_no_listed_text_is_legal():
     assert verdict("banned_11th.kcard", "Honest Scholar", "11th").status == "legal"
 
@@ -190,6 +197,8 @@ def test_the_11ths_revised_cost_needs_an_edition_indicator_of_the_revision(card,
 @pytest.mark.parametrize("card, new", [
     ("Old Supply", "Target up to 2 of your resources."),
     ("Old Drill", "Exhaust 1 of your unexhausted creatures in play."),
+    ("Old Gambler",
+     "You may re-roll up to 1 dice for the rest of this turn up to 2 times each."),
 ])
 def test_the_11ths_revised_texts_are_read_with_the_new_text(card, new):
     # the 11th's own word: "Revised Ability Text", not the 17th's "refurbished"

@@ -100,10 +100,11 @@ def test_a_first_paragraph_of_caveats_is_read_as_caveats(tmp_path):
     assert problems == []
     assert [c.phrase.name for c in caveats.caveats] == ["cannot_attack", "cannot_defend"]
     assert caveats.subs == () and brace.name == "BRACE"
-    assert card_caveats(wall, rs) == {"cannot_attack", "cannot_defend"}
+    # with the number each prints for [x] (none: 0)
+    assert card_caveats(wall, rs) == {"cannot_attack": 0, "cannot_defend": 0}
     # caveats are in the first paragraph only (Creatures): elsewhere, unread
     _, [unread] = read_card(late, rs)
     assert unread.text == "This creature cannot attack."
-    assert card_caveats(late, rs) == frozenset()
+    assert card_caveats(late, rs) == {}
     # the 12th has no caveats
-    assert card_caveats(wall, load_edition("12th")) == frozenset()
+    assert card_caveats(wall, load_edition("12th")) == {}

@@ -19,8 +19,9 @@ UNREACHABLE_KEYWORDS: dict[str, tuple[str, ...]] = {}
 
 # Value terms the rules write for their own programs (a battle's parts, the
 # Recovery Phase), not for cards: no card needs to use them.
-RULES_OWN_TERMS = ("enlistable", "defenders", "victims", "defender_of",
-                   "in_battle_zone", "victim_remains", "fatigue_over")
+RULES_OWN_TERMS = ("enlistable", "defenders", "caveat_counters", "caveats_payable",
+                   "victims", "defender_of", "in_battle_zone", "victim_remains",
+                   "fatigue_over")
 
 
 def test_every_shipped_edition_has_at_least_two_starter_decks():

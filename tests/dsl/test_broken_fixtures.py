@@ -106,8 +106,9 @@ CASES: dict[str, Case] = {
     "lose_on_unknown_event": one(5, 3, "unknown event 'conceded'"),
     "trigger_unknown_event": one(5, 40, "unknown event 'explode'"),
     "skip_unknown_step": one(6, 5, "unknown battle step or phase 'charge'"),
-    "enlistable_names_unknown_caveat": one(5, 98, "unknown caveat 'flying' (known: "
-                                               "cannot_attack, cannot_defend)"),
+    "enlistable_names_unknown_caveat": one(
+        5, 98, "unknown caveat 'flying' (known: cannot_attack, cannot_defend, "
+               "counters_to_use, exhaust_to_summon, sacrifice_to_summon)"),
     "log_missing_field": one(5, 48, "event 'attack' has 3 fields (attacker, team, "
                                     "victim), given 1"),
     "log_value_for_text": one(5, 62, "field 'reason' of 'no_battle' is a text, "

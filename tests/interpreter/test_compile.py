@@ -104,8 +104,9 @@ def test_resource_choice_and_its_first_turn_exception(flows, name):
     assert unparse_expr(exception.guard) == FIRST_TURN
     assert exception.label == f"when {FIRST_TURN}"
     assert usual.label == "otherwise" and usual.guard is None
-    # as usual: place 0-2 resources, draw two minus that many
-    assert fg.node(usual.target)["detail"] == [
+    # as usual: place 0-2 resources, draw two minus that many (the 11th first ends
+    # what lasted until the end of the last turn)
+    assert fg.node(usual.target)["detail"][-3:] == [
         "choose 0..2 from you.hand as placed by you", "place_resource(placed)",
         "draw(you, 2 - count(placed))"]
     # the exception: the first player either places one card or draws one
@@ -307,22 +308,23 @@ def test_an_action_that_ends_the_game_leads_to_game_over():
 @pytest.mark.parametrize("name", EDITIONS)
 def test_a_game_is_at_nodes_of_its_graph_in_the_phase_and_step_it_names(flows, name):
     """At each decision of a played game: its node is one of the flow graph's, its
-    phase is that of the phase task under way, and its step that of the battle
-    task under way (none outside a battle)."""
+    phase is that of the turn's activation, and its step that of the battle
+    under way (none outside a battle)."""
     rs = load_edition(name)
     g = Game.new(rs, default_decks(rs)[0], seed=1, players=2)
     rng = random.Random(1)
     concessions = g.engine.referee.concessions
     while not g.is_over:
         assert g.node in flows[name], g.node
-        phases = [t for t in g.tasks if t[0] == "phase"]
-        battles = [t for t in g.tasks if t[0] == "battle"]
+        phases = [a for a in g.stack if a.flow == "turn" and a.node.name[:6] == "phase:"]
+        battles = [a for a in g.stack if a.flow == "battle" and a.call is None]
         if phases:
-            assert g.phase == rs.phases[phases[-1][1]].name
+            assert g.phase == phases[-1].node.name[6:].partition("/")[0]
         if not battles:
             assert g.step == ""
-        elif battles[-1][2] != "begin":  # a step skipped at its beginning: the next's
-            assert g.step == rs.battle_steps[battles[-1][1]].name
+        elif battles[-1].stage != 0 and battles[-1].node.kind != "return":
+            # a step skipped at its beginning: the next's
+            assert g.step == battles[-1].node.name[7:].partition("/")[0]
         legal = g.legal_actions()
         kept = [a for a in legal if not (a.kind == "act" and a.value[0] in concessions)]
         g.apply(rng.choice(kept or legal))

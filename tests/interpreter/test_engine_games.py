@@ -160,7 +160,7 @@ def test_only_a_state_of_this_format_and_edition_is_restored(table):
         Game.from_json(json.dumps({**data, "format": 1}), engine)
     with pytest.raises(ValueError, match="cannot be played with an engine"):
         Game.from_json(json.dumps({**data, "edition": "other"}), engine)
-    for cut in ("players", "tasks", "layout"):  # a state cut short, or mangled
+    for cut in ("players", "stack", "layout"):  # a state cut short, or mangled
         with pytest.raises(ValueError, match="not a whole game state"):
             Game.from_json(json.dumps({k: v for k, v in data.items() if k != cut}),
                            engine)

@@ -29,7 +29,7 @@ def _played(rs, seed: int = 2, moves: int = 1500
         if g.current_player is None:
             break
         d = g.decision
-        if d is not None and d.resume == "chain" and g.chain.passes == 0:
+        if d is not None and d.resume == "chain" and g.stack[-1].count == 0:
             asked.append((d.player, g.chain.last_actor))
         g.apply(agents[g.current_player].act(g))
     return g, asked
