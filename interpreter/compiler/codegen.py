@@ -668,6 +668,27 @@ class Writer:
 
     # simple statements
 
+    def s_Primitive(self, st: ir.Primitive, i: int) -> None:
+        args: list[str] = []
+        each: tuple[str, str] | None = None
+        for e, read in zip(st.operands, st.reads, strict=True):
+            if read == ir.VALUE:
+                args.append(self.atom(e))
+            elif read == ir.LIST:
+                args.append(f"list({self.items(e)})")
+            else:
+                each = (self.items(e), self.tmp())
+                args.append(each[1])
+        if st.cited:
+            args.append(self.cite(st))
+        call = f"g.{st.name}({', '.join(args)})"
+        if each is None:
+            self.src.line(call)
+            return
+        what, x = each
+        with self.block(f"for {x} in list({what}):"):
+            self.src.line(call)
+
     def s_Move(self, st: ir.Move, i: int) -> None:
         seat = self.atom(st.owner)
         what = self.items(st.what)
@@ -700,11 +721,6 @@ class Writer:
             with self.block(f"for {o} in {owners}:"):
                 self.src.line(f"g.assign({o}, {field}, {value}, {until}, {cite})")
 
-    def s_Reroll(self, st: ir.Reroll, i: int) -> None:
-        dice, d = self.items(st.die), self.tmp()
-        with self.block(f"for {d} in {dice}:"):
-            self.src.line(f"g.reroll({d}, {self.cite(st)})")
-
     def counters(self, st: ir.Place | ir.Strip, method: str, placer: bool) -> None:
         n, kind = self.atom(st.count), self.atom(st.kind)
         targets, c = self.items(st.target), self.tmp()
@@ -717,12 +733,6 @@ class Writer:
 
     def s_Strip(self, st: ir.Strip, i: int) -> None:
         self.counters(st, "strip_counters", False)
-
-    def s_Give(self, st: ir.Give, i: int) -> None:
-        seat = self.atom(st.player)
-        what, c = self.items(st.what), self.tmp()
-        with self.block(f"for {c} in list({what}):"):
-            self.src.line(f"g.give({c}, {seat}, {self.cite(st)})")
 
     def s_Reveal(self, st: ir.Reveal, i: int) -> None:
         what = self.items(st.what)
@@ -747,17 +757,8 @@ class Writer:
         self.src.line(f"env[{st.name!r}] = {v}")
         self.known[st.name] = v
 
-    def s_Shuffle(self, st: ir.Shuffle, i: int) -> None:
-        self.src.line(f"g.shuffle(list({self.items(st.what)}), {self.cite(st)})")
-
     def s_Prevent(self, st: ir.Prevent, i: int) -> None:
         self.src.line(f"prevent(g, env, {self.cite(st)})")
-
-    def s_Negate(self, st: ir.Negate, i: int) -> None:
-        self.src.line(f"g.negate(list({self.items(st.what)}), {self.cite(st)})")
-
-    def s_Skip(self, st: ir.Skip, i: int) -> None:
-        self.src.line(f"g.skip_step({st.step!r}, {self.cite(st)})")
 
     def s_CreatePawn(self, st: ir.CreatePawn, i: int) -> None:
         seat = self.atom(st.owner)
@@ -775,19 +776,10 @@ class Writer:
             amount = self.atom(st.amount)
             self.src.line(f"g.pay({you}, {amount}, {st.kind!r}, {self.cite(st)})")
 
-    def each_card(self, st: ir.Banish, method: str, copy: bool) -> None:
-        what, c = self.items(st.what), self.tmp()
-        items = f"list({what})" if copy else what
-        with self.block(f"for {c} in {items}:"):
-            self.src.line(f"g.{method}({c}, {self.cite(st)})")
-
     def s_Note(self, st: ir.Note, i: int) -> None:
         with self.block(f"if {st.event!r} in g.referee.listened:"):
             fields = ", ".join(f"{p!r}: {self.atom(e)}" for p, e in st.fields)
             self.src.line(f"g.referee.note(g, {st.event!r}, {{{fields}}})")
-
-    def s_Banish(self, st: ir.Banish, i: int) -> None:
-        self.each_card(st, "banish", True)
 
     def s_Watch(self, st: ir.Watch, i: int) -> None:
         times, keys = self.atom(st.times), self.atom(st.keys)
@@ -809,11 +801,6 @@ class Writer:
         # nothing marked and no watch held: nothing to expire
         with self.block("if g.marked or g.watches:"):
             self.src.line(f"g.expire({st.until!r})")
-
-    def s_Mark(self, st: ir.Mark, i: int) -> None:
-        what, c = self.items(st.what), self.tmp()
-        with self.block(f"for {c} in {what}:"):
-            self.src.line(f"g.mark({c}, {st.tag!r}, {st.until!r})")
 
     def s_BindNumbers(self, st: ir.BindNumbers, i: int) -> None:
         self.src.line(f"env.update({self.const(dict(st.values))})")

@@ -281,6 +281,26 @@ class Interpreter:
     def items(self, e: ir.Expr, g: Game, f: Frame) -> Any:
         return as_items_of(self.evaluate(e, g, f.env, {}))
 
+    def s_Primitive(self, st: ir.Primitive, g: Game, f: Frame) -> int:
+        args, each = [], -1
+        for k, (e, read) in enumerate(zip(st.operands, st.reads, strict=True)):
+            v = self.value(e, g, f)
+            if read == ir.VALUE:
+                args.append(v)
+            else:
+                args.append(list(as_items_of(v)))
+                if read == ir.EACH:
+                    each = k
+        if st.cited:
+            args.append(st.cite)
+        call = getattr(g, st.name)
+        if each < 0:
+            call(*args)
+        else:
+            for x in args[each]:
+                call(*args[:each], x, *args[each + 1:])
+        return NEXT
+
     def s_Move(self, st: ir.Move, g: Game, f: Frame) -> int:
         seat = self.value(st.owner, g, f)
         for c in list(self.items(st.what, g, f)):
@@ -308,11 +328,6 @@ class Interpreter:
                 g.assign(o, field, value, st.until, st.cite)
         return NEXT
 
-    def s_Reroll(self, st: ir.Reroll, g: Game, f: Frame) -> int:
-        for d in self.items(st.die, g, f):
-            g.reroll(d, st.cite)
-        return NEXT
-
     def s_Place(self, st: ir.Place, g: Game, f: Frame) -> int:
         n, kind = self.value(st.count, g, f), self.value(st.kind, g, f)
         for c in self.items(st.target, g, f):
@@ -323,12 +338,6 @@ class Interpreter:
         n, kind = self.value(st.count, g, f), self.value(st.kind, g, f)
         for c in self.items(st.target, g, f):
             g.strip_counters(c, kind, n, st.cite)
-        return NEXT
-
-    def s_Give(self, st: ir.Give, g: Game, f: Frame) -> int:
-        seat = self.value(st.player, g, f)
-        for c in list(self.items(st.what, g, f)):
-            g.give(c, seat, st.cite)
         return NEXT
 
     def s_Reveal(self, st: ir.Reveal, g: Game, f: Frame) -> int:
@@ -347,20 +356,8 @@ class Interpreter:
         f.env[st.name] = list(v) if isinstance(v, list) else v
         return NEXT
 
-    def s_Shuffle(self, st: ir.Shuffle, g: Game, f: Frame) -> int:
-        g.shuffle(list(self.items(st.what, g, f)), st.cite)
-        return NEXT
-
     def s_Prevent(self, st: ir.Prevent, g: Game, f: Frame) -> int:
         services.prevent(g, f.env, st.cite)
-        return NEXT
-
-    def s_Negate(self, st: ir.Negate, g: Game, f: Frame) -> int:
-        g.negate(list(self.items(st.what, g, f)), st.cite)
-        return NEXT
-
-    def s_Skip(self, st: ir.Skip, g: Game, f: Frame) -> int:
-        g.skip_step(st.step, st.cite)
         return NEXT
 
     def s_CreatePawn(self, st: ir.CreatePawn, g: Game, f: Frame) -> int:
@@ -395,11 +392,6 @@ class Interpreter:
         services.begin_flow(g, st, [self.value(e, g, f) for _, _, e in st.fields])
         return NEXT
 
-    def s_Banish(self, st: ir.Banish, g: Game, f: Frame) -> int:
-        for c in list(self.items(st.what, g, f)):
-            g.banish(c, st.cite)
-        return NEXT
-
     def s_EndGame(self, st: ir.EndGame, g: Game, f: Frame) -> int:
         g.end_game("an effect ended the game", st.cite)
         return NEXT
@@ -410,11 +402,6 @@ class Interpreter:
 
     def s_Expire(self, st: ir.Expire, g: Game, f: Frame) -> int:
         g.expire(st.until)
-        return NEXT
-
-    def s_Mark(self, st: ir.Mark, g: Game, f: Frame) -> int:
-        for c in self.items(st.what, g, f):
-            g.mark(c, st.tag, st.until)
         return NEXT
 
     def s_BindNumbers(self, st: ir.BindNumbers, g: Game, f: Frame) -> int:

@@ -363,6 +363,26 @@ class Block:
 # simple statements: they never wait nor push
 
 
+# how a primitive's operand is read: its value; its items, as a list of their own
+# (the primitive may keep it); or each of its items, the primitive called once for
+# each (over a copy taken first: the primitive may move them)
+VALUE, LIST, EACH = "value", "list", "each"
+
+
+@dataclass(frozen=True, slots=True)
+class Primitive(Stmt):
+    """A statement that reads its operands and calls one primitive of the game
+    (`name`, a method of `Game`) with them, in order, and with its citation where
+    the primitive takes one (`cited`). `reads`: how each operand is read (`VALUE`,
+    `LIST`, `EACH`; at most one `EACH`). A new primitive effect needs only its
+    row in the lowering's table (`lower.PRIMITIVES`)."""
+
+    name: str
+    operands: tuple[Expr, ...]
+    reads: tuple[str, ...]
+    cited: bool = True
+
+
 @dataclass(frozen=True, slots=True)
 class Move(Stmt):
     what: Expr  # the cards, each moved (a copy of the list is taken first)
@@ -398,11 +418,6 @@ class Change(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Reroll(Stmt):
-    die: Expr
-
-
-@dataclass(frozen=True, slots=True)
 class Watch(Stmt):
     """An effect made for its holder (`you`) that lasts until a time (`until`): each
     time the event happens and `cond` holds, the holder may run `body`, `times`
@@ -434,12 +449,6 @@ class Strip(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Give(Stmt):
-    what: Expr
-    player: Expr
-
-
-@dataclass(frozen=True, slots=True)
 class Reveal(Stmt):
     what: Expr
 
@@ -457,23 +466,8 @@ class Let(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Shuffle(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True, slots=True)
 class Prevent(Stmt):
     pass
-
-
-@dataclass(frozen=True, slots=True)
-class Negate(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Skip(Stmt):
-    step: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -511,11 +505,6 @@ class Begin(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Banish(Stmt):
-    what: Expr
-
-
-@dataclass(frozen=True, slots=True)
 class EndGame(Stmt):
     pass
 
@@ -529,13 +518,6 @@ class Reset(Stmt):
 @dataclass(frozen=True, slots=True)
 class Expire(Stmt):
     until: str
-
-
-@dataclass(frozen=True, slots=True)
-class Mark(Stmt):
-    what: Expr
-    tag: str
-    until: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,6 +79,30 @@ UNKNOWN: Known = (None, False)
 # names the engine binds to a card or a player, always one
 SURE_NAMES = frozenset({"you", "this", "host"})
 
+@dataclass(frozen=True)
+class PrimitiveCall:
+    """How a statement that only calls a primitive is lowered: the primitive (a
+    method of `Game`), the statement's fields it takes in order with how each is
+    read (`ir.VALUE`, `ir.LIST`, `ir.EACH`), and whether it takes the citation."""
+
+    name: str
+    operands: tuple[tuple[str, str], ...]
+    cited: bool = True
+
+
+# the statements that read their operands and call one primitive: one row each
+PRIMITIVES: dict[type[ast.Stmt], PrimitiveCall] = {
+    ast.Give: PrimitiveCall("give", (("what", ir.EACH), ("player", ir.VALUE))),
+    ast.Banish: PrimitiveCall("banish", (("what", ir.EACH),)),
+    ast.Reroll: PrimitiveCall("reroll", (("die", ir.EACH),)),
+    ast.Mark: PrimitiveCall(
+        "mark", (("what", ir.EACH), ("tag", ir.VALUE), ("until", ir.VALUE)), cited=False),
+    ast.Shuffle: PrimitiveCall("shuffle", (("what", ir.LIST),)),
+    ast.Negate: PrimitiveCall("negate", (("what", ir.LIST),)),
+    ast.Skip: PrimitiveCall("skip_step", (("step", ir.VALUE),)),
+}
+
+
 
 @dataclass(frozen=True)
 class Scope:
@@ -435,9 +459,23 @@ class Lowering:
 
     def stmt(self, s: ast.Stmt, cite: ast.Citation | None, where: str,
              sc: Scope) -> ir.Stmt:
+        call = PRIMITIVES.get(type(s))
+        if call is not None:
+            return self.primitive(s, call, cite, sc)
         lower = getattr(self, f"stmt_{type(s).__name__}")
         made: ir.Stmt = lower(s, cite, where, sc)
         return made
+
+    def primitive(self, s: ast.Stmt, call: PrimitiveCall, cite: Cite,
+                  sc: Scope) -> ir.Stmt:
+        """A statement of the table `PRIMITIVES`: its operands lowered (a field that
+        is no expression, a name or a time, is a constant)."""
+        operands = []
+        for name, _read in call.operands:
+            v = getattr(s, name)
+            operands.append(self.expr(v, sc) if isinstance(v, ast.Expr) else ir.Const(v))
+        reads = tuple(read for _name, read in call.operands)
+        return ir.Primitive(cite, call.name, tuple(operands), reads, call.cited)
 
     def owner_zone(self, dest: ast.Expr, sc: Scope) -> tuple[ir.Expr, str]:
         """A destination `x.y.zone`: the seat it belongs to, and the zone's name."""
@@ -497,10 +535,6 @@ class Lowering:
             for g in s.groups)
         return ir.Roll(cite, groups)
 
-    def stmt_Reroll(self, s: ast.Reroll, cite: Cite, where: str,
-                   sc: Scope) -> ir.Stmt:
-        return ir.Reroll(cite, self.expr(s.die, sc))
-
     def stmt_Place(self, s: ast.Place, cite: Cite, where: str,
                   sc: Scope) -> ir.Stmt:
         return ir.Place(cite, self.expr(s.count, sc), self.counter(s.counter),
@@ -516,10 +550,6 @@ class Lowering:
     def stmt_Pop(self, s: ast.Pop, cite: Cite, where: str,
                 sc: Scope) -> ir.Stmt:
         return ir.Pop(cite, self.counter(s.counter), self.expr(s.target, sc))
-
-    def stmt_Give(self, s: ast.Give, cite: Cite, where: str,
-                 sc: Scope) -> ir.Stmt:
-        return ir.Give(cite, self.expr(s.what, sc), self.expr(s.player, sc))
 
     def stmt_Reveal(self, s: ast.Reveal, cite: Cite, where: str,
                    sc: Scope) -> ir.Stmt:
@@ -575,10 +605,6 @@ class Lowering:
         args = tuple((p, self.expr(a, sc)) for p, a in zip(params, s.args, strict=False))
         return ir.Emit(cite, s.event, args)
 
-    def stmt_Shuffle(self, s: ast.Shuffle, cite: Cite, where: str,
-                    sc: Scope) -> ir.Stmt:
-        return ir.Shuffle(cite, self.expr(s.what, sc))
-
     def stmt_Let(self, s: ast.Let, cite: Cite, where: str,
                 sc: Scope) -> ir.Stmt:
         return ir.Let(cite, s.name, self.expr(s.value, sc))
@@ -596,14 +622,6 @@ class Lowering:
                  sc: Scope) -> ir.Stmt:
         return ir.Stop(cite, self.expr(s.cond, sc))
 
-    def stmt_Negate(self, s: ast.Negate, cite: Cite, where: str,
-                   sc: Scope) -> ir.Stmt:
-        return ir.Negate(cite, self.expr(s.what, sc))
-
-    def stmt_Skip(self, s: ast.Skip, cite: Cite, where: str,
-                 sc: Scope) -> ir.Stmt:
-        return ir.Skip(cite, s.step)
-
     def stmt_Perform(self, s: ast.Perform, cite: Cite, where: str,
                     sc: Scope) -> ir.Stmt:
         args = tuple(self.expr(a, sc) for a in s.args)
@@ -614,10 +632,6 @@ class Lowering:
         owner, zone = self.owner_zone(s.zone, sc)
         printed = tuple((v.stat, self.expr(v.value, sc)) for v in s.printed)
         return ir.CreatePawn(cite, owner, zone, s.name, self.opt(s.source, sc), printed)
-
-    def stmt_Mark(self, s: ast.Mark, cite: Cite, where: str,
-                 sc: Scope) -> ir.Stmt:
-        return ir.Mark(cite, self.expr(s.what, sc), s.tag, s.until)
 
     def stmt_Pick(self, s: ast.Pick, cite: Cite, where: str,
                  sc: Scope) -> ir.Stmt:
@@ -664,10 +678,6 @@ class Lowering:
         kinds = {f.name: f.type for f in (record.fields if record else ())}
         return ir.Begin(cite, s.flow, tuple(
             (fv.name, kinds[fv.name], self.expr(fv.value, sc)) for fv in s.fields))
-
-    def stmt_Banish(self, s: ast.Banish, cite: Cite, where: str,
-                   sc: Scope) -> ir.Stmt:
-        return ir.Banish(cite, self.expr(s.what, sc))
 
     def stmt_EndGame(self, s: ast.EndGame, cite: Cite, where: str,
                     sc: Scope) -> ir.Stmt:
