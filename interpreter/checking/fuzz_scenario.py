@@ -289,12 +289,13 @@ class _Writer:
         return Path(os.path.relpath(target, self.out_dir.resolve())).as_posix()
 
     def section(self) -> str:
-        """The rulebook section to cite: the broken rule's, where it is a heading of
-        this edition's own rulebook, else its first heading."""
+        """The rulebook section to cite: the broken rule's, where this edition's own
+        rulebook has it (`Ruleset.cites`: a heading, or a numbered rule under
+        one), else its first heading."""
         own = self.rs.contents.get(self.rs.name, ())
         for v in self.trail.violations:
             section = (v.cite or "").partition("§")[2]
-            if section in own:
+            if section and own and self.rs.cites(self.rs.name, section):
                 return section
         return own[0] if own else ""
 

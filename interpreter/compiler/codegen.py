@@ -1429,24 +1429,14 @@ def _tests_modifier(e: ir.Expr) -> bool:
     """Whether an expression tests a value for an ability's modifier (`is`)."""
     if isinstance(e, ir.Is) and e.kind == "modifier":
         return True
-    for f in e.__dataclass_fields__:
-        value = getattr(e, f)
-        values = value if isinstance(value, tuple) else (value,)
-        if any(isinstance(v, ir.Expr) and _tests_modifier(v) for v in values):
-            return True
-    return False
+    return any(_tests_modifier(v) for v in ir.operands(e))
 
 
 def ir_reads(e: ir.Expr, name: str) -> bool:
     """Whether an expression reads `name` from the environment."""
     if isinstance(e, (ir.Name, ir.NameOr)):
         return e.name == name
-    for f in e.__dataclass_fields__:
-        value = getattr(e, f)
-        values = value if isinstance(value, tuple) else (value,)
-        if any(isinstance(v, ir.Expr) and ir_reads(v, name) for v in values):
-            return True
-    return False
+    return any(ir_reads(v, name) for v in ir.operands(e))
 
 
 def _reads_env(e: ir.Expr, known: dict[str, str]) -> bool:
@@ -1465,12 +1455,7 @@ def _reads_env(e: ir.Expr, known: dict[str, str]) -> bool:
     if isinstance(e, (ir.CardField, ir.CardSeat, ir.DieField, ir.PlayerZone,
                       ir.PlayerField)) and not e.sure:
         return True
-    for f in e.__dataclass_fields__:
-        value = getattr(e, f)
-        values = value if isinstance(value, tuple) else (value,)
-        if any(isinstance(v, ir.Expr) and _reads_env(v, known) for v in values):
-            return True
-    return False
+    return any(_reads_env(v, known) for v in ir.operands(e))
 
 
 def _is_bool(e: ir.Expr) -> bool:

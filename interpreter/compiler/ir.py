@@ -21,6 +21,7 @@ by the form it was written from.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -32,6 +33,16 @@ from kotc.dsl.ast import Citation
 @dataclass(frozen=True, slots=True)
 class Expr:
     """A value read from the game and the environment, changing neither."""
+
+
+def operands(e: Expr) -> Iterator[Expr]:
+    """The expressions `e` is made of, field by field (a tuple field's items in
+    order): what a walk over an expression's tree visits next."""
+    for name in e.__dataclass_fields__:
+        value = getattr(e, name)
+        for v in value if isinstance(value, tuple) else (value,):
+            if isinstance(v, Expr):
+                yield v
 
 
 @dataclass(frozen=True, slots=True)
