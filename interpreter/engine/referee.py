@@ -71,12 +71,12 @@ class Referee(Listing):
         "has_chain", "hidden_zones",
         "link_block", "link_cite", "link_text", "listened", "lose_checks",
         "lose_conditions", "modifiers", "new_chain",
-        "others_gate", "others_offer", "param_names", "part_blocks", "per_phase",
+        "others_offer", "param_names", "part_blocks", "per_phase",
         "phase_blocks",
         "places", "pop_at_once", "respond_way", "setup_from_first", "turn_way",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
-        "resource_zones", "respond_cite", "rs", "setup", "standard",
-        "standard_per_player", "step_blocks", "step_cite", "step_gate", "step_offer",
+        "resource_zones", "rs", "setup", "standard",
+        "standard_per_player", "step_blocks", "step_cite", "step_offer",
         "step_windows",
         "turn_cite", "turn_limit_cite", "turn_text",
         "popped_by_placer", "unbindable", "unpayable_hidden", "used_by_last",
@@ -114,7 +114,6 @@ class Referee(Listing):
         self.turn_way = _way(rs.setting("turn", "next_turn"))
         self.respond_way = _way(rs.setting("chain", "respond"))
         self.link_cite = _cite(chaining)
-        self.respond_cite = _cite(rs.setting("chain", "respond"))
         # once a chain has resolved in a phase, the others may start a new one
         self.new_chain = rs.setting("chain", "new_chain_after_resolving")
         self.resolve_cite = _cite(rs.setting("chain", "resolve_last_in_first_out"))
@@ -238,18 +237,17 @@ class Referee(Listing):
         # the lists the game keeps per phase (`keep victims per phase`)
         self.per_phase = tuple(rs.kept_lists)
         # what players other than the active one may take at a phase's end: the
-        # actions open at any time, but for giving the game up (see `_others_window`)
+        # actions open at any time, but for giving the game up (the `others`
+        # window policy)
         self.others_offer = self.bindable(
             a for a in self.anytime if a not in self.concessions
         )
         self.anytime_cite = anytime.cite if anytime else None
-        self.others_gate = self.counter_gate(self.others_offer)
         # what the windows between battle steps offer: the chaining actions where
         # the battle section opens such windows, and what is open at any time
         chaining = self.chaining if self.step_windows is not None else ()
         self.step_offer = self.bindable(dict.fromkeys(chaining + self.others_offer))
         self.step_cite = self.step_windows.cite if chaining else self.anytime_cite
-        self.step_gate = self.counter_gate(self.step_offer)
         self.chain_offer = self.bindable(self.chaining)
         self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
         self.decision_limit_cite = ast.Citation(
