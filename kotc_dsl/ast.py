@@ -647,6 +647,24 @@ class ReservesRule(Setting):
 
 
 @dataclass(frozen=True)
+class PileRule(Named):
+    """A named pile of a deck list, set apart from its main cards: its size, whether
+    it counts toward the deck size (`from_deck`) or not (`apart`), and the zone its
+    cards start in (None: the zone flagged `reserve`, else the starting zone)."""
+
+    size: Range = field(default_factory=lambda: Range(0, 0))
+    source: str = "apart"
+    zone: str | None = None
+    kind = "pile"
+
+    @classmethod
+    def of_reserves(cls, r: ReservesRule) -> PileRule:
+        """The reserves rule as the pile it is, named `reserves`."""
+        return cls(ident="reserves", size=r.size, source=r.source, cite=r.cite,
+                   override=r.override, origin=r.origin)
+
+
+@dataclass(frozen=True)
 class UltraPointsRule(Setting):
     cap: int
     setting = "ultra_points"

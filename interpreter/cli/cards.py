@@ -364,9 +364,9 @@ def _card_json(v: CardVerdict) -> dict:
 
 def _deck_sums(deck: DeckList, cards: dict[str, CardDesign]) -> tuple[int, int, int]:
     size = sum(e.count for e in deck.entries)
-    reserves = sum(e.count for e in deck.reserves)
+    reserves = sum(e.count for e in deck.set_aside)
     points = sum(e.count * (cards[e.name].stat("ultra_points") or 0)
-                 for e in deck.entries + deck.reserves)
+                 for e in deck.all_entries)
     return size, reserves, points
 
 

@@ -46,8 +46,7 @@ def default_decks(rs: Ruleset) -> tuple[list[Deck], list[str]]:
 def deck_from_file(path: str | Path) -> tuple[str, Deck]:
     """The edition a deck file names, and its cards expanded by count."""
     deck, cards = load_deck(path)
-    expand = lambda entries: [cards[e.name] for e in entries for _ in range(e.count)]  # noqa: E731
-    return deck.edition, Deck(expand(deck.entries), expand(deck.reserves))
+    return deck.edition, _expanded(deck, cards)
 
 
 def checked_deck(path: str | Path, rs: Ruleset, edition: str | None = None) -> Deck:
@@ -63,7 +62,7 @@ def checked_deck(path: str | Path, rs: Ruleset, edition: str | None = None) -> D
 
 def _expanded(deck: DeckList, cards: dict[str, CardDesign]) -> Deck:
     expand = lambda entries: [cards[e.name] for e in entries for _ in range(e.count)]  # noqa: E731
-    return Deck(expand(deck.entries), expand(deck.reserves))
+    return Deck(expand(deck.entries), {p.name: expand(p.entries) for p in deck.piles})
 
 
 def check_deck_file(path: str | Path, rs: Ruleset, edition: str | None = None) -> None:

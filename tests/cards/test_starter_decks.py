@@ -65,7 +65,7 @@ def test_the_starter_decks_use_every_keyword_and_counter(edition):
     rs = load_edition(edition)
     own = [load_deck(p) for p in DECKS]
     designs = [cards[e.name] for deck, cards in own if deck.edition == rs.name
-               for e in deck.entries + deck.reserves]
+               for e in deck.all_entries]
     cov = coverage(rs, card_readings(designs, rs))
     assert cov.counters.unused == ()
     assert cov.keywords.unused == UNREACHABLE_KEYWORDS.get(edition, ())
