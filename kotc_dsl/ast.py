@@ -434,6 +434,17 @@ class After(Stmt):
 
 
 @dataclass(frozen=True)
+class Link(Stmt):
+    """A program put on the chain as a link; `rechecked`: interrupted as it
+    resolves where `recheck`, the `requires` of the action it is written in, no
+    longer holds."""
+
+    body: Block
+    rechecked: bool = False
+    recheck: Expr | None = None
+
+
+@dataclass(frozen=True)
 class FieldValue(Node):
     """A field of a sub-flow's record and its first value (`attacker = you`)."""
 
@@ -770,6 +781,16 @@ class SkipWhen(Node):
 
 
 @dataclass(frozen=True)
+class PhaseWindow(Node):
+    """A phase's window as a round from the active player until all pass in a
+    row; after an action the actor is asked again (`ask_actor`) or the next player
+    (`ask_next`)."""
+
+    after: str
+    cite: Citation | None = None
+
+
+@dataclass(frozen=True)
 class Variant(Node):
     cond: Expr
     body: Block
@@ -787,7 +808,15 @@ class Phase(Named):
     position: Position | None = None
     # those of `opens` open before the program as well (`opens ... throughout`)
     throughout: tuple[str, ...] = ()
+    # its window asks each player in a round (`window round ...`), not the active
+    # player alone
+    windows: tuple[PhaseWindow, ...] = ()
     kind = "phase"
+
+    @property
+    def window(self) -> PhaseWindow | None:
+        """The phase's round window, if it says one (`window round ...`)."""
+        return self.windows[0] if self.windows else None
 
     @property
     def opens_first(self) -> tuple[str, ...]:
@@ -930,11 +959,17 @@ class NewChainAfterResolving(Setting):
 @dataclass(frozen=True)
 class ResponseOrder(Setting):
     direction: str
+    # from the left of the last actor (`from_left_of`), or the last actor itself
+    # (`from`), asked again after each link it adds
+    left: bool = True
     setting = "respond"
 
 
 @dataclass(frozen=True)
 class ResolutionOrder(Setting):
+    # only the top link, then the responses again from the active player
+    # (`top_link then respond from active`), not every link in turn
+    top_link: bool = False
     setting = "resolve_last_in_first_out"
 
 

@@ -226,6 +226,7 @@ def _setup_step(obj: Any, ctx: Context) -> ast.SetupStep:
 
 def _phase(obj: Any, ctx: Context) -> ast.Phase:
     skips, variants, opens, throughout = [], [], [], []
+    windows = []
     run: tuple = ()
     run_cite = opens_cite = None
     for part in obj.parts:
@@ -236,6 +237,8 @@ def _phase(obj: Any, ctx: Context) -> ast.Phase:
             variants.append(_generic(ast.Variant, part, ctx))
         elif kind == "Run":
             run, run_cite = _block(part.body, ctx), _opt(part.cite, ctx)
+        elif kind == "PhaseWindow":
+            windows.append(_generic(ast.PhaseWindow, part, ctx))
         else:
             opens.extend(part.actions)
             if part.throughout:
@@ -251,11 +254,26 @@ def _phase(obj: Any, ctx: Context) -> ast.Phase:
         opens=tuple(opens),
         opens_cite=opens_cite,
         throughout=tuple(throughout),
+        windows=tuple(windows),
         position=_opt(obj.position, ctx),
         cite=_opt(obj.cite, ctx),
         override=obj.override,
         origin=ctx.origin(obj),
     )
+
+
+def _link(obj: Any, ctx: Context) -> ast.Link:
+    """`link [rechecked] { ... }`: what is rechecked is the `requires` of the
+    action the statement is written in (none outside an action)."""
+    recheck = None
+    if obj.rechecked:
+        holder = getattr(obj, "parent", None)
+        while holder is not None and _tx_name(holder) != "Action":
+            holder = getattr(holder, "parent", None)
+        if holder is not None and holder.requires is not None:
+            recheck = convert(holder.requires, ctx)
+    return ast.Link(body=_block(obj.body, ctx), rechecked=obj.rechecked,
+                    recheck=recheck, origin=ctx.origin(obj))
 
 
 def _phrase(obj: Any, ctx: Context) -> ast.Phrase:
@@ -315,6 +333,7 @@ _SPECIAL: dict[str, Converter] = {
     "Removal": _removal,
     "SetupStep": _setup_step,
     "Phase": _phase,
+    "Link": _link,
     "Counter": _counter,
     "Phrase": _phrase,
     "Refurbish": _text_rule(ast.Refurbish, text="old", verb="kind"),

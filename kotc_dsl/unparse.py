@@ -253,6 +253,7 @@ def _phase(r: ast.Phase) -> str:
         parts.append(" ".join(filter(None, [
             "opens", ", ".join(names), "throughout" if early else "",
             _opt(r.opens_cite) if k == len(groups) else ""])))
+    parts += [_node(w) for w in r.windows]
     head = _fill("phase {ident} {label:q} {position} {cite}", r)
     return f"{head} {_braces(parts)}"
 
@@ -374,8 +375,15 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.TargetsOnActivation: "targets on_activation",
     ast.SimultaneousSteps: "simultaneous {steps:,}",
     ast.ChainingActions: "chaining {actions:,}",
-    ast.ResponseOrder: "respond {direction} from_left_of last_actor until all_pass",
-    ast.ResolutionOrder: "resolve last_in_first_out",
+    ast.ResponseOrder: lambda r: (
+        f"respond {r.direction} {'from_left_of' if r.left else 'from'} last_actor "
+        "until all_pass"),
+    ast.ResolutionOrder: lambda r: (
+        "resolve top_link then respond from active" if r.top_link
+        else "resolve last_in_first_out"),
+    ast.Link: lambda r: f"link {'rechecked ' if r.rechecked else ''}{_block(r.body)}",
+    ast.PhaseWindow: "window round from active until all_pass after_action {after} "
+                     "{cite}",
     ast.NoChainWhileResolving: "no_chaining_while_resolving",
     ast.DeployedInline: "deployed_spells inline",
     ast.PoppedWhileResolving: "popped_while_resolving {how}",

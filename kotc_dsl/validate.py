@@ -246,6 +246,8 @@ class Checker:
         self.block(r.run, self.scope())
         for a in r.opens:
             self.ref(r, a, self.actions, "action")
+        for extra in r.windows[1:]:
+            self.error(extra, f"phase '{r.name}' has one window; this is a second")
 
     def rule_Kept(self, r: ast.Kept) -> None:
         if r.name not in GAME_LISTS:
@@ -257,6 +259,11 @@ class Checker:
         if r.requires is not None:
             self.bool_expr(r.requires, scope)
         self.block(r.body, scope)
+        chaining = self.rs.setting("chain", "chaining")
+        if self.rs.has_chain and r.name not in (chaining.actions if chaining else ()):
+            for link in _links(r.body):
+                self.error(link, f"action '{r.name}' puts a link on the chain, but the "
+                                 "chain section's `chaining` does not list it")
 
     def rule_StandardActivation(self, r: ast.StandardActivation) -> None:
         self.bool_expr(r.cond, self.scope(source="card", ability="ability"))
@@ -308,6 +315,12 @@ class Checker:
     def rule_ChainingActions(self, r: ast.ChainingActions) -> None:
         for a in r.actions:
             self.ref(r, a, self.actions, "action")
+
+    def rule_ResolutionOrder(self, r: ast.ResolutionOrder) -> None:
+        if r.top_link and self.rs.setting("chain", "respond") is None:
+            self.error(r, "`resolve top_link then respond from active` needs a "
+                          "`respond ...` rule in the chain section: the responses it "
+                          "goes back to")
 
     def rule_CounterHosts(self, r: ast.CounterHosts) -> None:
         self.ref(r, r.zone, self.zones, "zone")
@@ -953,6 +966,18 @@ class Checker:
             self.error(s, "`after battle` needs battle steps in the `battle` section")
         self.block(s.body, sc)
 
+    def stmt_Link(self, s: ast.Link, sc: Scope) -> None:
+        if not self.rs.has_chain:
+            self.error(s, "`link { ... }` puts a program on the chain, but the "
+                          "edition has no chain rules")
+        if s.rechecked and s.recheck is None:
+            self.error(s, "`link rechecked` checks again the `requires` of the "
+                          "action it is written in: this one is in no action with "
+                          "`requires`")
+        if s.recheck is not None:
+            self.bool_expr(s.recheck, sc)
+        self.block(s.body, sc)
+
     def stmt_Begin(self, s: ast.Begin, sc: Scope) -> None:
         if s.flow != "battle":
             self.error(s, f"`begin {s.flow}`: only a battle is begun so (`begin "
@@ -1252,3 +1277,14 @@ def _wider(a: str, b: str) -> str | None:
     if accepts(b, a):
         return b
     return None
+
+
+def _links(tree: object) -> list[ast.Link]:
+    """The `link { ... }` statements of a program, at any depth (not inside one)."""
+    if isinstance(tree, ast.Link):
+        return [tree]
+    if isinstance(tree, tuple):
+        return [link for x in tree for link in _links(x)]
+    if isinstance(tree, ast.Stmt):
+        return [link for v in vars(tree).values() for link in _links(v)]
+    return []

@@ -842,6 +842,9 @@ class Writer:
             with self.block(f"if {call}:"):  # else it ran here, with no frame
                 self.src.line("return 1")
 
+    def s_Link(self, st: ir.Link, i: int) -> None:
+        self.src.line(f"g.referee.link(g, {st.body.id}, env)")
+
     def s_After(self, st: ir.After, i: int) -> None:
         self.src.line(f"f.pc = {i + 1}")
         body = self.const(self.blocks[st.body.id])

@@ -101,6 +101,9 @@ class RunNode:
         # the rule that asks, the kind of decision it asks (`Decision.resume`)
         "policy", "offers", "gate", "ask_when_empty", "auto_pass", "start",
         "after_action", "way", "close", "prompt", "cite", "resume",
+        # the stack: its resolution policy (`last_in_first_out`: every link in
+        # turn; `top_link`: the top one, then back to `again`, the responses)
+        "resolution", "again",
         # a return: the sub-flows whose callers pass through the window after it
         # (its `next`) before they are back; the event it logs as its sub-flow
         # ends, and the rule cited; whether programs wait for its end
@@ -143,6 +146,8 @@ class RunNode:
         self.prompt = ""
         self.cite: ast.Citation | None = None
         self.resume = ""
+        self.resolution = ""
+        self.again: RunNode | None = None
         self.through: frozenset[str] = frozenset()
         self.logs: str | None = None
         self.logs_cite: ast.Citation | None = None
@@ -325,12 +330,20 @@ class Runner:
                     else referee.others_offer if anytime else ())
             node.offers = referee.bindable(dict.fromkeys(tuple(d["offers"]) + more))
             node.gate = referee.counter_gate(node.offers)
-            if node.start == "left_of_last_actor":  # the way responses pass
-                node.way = referee.respond_way
+            if node.start in ("left_of_last_actor", "last_actor"):
+                node.way = referee.respond_way  # the way responses pass
+            elif node.start == "active":  # a phase's round: the way turns pass
+                node.way = referee.turn_way
             if node.record is not None and "/" in node.name:  # after a step
                 node.index = self.nodes[node.name.rpartition("/")[0]].index
         elif kind == "stack":
             node.visit = self._stack
+            node.resolution = d.get("resolution") or "last_in_first_out"
+            if node.resolution == "top_link":  # back to the responses
+                node.again = next(
+                    self.nodes[target]
+                    for _, target, e in graph.out_edges(node.name, data=True)
+                    if e["kind"] == "resolve")
         elif kind == "return":
             node.visit = self._return
             node.logs = d.get("logs")
@@ -666,6 +679,8 @@ class Runner:
         passed in a row; one with nothing to take passes unasked where
         `auto_pass` says so."""
         node = act.node
+        if act.stage == BEGIN and node.start == "active":  # a phase's round
+            act.stage, act.seat, act.count = RUN, g.active, 0
         g.stand(node.name)
         asked = len(g.in_game)
         while act.count < asked:
@@ -691,6 +706,8 @@ class Runner:
             return
         if node.after_action == "next":  # the round goes on from the next seat
             act.count, act.seat = 0, g.next_seat(seat, node.way)
+        elif node.after_action == "actor":  # the actor is asked again
+            act.count = 0
         self.referee.take(g, seat, action)
 
     def _ask_others(self, g: Game, act: Activation) -> bool:
@@ -735,16 +752,29 @@ class Runner:
     # --- the stack and returns ---------------------------------------------------------
 
     def _stack(self, g: Game, act: Activation) -> bool:
-        """Resolve the newest link (last in, first out), one per visit."""
+        """Resolve the newest link (last in, first out), one per visit; under
+        `top_link`, only one, then back to the responses from the active player."""
         node = act.node
         ch = getattr(g, node.record)  # type: ignore[arg-type]
+        links = ch.links
+        if node.again is not None:  # `top_link`: one link per visit of the stack
+            if act.stage != BEGIN:
+                # it has resolved: with links left, the responses start again
+                # from the active player; else the chain closes
+                if links:
+                    ch.resolving = False
+                    act.node, act.stage, act.count, act.seat = (
+                        node.again, BEGIN, 0, g.active)
+                    return False
+                self.enter(g, act, node.next)
+                return self._return(g, act)
+            act.stage = RUN
         name = node.name
         if g.node != name:
-            key = f"chain length {len(ch.links)}"
+            key = f"chain length {len(links)}"
             g.usage[key] = g.usage.get(key, 0) + 1
         g.node = name  # each time: a traced game records each visit
         trace = g.trace
-        links = ch.links
         if trace is not None:  # into the stack, or round it for the next link
             trace.move(name, None if trace.at != name or not links else "resolve")
         if links:
@@ -775,6 +805,10 @@ class Runner:
             act.node, act.stage, act.count = node.next, RUN, 1  # type: ignore[assignment]
         else:
             stack.pop()
+            under = stack[-1].node if stack else None
+            if under is not None and under.start == "active" and under.kind == "window":
+                # back to a phase's round: it asks again from the active player
+                stack[-1].stage, stack[-1].seat, stack[-1].count = RUN, g.active, 0
         g.stand(node.name)
         if node.logs is not None:
             g.log(node.logs, node.logs_cite)

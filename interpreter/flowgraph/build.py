@@ -204,7 +204,9 @@ class _Builder:
             for name in phase.opens_first:
                 self.open_action(src, name, cite, origin)
         leaving = self.phase_programs(phase, entry, src)
-        if phase.opens or self.anytime_rule is not None:
+        if phase.window is not None:
+            leaving = self.round_window(phase, phase.window, entry, leaving)
+        elif phase.opens or self.anytime_rule is not None:
             leaving = self.window(phase, entry, leaving)
         return leaving + passing_by
 
@@ -277,6 +279,30 @@ class _Builder:
                   origin=phase.origin)
         return [_Pending(others, "pass", "all others pass", cite=rule.cite,
                          origin=rule.origin)]
+
+    def round_window(self, phase: ast.Phase, rule: ast.PhaseWindow, entry: str,
+                     leaving: list[_Pending]) -> list[_Pending]:
+        """The phase's window as a round (`window round from active until
+        all_pass ...`): what it opens and what is open at any time, offered to each
+        player in turn from the active player until all pass in a row; a chain
+        entered from it comes back to it from the active player."""
+        cite = rule.cite or phase.opens_cite or phase.cite
+        origin = rule.origin
+        after = "actor" if rule.after == "ask_actor" else "next"
+        win = self.node(f"{entry}/actions", f"{phase.title}: actions", "window",
+                        "turn", rule=phase, cite=cite, origin=origin, policy="round",
+                        start="active", auto_pass=True, after_action=after,
+                        offers=list(phase.opens), anytime="all", prompt=phase.label,
+                        decision="phase",
+                        detail=["each player in turn from the active player",
+                                "until all pass in a row",
+                                "after an action: " + ("the actor again"
+                                                       if after == "actor"
+                                                       else "the next player")])
+        self.land(leaving, win)
+        for name in phase.opens:
+            self.open_action(win, name, cite, origin)
+        return [_Pending(win, "pass", "all pass in a row", cite=cite, origin=origin)]
 
     def others_actions(self) -> list[str]:
         """The actions open at any time that players other than the active one may
@@ -470,8 +496,11 @@ class _Builder:
             last = self.node("chain:respond", "Responses", "chain_respond", "chain",
                              rule=respond, detail=[
                                  f"each player in turn, {respond.direction}",
-                                 "from the left of the last actor"],
-                             policy="round", start="left_of_last_actor",
+                                 "from the left of the last actor" if respond.left
+                                 else "from the last actor, again after each link"],
+                             policy="round",
+                             start="left_of_last_actor" if respond.left
+                             else "last_actor",
                              auto_pass=False, after_action="stay",
                              offers=self.chaining_order,
                              prompt="respond to the chain", record="chain",
@@ -484,9 +513,13 @@ class _Builder:
             self.g.nodes[last]["stuck"] = "the chain section has no `resolve` rule"
             self.connect_calls("chain", opened, None, "", "")
             return
+        top = lifo.top_link and respond is not None
         resolve = self.node("chain:resolve", "Resolve", "chain_resolve", "chain",
-                            rule=lifo, detail=["newest link first"],
-                            resolution="last_in_first_out", record="chain")
+                            rule=lifo, detail=[
+                                "the top link, then the responses again" if top
+                                else "newest link first"],
+                            resolution="top_link" if top else "last_in_first_out",
+                            record="chain")
         for extra in ("no_chaining_while_resolving", "deployed_spells_inline"):
             rule = setting("chain", extra)
             if rule is not None:
@@ -495,8 +528,12 @@ class _Builder:
         passed = "all pass in a row" if respond is not None else ""
         self.edge(last, resolve, "next", passed, cite=(respond or lifo).cite,
                   origin=(respond or lifo).origin)
-        self.edge(resolve, resolve, "resolve", "links remain", cite=lifo.cite,
-                  origin=lifo.origin)
+        if top:  # one link, then the window again from the active player
+            self.edge(resolve, last, "resolve", "links remain: from the active player",
+                      cite=lifo.cite, origin=lifo.origin)
+        else:
+            self.edge(resolve, resolve, "resolve", "links remain", cite=lifo.cite,
+                      origin=lifo.origin)
         close = self.node("chain:close", "Chain closes", "chain_close", "chain",
                           rule=lifo, record="chain", after="chain")
         self.edge(resolve, close, "next", "no links left", cite=lifo.cite,

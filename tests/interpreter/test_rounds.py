@@ -1,0 +1,120 @@
+"""The flow's round constructs, on a small game of its own (`fixtures/rounds.kotc`):
+a phase's window asked as a round from the active player, the actor asked again
+after acting (`window round from active until all_pass after_action ask_actor`);
+a chain whose responses start with the last actor (`respond ... from last_actor`)
+and which resolves its top link only, then asks again from the active player
+(`resolve top_link then respond from active`); a link made by an action's program
+(`link { ... }`), rechecked as it resolves (`link rechecked`) and interrupted where
+the action's `requires` no longer holds, what it paid kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from kotc.dsl import load_edition
+from kotc.dsl.unparse import unparse_rule
+from kotc.engine.game import Game
+
+FIXTURE = Path(__file__).parent / "fixtures" / "rounds.kotc"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_edition(str(FIXTURE))
+
+
+@pytest.fixture(params=["generated", "reference"])
+def backend(request):
+    return request.param
+
+
+def _game(rules, backend: str = "generated", players: int = 3,
+          hp: tuple[int, ...] = ()) -> Game:
+    g = Game.position(rules, [], players=players, seed=1, trace=True, backend=backend)
+    g.turn, g.active = 1, 0
+    for seat, value in enumerate(hp):
+        g.players[seat].hp = value
+    g.start(phase="main", at_start=True)
+    g.advance()
+    return g
+
+
+def _play(g: Game, *answers: str) -> list[tuple[str, int, int | None]]:
+    """Each answer taken in turn; after each, where play stands, who is asked and
+    how many links the chain holds."""
+    seen = []
+    for label in answers:
+        d = g.decision
+        assert d is not None, f"nobody is asked for {label!r}"
+        options = {a.label: a for a in d.options}
+        assert label in options, f"{label!r} not offered to {d.player}: {list(options)}"
+        g.apply(options[label])
+        seen.append((g.node, g.decision.player if g.decision else -1,
+                     None if g.chain is None else len(g.chain.links)))
+    assert g.trace is not None and not g.trace.faults
+    return seen
+
+
+def test_the_phase_round_asks_the_actor_again_and_closes_when_all_pass(rules, backend):
+    g = _game(rules, backend)
+    assert (g.node, g.decision.player) == ("phase:main/actions", 0)
+    # player 0 passes; player 1 acts (no link) and is asked again, the passes
+    # counted anew: after two more, player 0 is asked once more
+    assert _play(g, "pass", "poke player 2", "pass", "pass") == [
+        ("phase:main/actions", 1, None), ("phase:main/actions", 1, None),
+        ("phase:main/actions", 2, None), ("phase:main/actions", 0, None)]
+    assert [p.hp for p in g.players] == [5, 5, 4]
+    # all three pass in a row: the window closes, the phase and the turn end
+    _play(g, "pass", "pass", "pass")
+    assert g.turn == 2 and g.active == 1
+
+
+def test_responses_start_with_the_actor_and_only_the_top_link_resolves(rules, backend):
+    g = _game(rules, backend)
+    seen = _play(g, "zap player 1")
+    assert seen == [("chain:respond", 0, 1)]  # the actor keeps the turn of asking
+    seen = _play(g, "pass", "zap player 0")
+    assert seen == [("chain:respond", 1, 1), ("chain:respond", 1, 2)]
+    # all pass in a row: the top link alone resolves (player 0 is zapped), then
+    # the active player is asked first, the other link still on the chain
+    seen = _play(g, "pass", "pass", "pass")
+    assert seen[-1] == ("chain:respond", 0, 1)
+    assert [p.hp for p in g.players] == [4, 5, 5]
+    # all pass again: the last link resolves, the chain closes, and the phase's
+    # round asks again from the active player
+    seen = _play(g, "pass", "pass", "pass")
+    assert seen[-1] == ("phase:main/actions", 0, None)
+    assert [p.hp for p in g.players] == [4, 4, 5]
+    assert [e.kind for e in g.events].count("resolve") == 2
+
+
+def test_a_rechecked_link_whose_requires_fails_is_interrupted(rules, backend):
+    g = _game(rules, backend, hp=(5, 2, 5))
+    # player 0 zaps player 1 (hp 2 > 1: legal); player 2 answers, zapping player 1
+    # too: that link resolves first, and player 1 is left with 1 hitpoint
+    _play(g, "zap player 1", "pass", "pass", "zap player 1", "pass", "pass", "pass")
+    assert [p.hp for p in g.players] == [5, 1, 5]
+    # the first link now fails its `requires` (p.hp > 1): interrupted, not done
+    _play(g, "pass", "pass", "pass")
+    assert [p.hp for p in g.players] == [5, 1, 5]
+    interrupted = [e for e in g.events if e.kind == "interrupted"]
+    assert [e.to_json()["data"]["map"] for e in interrupted] == [
+        {"player": 0, "action": "zap"}]
+    assert g.chain is None and g.node == "phase:main/actions"
+
+
+def test_the_constructs_read_back_as_written(rules):
+    for rule in rules.rules():
+        text = unparse_rule(rule)
+        if any(word in text for word in ("window round", "top_link", "from last_actor",
+                                         "link rechecked")):
+            assert text.split()[0] in ("phase", "respond", "resolve", "action"), text
+    phase = rules.phases[0]
+    assert "window round from active until all_pass after_action ask_actor" in \
+        unparse_rule(phase)
+    assert unparse_rule(rules.setting("chain", "respond")).startswith(
+        "respond clockwise from last_actor until all_pass")
+    assert unparse_rule(rules.setting("chain", "resolve_last_in_first_out")).startswith(
+        "resolve top_link then respond from active")
+    assert "link rechecked {" in unparse_rule(rules.actions["zap"])
