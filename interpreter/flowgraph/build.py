@@ -402,6 +402,7 @@ class _Builder:
                 self.edge(nid, over, "skip", "the battle is cancelled",
                           cite=step.cite, origin=step.origin)
         self.g.nodes[ids[0]]["hint"] = "no phase opens an action that begins a battle"
+        self.battle_ends = (ids[0], over)
         self.connect_calls("battle", ids[0], over, "battle over", "")
 
     def reactions(self) -> None:
@@ -534,6 +535,7 @@ class _Builder:
         else:
             self.edge(resolve, resolve, "resolve", "links remain", cite=lifo.cite,
                       origin=lifo.origin)
+        self.links_begin_battles(resolve)
         close = self.node("chain:close", "Chain closes", "chain_close", "chain",
                           rule=lifo, record="chain", after="chain")
         self.edge(resolve, close, "next", "no links left", cite=lifo.cite,
@@ -554,6 +556,25 @@ class _Builder:
             self.edge(again, opened, "respond", name, action=name, cite=renew.cite,
                       origin=renew.origin)
         self.connect_calls("chain", opened, close, "chain closed", "", again)
+
+    def links_begin_battles(self, resolve: str) -> None:
+        """A chaining action whose program begins a battle (in the link it makes)
+        begins it as its link resolves: a call from the chain's resolution into
+        the battle, which returns there."""
+        ends = getattr(self, "battle_ends", None)
+        for name in sorted(self.chaining):
+            action = self.rs.actions.get(name)
+            if ends is None or action is None or not _contains(action.body, ast.Begin):
+                continue
+            entry, over = ends
+            self.g.nodes[entry].pop("hint", None)
+            self.g.add_edge(resolve, entry, kind=CALL_KIND, label=name, action=name,
+                            guard=None, cite=action.cite, origin=action.origin,
+                            anytime=False)
+            self.g.add_edge(over, resolve, kind=RETURN_KIND, label="battle over",
+                            action=None, guard=None, cite=self.g.nodes[over]["cite"],
+                            origin=self.g.nodes[over]["origin"], anytime=False)
+            return
 
     # --- endgame -----------------------------------------------------------------
 
