@@ -677,7 +677,9 @@ class Game:
         self.recent: list[list[Any]] = []
         self.events: list[Event] = []
         self.flags: dict[str, Any] = {}
-        self.max_turns = max_turns
+        # the ruleset's own turn cap, where it states one, bounds the caller's
+        cap = self.engine.rs.limits.get("turns")
+        self.max_turns = min(max_turns, cap.value) if cap else max_turns
         self.is_over = False  # whether the game has ended (read often: a plain field)
         self.outcome: dict[str, Any] | None = None
         self.applied = 0
