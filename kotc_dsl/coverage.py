@@ -173,7 +173,8 @@ class _Walker:
         self.actions: set[str] = set()
         self.pending: list[ast.Node] = []
 
-    def visit(self, node: ast.Node, bound_counter: str | None = None) -> None:
+    def visit(self, node: ast.Node | tuple[ast.Node, ...],
+              bound_counter: str | None = None) -> None:
         for n in _nodes(node):
             self.note(n, bound_counter)
 
