@@ -1013,6 +1013,15 @@ class Keyword(Named):
 
 
 @dataclass(frozen=True)
+class Check(Named):
+    """A check made before any player is asked in any window (`checks` section):
+    its program runs in each pass of the checks, until a pass changes nothing."""
+
+    body: Block = ()
+    kind = "check"
+
+
+@dataclass(frozen=True)
 class Term(Named):
     params: tuple[Param, ...] = ()
     value: Expr | None = None
@@ -1212,7 +1221,8 @@ class Invariant(Named):
 
 SECTIONS = (
     "setup", "cards", "zones", "turn", "actions", "battle", "chain", "counters",
-    "keywords", "events", "endgame", "legality", "phrases", "invariants", "limits",
+    "keywords", "events", "endgame", "checks", "legality", "phrases", "invariants",
+    "limits",
 )
 
 

@@ -391,6 +391,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.PoppedBy: "popped_by placer",
     ast.CounterHosts: "counters_on {zone}",
     ast.Keyword: "keyword {ident} {label:q} {cost?} {params:params} {cite} {body:block}",
+    ast.Check: "check {ident} {label:q} {cite} {body:block}",
     ast.Term: "term {ident} {label:q} [{params:params}] [= {value}] [builtin {builtin}]",
     ast.EventDecl: "event {ident} {label:q} {params:params}",
     ast.EndCondition: "condition {ident} {label:q} [when {cond}] [on {event}]",

@@ -346,6 +346,9 @@ class Checker:
         scope.calls = self.keyword_calls.setdefault(r.name, set())
         self.block(r.body, scope)
 
+    def rule_Check(self, r: ast.Check) -> None:
+        self.block(r.body, self.scope())
+
     def rule_Term(self, r: ast.Term) -> None:
         if r.builtin is not None and r.builtin not in BUILTIN_CONSTRUCTS:
             self.ref(r, r.builtin, BUILTIN_CONSTRUCTS, "language construct")

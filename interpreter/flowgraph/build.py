@@ -24,6 +24,7 @@ START = "start"
 TURN_START = "turn:start"
 GAME_OVER = "game_over"
 CHECK = "endgame:check"
+CHECKS = "endgame:checks"
 PLAY_SUBFLOWS = ("turn", "battle", "chain")
 
 
@@ -115,6 +116,7 @@ class _Builder:
         self.chain()
         self.forced_attacks()
         self.endgame()
+        self.checks()
         self.reactions()
         for number, (u, v, k) in enumerate(self.g.edges(keys=True)):
             self.g.edges[u, v, k]["id"] = number  # what traces name an edge by
@@ -555,6 +557,30 @@ class _Builder:
                       origin=renew.origin)
         self.connect_calls("chain", opened, close, "chain closed", "", again)
 
+    # --- checks before anyone is asked ---------------------------------------------
+
+    def checks(self) -> None:
+        """The checks made before any player is asked in any window (`checks`
+        section): one node, entered from every window before it asks, run again
+        while a pass changes something, then the game's end checked, then back."""
+        checks = self.rs.checks
+        if not checks:
+            return
+        first = checks[0]
+        self.node(CHECKS, "Checks before anyone is asked", "checks", "endgame",
+                  rule=first, detail=[line for c in checks for line in _check_lines(c)]
+                  + ["again while a pass changes something"])
+        for nid, data in list(self.g.nodes(data=True)):
+            if data["kind"] == "window":
+                self.edge(nid, CHECKS, "checks", "before anyone is asked",
+                          cite=first.cite, origin=first.origin)
+                self.edge(CHECKS, nid, "resume", "a pass changed nothing",
+                          cite=first.cite, origin=first.origin)
+        self.edge(CHECKS, CHECKS, "recheck", "a pass changed something",
+                  cite=first.cite, origin=first.origin)
+        self.edge(CHECKS, CHECK, "endgame", cite=self.g.nodes[CHECK]["cite"],
+                  origin=self.g.nodes[CHECK]["origin"])
+
     # --- endgame -----------------------------------------------------------------
 
     def endgame(self) -> None:
@@ -595,6 +621,11 @@ class _Builder:
             self.edge(src, GAME_OVER, "over", f"a safety limit on {what}",
                       cite=ast.Citation("Endgame", f"a safety limit on {what}",
                                         self.rs.name), origin=self.rs.origin)
+
+
+def _check_lines(check: ast.Check) -> list[str]:
+    """A check as its node lists it: its title, then its program."""
+    return [f"{check.title}:"] + ["  " + line for line in _lines(check.body)]
 
 
 def _lines(body: tuple) -> list[str]:

@@ -118,3 +118,48 @@ def test_the_constructs_read_back_as_written(rules):
     assert unparse_rule(rules.setting("chain", "resolve_last_in_first_out")).startswith(
         "resolve top_link then respond from active")
     assert "link rechecked {" in unparse_rule(rules.actions["zap"])
+
+
+# --- checks before anyone is asked (`checks` section) --------------------------------
+
+CHECKED = Path(__file__).parent / "fixtures" / "rounds_checked.kotc"
+
+
+@pytest.fixture(scope="module")
+def checked():
+    return load_edition(str(CHECKED))
+
+
+def test_checks_run_again_until_a_pass_changes_nothing(checked, backend):
+    g = _game(checked, backend, hp=(5, 3, 5))
+    # poked to 2: the first pass leaves 1 (`fall` is written before `wound`), the
+    # second 0, the third nothing; then the end is checked: player 1 is out
+    # before player 0 is asked again
+    assert _play(g, "poke player 1") == [("phase:main/actions", 0, None)]
+    assert [p.hp for p in g.players] == [5, 0, 5]
+    assert [p.eliminated for p in g.players] == [False, True, False]
+    assert "poke player 1" not in [a.label for a in g.decision.options]
+
+
+def test_every_remaining_player_out_at_once_is_a_draw_between_them(checked, backend):
+    g = _game(checked, backend, players=2, hp=(2, 2))
+    assert g.is_over and g.outcome["winner"] is None and g.outcome["tied"] == [0, 1]
+    # one out before, two at once after: the draw is the two's alone
+    g = _game(checked, backend, players=3, hp=(2, 2, 1))
+    assert [e.player for e in g.events
+            if e.kind == "eliminated"] == [2, 0, 1]
+    assert g.is_over and g.outcome["winner"] is None and g.outcome["tied"] == [0, 1]
+
+
+def test_the_checks_are_a_node_every_window_passes_through(checked):
+    from kotc.flowgraph.build import compile_ruleset
+
+    graph = compile_ruleset(checked).graph
+    assert graph.nodes["endgame:checks"]["kind"] == "check"
+    windows = {n for n, d in graph.nodes(data=True) if d["kind"] == "window"}
+    assert windows == {"phase:main/actions", "chain:respond"}
+    into = {u for u, _, d in graph.in_edges("endgame:checks", data=True)
+            if d["kind"] == "checks"}
+    assert into == windows
+    text = "\n".join(unparse_rule(r) for r in checked.checks)
+    assert text.startswith('check fall "One hitpoint falls to none" @ "Checks" {')
