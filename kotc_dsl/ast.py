@@ -901,6 +901,10 @@ class DicePer(Setting):
 
 @dataclass(frozen=True)
 class StepWindows(Setting):
+    # the steps a window follows (none: each step), and whom it asks after an
+    # action (`ask_actor`, `ask_next`; none: the next player, as after each step)
+    steps: tuple[str, ...] = ()
+    after: str = ""
     setting = "step_windows"
 
 

@@ -369,7 +369,9 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.RecordField: "{name}: {type}",
     ast.DicePer: "dice_per {stat}",
     ast.DropLeavers: "drop leavers from {fields:,}",
-    ast.StepWindows: "windows after_each_step",
+    ast.StepWindows: lambda r: (
+        f"windows after {', '.join(r.steps)} round from attacker until all_pass "
+        f"after_action {r.after}" if r.steps else "windows after_each_step"),
     ast.NewChainAfterResolving: "new_chain after_resolving",
     ast.TargetsOnActivation: "targets on_activation",
     ast.SimultaneousSteps: "simultaneous {steps:,}",

@@ -835,10 +835,16 @@ class Runner:
             act.node, act.stage, act.count = node.next, RUN, 1  # type: ignore[assignment]
         else:
             stack.pop()
-            under = stack[-1].node if stack else None
-            if under is not None and under.start == "active" and under.kind == "window":
-                # back to a phase's round: it asks again from the active player
-                stack[-1].stage, stack[-1].seat, stack[-1].count = RUN, g.active, 0
+            under = stack[-1] if stack else None
+            if under is not None and under.node.kind == "window" and (
+                    under.node.start == "active" or under.node.after_action == "actor"):
+                # back to a phase's round, or a round whose actor is asked again:
+                # it asks again from its first seat (the active player, or the
+                # record's), the passes counted anew
+                start = under.node.start
+                under.stage, under.count = RUN, 0
+                under.seat = g.active if start == "active" else getattr(
+                    getattr(g, under.node.record), start)  # type: ignore[arg-type]
         g.stand(node.name)
         if node.logs is not None:
             g.log(node.logs, node.logs_cite)

@@ -325,6 +325,10 @@ class _Builder:
                       anytime=anytime)
         if name in self.chaining:
             self.g.add_edge(node, "@chain", kind=CALL_KIND, **common)
+            if _contains(body, ast.Begin):  # its link, as it resolves, begins one
+                self.g.add_edge(node, "@battle", kind=CALL_KIND,
+                                **{**common, "action": None,
+                                   "label": f"{name}: the battle its link begins"})
         elif _contains(body, ast.Begin):
             self.g.add_edge(node, "@battle", kind=CALL_KIND, **common)
         elif _contains(body, ast.EndGame):
@@ -358,17 +362,22 @@ class _Builder:
         joined = set(together.steps[:-1]) if together else set()
         offers = self.chaining_order if windows is not None else []
         open_between = bool(offers or self.others_actions())
+        # after the steps named (a round from the attacker, as a phase's), or
+        # after each; whom a window asks after an action
+        chosen = set(windows.steps) if windows is not None and windows.steps else None
+        after = ("actor" if windows is not None and windows.after == "ask_actor"
+                 else "next")
         for s in self.rs.battle_steps:
             nid = self.node(f"battle:{s.name}", s.title, "battle_step", "battle",
                             rule=s, detail=[", ".join(s.ops)], marks=s.name,
                             level="step", record="battle", atomic=True,
                             joined=s.name in joined)
-            if not open_between:
+            if not open_between or chosen is not None and s.name not in chosen:
                 continue
             rule = windows if offers else self.anytime_rule
             win = self.node(f"{nid}/window", f"after {s.title}", "window", "battle",
                             rule=rule, policy="round", start="attacker",
-                            auto_pass=True, after_action="next", offers=offers,
+                            auto_pass=True, after_action=after, offers=offers,
                             anytime="others", prompt="act between battle steps",
                             record="battle", decision="battle")
             for name in sorted(offers):

@@ -163,3 +163,61 @@ def test_the_checks_are_a_node_every_window_passes_through(checked):
     assert into == windows
     text = "\n".join(unparse_rule(r) for r in checked.checks)
     assert text.startswith('check fall "One hitpoint falls to none" @ "Checks" {')
+
+
+# --- a battle its link begins, with a window after a chosen step ---------------------
+
+BATTLE = Path(__file__).parent / "fixtures" / "rounds_battle.kotc"
+
+
+@pytest.fixture(scope="module")
+def battling():
+    return load_edition(str(BATTLE))
+
+
+def _offered(g: Game) -> list[str]:
+    return [a.label for a in g.decision.options]
+
+
+def test_an_action_open_only_while_the_chain_is_empty(battling, backend):
+    g = _game(battling, backend)
+    assert "challenge player 1" in _offered(g)
+    _play(g, "zap player 1")
+    # `requires ... not chain.open`: a chaining action not offered as a response
+    assert g.node == "chain:respond"
+    assert "zap player 2" in _offered(g)
+    assert not [label for label in _offered(g) if label.startswith("challenge")]
+
+
+def test_a_link_begins_a_battle_with_a_round_after_its_chosen_step(battling, backend):
+    g = _game(battling, backend)
+    _play(g, "challenge player 1", "pass", "pass")
+    # the link resolves, the chain closes, the battle begins: after its first step
+    # (`windows after opening round from attacker ...`) the attacker is asked
+    assert _play(g, "pass") == [("battle:opening/window", 0, None)]
+    # a zap there, answered by nobody: the chain goes back to the battle's window
+    # from the attacker, the passes counted anew
+    assert _play(g, "zap player 2", "pass", "pass", "pass")[-1] == (
+        "battle:opening/window", 0, None)
+    assert [p.hp for p in g.players] == [5, 5, 4]
+    # all pass: the blow (no window after it), the battle ends, and the phase's
+    # round asks again from the active player
+    assert _play(g, "pass", "pass", "pass")[-1] == ("phase:main/actions", 0, None)
+    assert [p.hp for p in g.players] == [5, 3, 4]
+    graph = __import__("kotc.flowgraph.build", fromlist=["compile_ruleset"]) \
+        .compile_ruleset(battling).graph
+    assert "battle:opening/window" in graph and "battle:blow/window" not in graph
+    assert graph.nodes["battle:opening/window"]["after_action"] == "actor"
+
+
+def test_a_proposal_whose_target_fell_is_interrupted_and_begins_nothing(battling,
+                                                                       backend):
+    g = _game(battling, backend, hp=(5, 2, 5))
+    # player 0 challenges player 1 (2 > 1); player 2 zaps player 1 in answer, to 1
+    _play(g, "challenge player 1", "pass", "pass", "zap player 1", "pass", "pass",
+          "pass")
+    assert [p.hp for p in g.players] == [5, 1, 5]
+    _play(g, "pass", "pass", "pass")
+    kinds = [e.kind for e in g.events]
+    assert "interrupted" in kinds and "battle_end" not in kinds
+    assert g.battle is None and g.node == "phase:main/actions"
