@@ -442,6 +442,7 @@ class Link(Stmt):
     body: Block
     rechecked: bool = False
     recheck: Expr | None = None
+    source: Expr | None = None  # the card the link is of, if any
 
 
 @dataclass(frozen=True)

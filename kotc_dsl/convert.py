@@ -275,7 +275,8 @@ def _link(obj: Any, ctx: Context) -> ast.Link:
             recheck = _of_params(convert(holder.requires, ctx),
                                  {p.name for p in _params(holder)})
     return ast.Link(body=_block(obj.body, ctx), rechecked=obj.rechecked,
-                    recheck=recheck, origin=ctx.origin(obj))
+                    recheck=recheck, source=_opt(obj.source, ctx),
+                    origin=ctx.origin(obj))
 
 
 def _params(action: Any) -> list[Any]:

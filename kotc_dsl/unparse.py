@@ -382,7 +382,10 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.ResolutionOrder: lambda r: (
         "resolve top_link then respond from active" if r.top_link
         else "resolve last_in_first_out"),
-    ast.Link: lambda r: f"link {'rechecked ' if r.rechecked else ''}{_block(r.body)}",
+    ast.Link: lambda r: " ".join(filter(None, [
+        "link", "rechecked" if r.rechecked else "",
+        f"from {unparse_expr(r.source)}" if r.source is not None else "",
+        _block(r.body)])),
     ast.PhaseWindow: "window round from active until all_pass after_action {after} "
                      "{cite}",
     ast.NoChainWhileResolving: "no_chaining_while_resolving",

@@ -982,6 +982,8 @@ class Checker:
                           "`requires`")
         if s.recheck is not None:
             self.bool_expr(s.recheck, sc)
+        if s.source is not None:
+            self.typed(s.source, sc, "card", "the card a link is of")
         self.block(s.body, sc)
 
     def stmt_Begin(self, s: ast.Begin, sc: Scope) -> None:

@@ -134,6 +134,7 @@ CASES: dict[str, Case] = {
     "check_calls_unknown_keyword": one(5, 37, "unknown keyword 'smite'"),
     "windows_after_unknown_step": one(5, 3, "windows after 'rally': no battle step "
                                             "of that name"),
+    "link_from_a_player": one(5, 47, "the card a link is of must be card"),
     "phase_with_two_windows": one(7, 5, "phase 'action' has one window; this is a "
                                         "second"),
     "top_link_without_responses": one(6, 3, "`resolve top_link then respond from "

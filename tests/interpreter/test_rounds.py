@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 from kotc.dsl import load_edition
+from kotc.dsl.cards import load_cards
 from kotc.dsl.unparse import unparse_rule
 from kotc.engine.game import Game
 
 FIXTURE = Path(__file__).parent / "fixtures" / "rounds.kotc"
+CARDS = Path(__file__).parent / "fixtures" / "rounds.kcard"
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +32,11 @@ def backend(request):
 
 
 def _game(rules, backend: str = "generated", players: int = 3,
-          hp: tuple[int, ...] = ()) -> Game:
-    g = Game.position(rules, [], players=players, seed=1, trace=True, backend=backend)
+          hp: tuple[int, ...] = (), hand: tuple[str, ...] = ()) -> Game:
+    g = Game.position(rules, load_cards(CARDS) if hand else [], players=players,
+                      seed=1, trace=True, backend=backend)
+    for name in hand:
+        g.put(name, 0, "hand")
     g.turn, g.active = 1, 0
     for seat, value in enumerate(hp):
         g.players[seat].hp = value
@@ -104,6 +109,19 @@ def test_a_rechecked_link_whose_requires_fails_is_interrupted(rules, backend):
     assert g.chain is None and g.node == "phase:main/actions"
 
 
+def test_a_card_put_on_the_chain_is_its_links_source(rules, backend):
+    g = _game(rules, backend, hand=("Pebble",))
+    _play(g, "play Pebble#0")
+    # the card lies face down as its link waits; the chain shows it as the
+    # source, to its player only
+    assert [c.face_up for c in g.cards if c.zone == "field"] == [False]
+    assert g.view(0)["chain"] == [{"link": 1, "player": 0, "source": "Pebble"}]
+    assert g.view(1)["chain"] == [{"link": 1, "player": 0, "source": "a hidden card"}]
+    _play(g, "pass", "pass", "pass")
+    assert g.chain is None
+    assert [c.face_up for c in g.cards if c.zone == "field"] == [True]
+
+
 def test_the_constructs_read_back_as_written(rules):
     for rule in rules.rules():
         text = unparse_rule(rule)
@@ -118,6 +136,7 @@ def test_the_constructs_read_back_as_written(rules):
     assert unparse_rule(rules.setting("chain", "resolve_last_in_first_out")).startswith(
         "resolve top_link then respond from active")
     assert "link rechecked {" in unparse_rule(rules.actions["zap"])
+    assert "link from t {" in unparse_rule(rules.actions["play"])
 
 
 # --- checks before anyone is asked (`checks` section) --------------------------------
