@@ -441,7 +441,10 @@ class Link(Stmt):
 
     body: Block
     rechecked: bool = False
-    recheck: Expr | None = None
+    # filled in by the loader from the action the link is written in: not syntax,
+    # so a link reads back equal to its text (`kotc fmt`, the unparse round trip)
+    recheck: Expr | None = field(default=None, compare=False)
+    source: Expr | None = field(default=None, compare=False)  # the card it is of
 
 
 @dataclass(frozen=True)
@@ -919,6 +922,10 @@ class DicePer(Setting):
 
 @dataclass(frozen=True)
 class StepWindows(Setting):
+    # the steps a window follows (none: each step), and whom it asks after an
+    # action (`ask_actor`, `ask_next`; none: the next player, as after each step)
+    steps: tuple[str, ...] = ()
+    after: str = ""
     setting = "step_windows"
 
 
@@ -1028,6 +1035,15 @@ class Keyword(Named):
     cost: bool = False
     body: Block = ()
     kind = "keyword"
+
+
+@dataclass(frozen=True)
+class Check(Named):
+    """A check made before any player is asked in any window (`checks` section):
+    its program runs in each pass of the checks, until a pass changes nothing."""
+
+    body: Block = ()
+    kind = "check"
 
 
 @dataclass(frozen=True)
@@ -1230,7 +1246,8 @@ class Invariant(Named):
 
 SECTIONS = (
     "setup", "cards", "zones", "turn", "actions", "battle", "chain", "counters",
-    "keywords", "events", "endgame", "legality", "phrases", "invariants", "limits",
+    "keywords", "events", "endgame", "checks", "legality", "phrases", "invariants",
+    "limits",
 )
 
 

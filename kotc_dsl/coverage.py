@@ -111,14 +111,15 @@ def coverage(rs: Ruleset, readings: Iterable[AbilityReading]) -> Coverage:
 def used_by_the_rules(rs: Ruleset) -> tuple[set[str], set[str]]:
     """The keywords and counters the rules' own flow calls, places or reads,
     whatever the cards: in the phases' and setup's programs, the actions and the
-    battle's parts (damage kept as counters that combat places). Every game uses
+    battle's parts and the checks (damage kept as counters that combat places). Every game uses
     these; no card need."""
     rules = _Walker(rs)
     for phase in rs.phases:
         rules.visit(phase.run)
         for variant in phase.variants:
             rules.visit(variant.body)
-    for program in (*rs.setup_steps, *rs.actions.values(), *rs.battle_parts.values()):
+    for program in (*rs.setup_steps, *rs.actions.values(), *rs.battle_parts.values(),
+                    *rs.checks):
         rules.visit(program)
     rules.drain()
     return rules.keywords, rules.counters

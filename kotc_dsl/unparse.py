@@ -370,7 +370,9 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.RecordField: "{name}: {type}",
     ast.DicePer: "dice_per {stat}",
     ast.DropLeavers: "drop leavers from {fields:,}",
-    ast.StepWindows: "windows after_each_step",
+    ast.StepWindows: lambda r: (
+        f"windows after {', '.join(r.steps)} round from attacker until all_pass "
+        f"after_action {r.after}" if r.steps else "windows after_each_step"),
     ast.NewChainAfterResolving: "new_chain after_resolving",
     ast.TargetsOnActivation: "targets on_activation",
     ast.SimultaneousSteps: "simultaneous {steps:,}",
@@ -381,7 +383,10 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.ResolutionOrder: lambda r: (
         "resolve top_link then respond from active" if r.top_link
         else "resolve last_in_first_out"),
-    ast.Link: lambda r: f"link {'rechecked ' if r.rechecked else ''}{_block(r.body)}",
+    ast.Link: lambda r: " ".join(filter(None, [
+        "link", "rechecked" if r.rechecked else "",
+        f"from {unparse_expr(r.source)}" if r.source is not None else "",
+        _block(r.body)])),
     ast.PhaseWindow: "window round from active until all_pass after_action {after} "
                      "{cite}",
     ast.NoChainWhileResolving: "no_chaining_while_resolving",
@@ -392,6 +397,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.PoppedBy: "popped_by placer",
     ast.CounterHosts: "counters_on {zone}",
     ast.Keyword: "keyword {ident} {label:q} {cost?} {params:params} {cite} {body:block}",
+    ast.Check: "check {ident} {label:q} {cite} {body:block}",
     ast.Term: "term {ident} {label:q} [{params:params}] [= {value}] [builtin {builtin}]",
     ast.EventDecl: "event {ident} {label:q} {params:params}",
     ast.EndCondition: "condition {ident} {label:q} [when {cond}] [on {event}]",

@@ -288,6 +288,15 @@ class Checker:
             seen.add(f.name)
             self.ref(f, f.type, RECORD_TYPES, "type of a record's field")
 
+    def rule_StepWindows(self, r: ast.StepWindows) -> None:
+        steps = [s.name for s in self.rs.battle_steps]
+        for step in r.steps:
+            if step not in steps:
+                self.error(r, f"windows after '{step}': no battle step of that name "
+                              f"(steps: {', '.join(steps) or 'none'})")
+        if len(set(r.steps)) != len(r.steps):
+            self.error(r, "windows after a step named twice")
+
     def rule_SimultaneousSteps(self, r: ast.SimultaneousSteps) -> None:
         order = [s.name for s in self.rs.battle_steps]
         for step in r.steps:
@@ -352,6 +361,9 @@ class Checker:
         scope.keyword = r.name
         scope.calls = self.keyword_calls.setdefault(r.name, set())
         self.block(r.body, scope)
+
+    def rule_Check(self, r: ast.Check) -> None:
+        self.block(r.body, self.scope())
 
     def rule_Term(self, r: ast.Term) -> None:
         if r.builtin is not None and r.builtin not in BUILTIN_CONSTRUCTS:
@@ -972,10 +984,13 @@ class Checker:
                           "edition has no chain rules")
         if s.rechecked and s.recheck is None:
             self.error(s, "`link rechecked` checks again the `requires` of the "
-                          "action it is written in: this one is in no action with "
+                          "action it is written in, where it reads the action's "
+                          "parameters: this one is in no action with such a "
                           "`requires`")
         if s.recheck is not None:
             self.bool_expr(s.recheck, sc)
+        if s.source is not None:
+            self.typed(s.source, sc, "card", "the card a link is of")
         self.block(s.body, sc)
 
     def stmt_Begin(self, s: ast.Begin, sc: Scope) -> None:

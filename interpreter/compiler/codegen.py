@@ -843,7 +843,8 @@ class Writer:
                 self.src.line("return 1")
 
     def s_Link(self, st: ir.Link, i: int) -> None:
-        self.src.line(f"g.referee.link(g, {st.body.id}, env)")
+        source = "None" if st.source is None else self.value(st.source)
+        self.src.line(f"g.referee.link(g, {st.body.id}, env, {source})")
 
     def s_After(self, st: ir.After, i: int) -> None:
         self.src.line(f"f.pc = {i + 1}")

@@ -389,7 +389,8 @@ class Interpreter:
         return PUSHED
 
     def s_Link(self, st: ir.Link, g: Game, f: Frame) -> int:
-        g.referee.link(g, st.body.id, f.env)
+        source = None if st.source is None else self.value(st.source, g, f)
+        g.referee.link(g, st.body.id, f.env, source)
         return NEXT
 
     def s_Begin(self, st: ir.Begin, g: Game, f: Frame) -> int:

@@ -514,6 +514,7 @@ class Link(Stmt):
     interruption)."""
 
     body: Block
+    source: Expr | None = None  # the card the link is of
 
 
 @dataclass(frozen=True, slots=True)

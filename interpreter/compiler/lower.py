@@ -682,7 +682,7 @@ class Lowering:
                 ast.LogArg(text=where.removeprefix("action "), origin=here),
             ), origin=here)
             body = (ast.If(s.recheck, s.body, (interrupted,), origin=here),)
-        return ir.Link(cite, self.block(body, cite, where, sc))
+        return ir.Link(cite, self.block(body, cite, where, sc), self.opt(s.source, sc))
 
     def stmt_Begin(self, s: ast.Begin, cite: Cite, where: str,
                    sc: Scope) -> ir.Stmt:

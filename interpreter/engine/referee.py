@@ -488,11 +488,11 @@ class Referee(Listing):
             g.runner.restart(g, "chain", self.respond_seat(g, actor))
         g.events.append(Linked(actor, len(ch.links), self.link_text))
 
-    def link(self, g, block_id: int, env: dict) -> None:
-        """`link { ... }`: the block, with the program's names, put on the chain
-        as a link of its player."""
+    def link(self, g, block_id: int, env: dict, source: Any = None) -> None:
+        """`link [from CARD] { ... }`: the block, with the program's names, put on
+        the chain as a link of its player (and of the card, if one is named)."""
         names = {k: v for k, v in env.items() if not k.startswith("__")}
-        self.add_link(g, block_id, names, None, env["you"])
+        self.add_link(g, block_id, names, source, env["you"])
 
     def respond_seat(self, g, actor: int) -> int:
         """Whom the responses to a link of `actor` ask first: the player at its

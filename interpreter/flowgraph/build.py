@@ -24,6 +24,7 @@ START = "start"
 TURN_START = "turn:start"
 GAME_OVER = "game_over"
 CHECK = "endgame:check"
+CHECKS = "endgame:checks"
 PLAY_SUBFLOWS = ("turn", "battle", "chain")
 
 
@@ -115,6 +116,7 @@ class _Builder:
         self.chain()
         self.forced_attacks()
         self.endgame()
+        self.checks()
         self.reactions()
         for number, (u, v, k) in enumerate(self.g.edges(keys=True)):
             self.g.edges[u, v, k]["id"] = number  # what traces name an edge by
@@ -323,6 +325,10 @@ class _Builder:
                       anytime=anytime)
         if name in self.chaining:
             self.g.add_edge(node, "@chain", kind=CALL_KIND, **common)
+            if _contains(body, ast.Begin):  # its link, as it resolves, begins one
+                self.g.add_edge(node, "@battle", kind=CALL_KIND,
+                                **{**common, "action": None,
+                                   "label": f"{name}: the battle its link begins"})
         elif _contains(body, ast.Begin):
             self.g.add_edge(node, "@battle", kind=CALL_KIND, **common)
         elif _contains(body, ast.EndGame):
@@ -356,17 +362,22 @@ class _Builder:
         joined = set(together.steps[:-1]) if together else set()
         offers = self.chaining_order if windows is not None else []
         open_between = bool(offers or self.others_actions())
+        # after the steps named (a round from the attacker, as a phase's), or
+        # after each; whom a window asks after an action
+        chosen = set(windows.steps) if windows is not None and windows.steps else None
+        after = ("actor" if windows is not None and windows.after == "ask_actor"
+                 else "next")
         for s in self.rs.battle_steps:
             nid = self.node(f"battle:{s.name}", s.title, "battle_step", "battle",
                             rule=s, detail=[", ".join(s.ops)], marks=s.name,
                             level="step", record="battle", atomic=True,
                             joined=s.name in joined)
-            if not open_between:
+            if not open_between or chosen is not None and s.name not in chosen:
                 continue
             rule = windows if offers else self.anytime_rule
             win = self.node(f"{nid}/window", f"after {s.title}", "window", "battle",
                             rule=rule, policy="round", start="attacker",
-                            auto_pass=True, after_action="next", offers=offers,
+                            auto_pass=True, after_action=after, offers=offers,
                             anytime="others", prompt="act between battle steps",
                             record="battle", decision="battle")
             for name in sorted(offers):
@@ -402,7 +413,6 @@ class _Builder:
                 self.edge(nid, over, "skip", "the battle is cancelled",
                           cite=step.cite, origin=step.origin)
         self.g.nodes[ids[0]]["hint"] = "no phase opens an action that begins a battle"
-        self.battle_ends = (ids[0], over)
         self.connect_calls("battle", ids[0], over, "battle over", "")
 
     def reactions(self) -> None:
@@ -535,7 +545,6 @@ class _Builder:
         else:
             self.edge(resolve, resolve, "resolve", "links remain", cite=lifo.cite,
                       origin=lifo.origin)
-        self.links_begin_battles(resolve)
         close = self.node("chain:close", "Chain closes", "chain_close", "chain",
                           rule=lifo, record="chain", after="chain")
         self.edge(resolve, close, "next", "no links left", cite=lifo.cite,
@@ -557,24 +566,29 @@ class _Builder:
                       origin=renew.origin)
         self.connect_calls("chain", opened, close, "chain closed", "", again)
 
-    def links_begin_battles(self, resolve: str) -> None:
-        """A chaining action whose program begins a battle (in the link it makes)
-        begins it as its link resolves: a call from the chain's resolution into
-        the battle, which returns there."""
-        ends = getattr(self, "battle_ends", None)
-        for name in sorted(self.chaining):
-            action = self.rs.actions.get(name)
-            if ends is None or action is None or not _contains(action.body, ast.Begin):
-                continue
-            entry, over = ends
-            self.g.nodes[entry].pop("hint", None)
-            self.g.add_edge(resolve, entry, kind=CALL_KIND, label=name, action=name,
-                            guard=None, cite=action.cite, origin=action.origin,
-                            anytime=False)
-            self.g.add_edge(over, resolve, kind=RETURN_KIND, label="battle over",
-                            action=None, guard=None, cite=self.g.nodes[over]["cite"],
-                            origin=self.g.nodes[over]["origin"], anytime=False)
+    # --- checks before anyone is asked ---------------------------------------------
+
+    def checks(self) -> None:
+        """The checks made before any player is asked in any window (`checks`
+        section): one node, entered from every window before it asks, run again
+        while a pass changes something, then the game's end checked, then back."""
+        checks = self.rs.checks
+        if not checks:
             return
+        first = checks[0]
+        self.node(CHECKS, "Checks before anyone is asked", "checks", "endgame",
+                  rule=first, detail=[line for c in checks for line in _check_lines(c)]
+                  + ["again while a pass changes something"])
+        for nid, data in list(self.g.nodes(data=True)):
+            if data["kind"] == "window":
+                self.edge(nid, CHECKS, "checks", "before anyone is asked",
+                          cite=first.cite, origin=first.origin)
+                self.edge(CHECKS, nid, "resume", "a pass changed nothing",
+                          cite=first.cite, origin=first.origin)
+        self.edge(CHECKS, CHECKS, "recheck", "a pass changed something",
+                  cite=first.cite, origin=first.origin)
+        self.edge(CHECKS, CHECK, "endgame", cite=self.g.nodes[CHECK]["cite"],
+                  origin=self.g.nodes[CHECK]["origin"])
 
     # --- endgame -----------------------------------------------------------------
 
@@ -616,6 +630,11 @@ class _Builder:
             self.edge(src, GAME_OVER, "over", f"a safety limit on {what}",
                       cite=ast.Citation("Endgame", f"a safety limit on {what}",
                                         self.rs.name), origin=self.rs.origin)
+
+
+def _check_lines(check: ast.Check) -> list[str]:
+    """A check as its node lists it: its title, then its program."""
+    return [f"{check.title}:"] + ["  " + line for line in _lines(check.body)]
 
 
 def _lines(body: tuple) -> list[str]:

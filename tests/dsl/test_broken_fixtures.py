@@ -131,6 +131,10 @@ CASES: dict[str, Case] = {
                                        "player, not cards"),
     "after_unknown_flow": one(5, 48, "`after phase`: a program waits so only for a "
                                      "sub-flow (chain, battle)"),
+    "check_calls_unknown_keyword": one(5, 37, "unknown keyword 'smite'"),
+    "windows_after_unknown_step": one(5, 3, "windows after 'rally': no battle step "
+                                            "of that name"),
+    "link_from_a_player": one(5, 47, "the card a link is of must be card"),
     "phase_with_two_windows": one(7, 5, "phase 'action' has one window; this is a "
                                         "second"),
     "top_link_without_responses": one(6, 3, "`resolve top_link then respond from "

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 from kotc.dsl import load_edition
+from kotc.dsl.cards import load_cards
 from kotc.dsl.unparse import unparse_rule
 from kotc.engine.game import Game
 
 FIXTURE = Path(__file__).parent / "fixtures" / "rounds.kotc"
+CARDS = Path(__file__).parent / "fixtures" / "rounds.kcard"
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +32,11 @@ def backend(request):
 
 
 def _game(rules, backend: str = "generated", players: int = 3,
-          hp: tuple[int, ...] = ()) -> Game:
-    g = Game.position(rules, [], players=players, seed=1, trace=True, backend=backend)
+          hp: tuple[int, ...] = (), hand: tuple[str, ...] = ()) -> Game:
+    g = Game.position(rules, load_cards(CARDS) if hand else [], players=players,
+                      seed=1, trace=True, backend=backend)
+    for name in hand:
+        g.put(name, 0, "hand")
     g.turn, g.active = 1, 0
     for seat, value in enumerate(hp):
         g.players[seat].hp = value
@@ -104,6 +109,19 @@ def test_a_rechecked_link_whose_requires_fails_is_interrupted(rules, backend):
     assert g.chain is None and g.node == "phase:main/actions"
 
 
+def test_a_card_put_on_the_chain_is_its_links_source(rules, backend):
+    g = _game(rules, backend, hand=("Pebble",))
+    _play(g, "play Pebble#0")
+    # the card lies face down as its link waits; the chain shows it as the
+    # source, to its player only
+    assert [c.face_up for c in g.cards if c.zone == "field"] == [False]
+    assert g.view(0)["chain"] == [{"link": 1, "player": 0, "source": "Pebble"}]
+    assert g.view(1)["chain"] == [{"link": 1, "player": 0, "source": "a hidden card"}]
+    _play(g, "pass", "pass", "pass")
+    assert g.chain is None
+    assert [c.face_up for c in g.cards if c.zone == "field"] == [True]
+
+
 def test_the_constructs_read_back_as_written(rules):
     for rule in rules.rules():
         text = unparse_rule(rule)
@@ -118,3 +136,107 @@ def test_the_constructs_read_back_as_written(rules):
     assert unparse_rule(rules.setting("chain", "resolve_last_in_first_out")).startswith(
         "resolve top_link then respond from active")
     assert "link rechecked {" in unparse_rule(rules.actions["zap"])
+    assert "link from t {" in unparse_rule(rules.actions["play"])
+
+
+# --- checks before anyone is asked (`checks` section) --------------------------------
+
+CHECKED = Path(__file__).parent / "fixtures" / "rounds_checked.kotc"
+
+
+@pytest.fixture(scope="module")
+def checked():
+    return load_edition(str(CHECKED))
+
+
+def test_checks_run_again_until_a_pass_changes_nothing(checked, backend):
+    g = _game(checked, backend, hp=(5, 3, 5))
+    # poked to 2: the first pass leaves 1 (`fall` is written before `wound`), the
+    # second 0, the third nothing; then the end is checked: player 1 is out
+    # before player 0 is asked again
+    assert _play(g, "poke player 1") == [("phase:main/actions", 0, None)]
+    assert [p.hp for p in g.players] == [5, 0, 5]
+    assert [p.eliminated for p in g.players] == [False, True, False]
+    assert "poke player 1" not in [a.label for a in g.decision.options]
+
+
+def test_every_remaining_player_out_at_once_is_a_draw_between_them(checked, backend):
+    g = _game(checked, backend, players=2, hp=(2, 2))
+    assert g.is_over and g.outcome["winner"] is None and g.outcome["tied"] == [0, 1]
+    # one out before, two at once after: the draw is the two's alone
+    g = _game(checked, backend, players=3, hp=(2, 2, 1))
+    assert [e.player for e in g.events
+            if e.kind == "eliminated"] == [2, 0, 1]
+    assert g.is_over and g.outcome["winner"] is None and g.outcome["tied"] == [0, 1]
+
+
+def test_the_checks_are_a_node_every_window_passes_through(checked):
+    from kotc.flowgraph.build import compile_ruleset
+
+    graph = compile_ruleset(checked).graph
+    assert graph.nodes["endgame:checks"]["kind"] == "check"
+    windows = {n for n, d in graph.nodes(data=True) if d["kind"] == "window"}
+    assert windows == {"phase:main/actions", "chain:respond"}
+    into = {u for u, _, d in graph.in_edges("endgame:checks", data=True)
+            if d["kind"] == "checks"}
+    assert into == windows
+    text = "\n".join(unparse_rule(r) for r in checked.checks)
+    assert text.startswith('check fall "One hitpoint falls to none" @ "Checks" {')
+
+
+# --- a battle its link begins, with a window after a chosen step ---------------------
+
+BATTLE = Path(__file__).parent / "fixtures" / "rounds_battle.kotc"
+
+
+@pytest.fixture(scope="module")
+def battling():
+    return load_edition(str(BATTLE))
+
+
+def _offered(g: Game) -> list[str]:
+    return [a.label for a in g.decision.options]
+
+
+def test_an_action_open_only_while_the_chain_is_empty(battling, backend):
+    g = _game(battling, backend)
+    assert "challenge player 1" in _offered(g)
+    _play(g, "zap player 1")
+    # `requires ... not chain.open`: a chaining action not offered as a response
+    assert g.node == "chain:respond"
+    assert "zap player 2" in _offered(g)
+    assert not [label for label in _offered(g) if label.startswith("challenge")]
+
+
+def test_a_link_begins_a_battle_with_a_round_after_its_chosen_step(battling, backend):
+    g = _game(battling, backend)
+    _play(g, "challenge player 1", "pass", "pass")
+    # the link resolves, the chain closes, the battle begins: after its first step
+    # (`windows after opening round from attacker ...`) the attacker is asked
+    assert _play(g, "pass") == [("battle:opening/window", 0, None)]
+    # a zap there, answered by nobody: the chain goes back to the battle's window
+    # from the attacker, the passes counted anew
+    assert _play(g, "zap player 2", "pass", "pass", "pass")[-1] == (
+        "battle:opening/window", 0, None)
+    assert [p.hp for p in g.players] == [5, 5, 4]
+    # all pass: the blow (no window after it), the battle ends, and the phase's
+    # round asks again from the active player
+    assert _play(g, "pass", "pass", "pass")[-1] == ("phase:main/actions", 0, None)
+    assert [p.hp for p in g.players] == [5, 3, 4]
+    graph = __import__("kotc.flowgraph.build", fromlist=["compile_ruleset"]) \
+        .compile_ruleset(battling).graph
+    assert "battle:opening/window" in graph and "battle:blow/window" not in graph
+    assert graph.nodes["battle:opening/window"]["after_action"] == "actor"
+
+
+def test_a_proposal_whose_target_fell_is_interrupted_and_begins_nothing(battling,
+                                                                       backend):
+    g = _game(battling, backend, hp=(5, 2, 5))
+    # player 0 challenges player 1 (2 > 1); player 2 zaps player 1 in answer, to 1
+    _play(g, "challenge player 1", "pass", "pass", "zap player 1", "pass", "pass",
+          "pass")
+    assert [p.hp for p in g.players] == [5, 1, 5]
+    _play(g, "pass", "pass", "pass")
+    kinds = [e.kind for e in g.events]
+    assert "interrupted" in kinds and "battle_end" not in kinds
+    assert g.battle is None and g.node == "phase:main/actions"
