@@ -111,8 +111,8 @@ def coverage(rs: Ruleset, readings: Iterable[AbilityReading]) -> Coverage:
 def used_by_the_rules(rs: Ruleset) -> tuple[set[str], set[str]]:
     """The keywords and counters the rules' own flow calls, places or reads,
     whatever the cards: in the phases' and setup's programs, the actions and the
-    battle's parts and the checks (damage kept as counters that combat places). Every game uses
-    these; no card need."""
+    battle's parts and the checks (damage kept as counters that combat places).
+    Every game uses these; no card need."""
     rules = _Walker(rs)
     for phase in rs.phases:
         rules.visit(phase.run)
