@@ -131,14 +131,16 @@ def vanilla_deck(rs: Ruleset, size: int | None = None, seed: int = 0) -> Deck:
     if lacks:
         raise ValueError(f"cannot make a deck for the {rs.name} edition: it lacks "
                          f"{_listed(lacks)}")
-    cost, dice = cost.stat, dice.stat
+    assert cost is not None and dice is not None and minion is not None  # none lacks
+    cost_stat, dice_stat = cost.stat, dice.stat
     designs = []
     for level in range(1, 5):
         attack = rng.randint(0, level)
         stats = []
         for s in minion.stats:
             value = (
-                level if s == cost else attack if s == dice else 2 * (level - attack) + 1
+                level if s == cost_stat else attack if s == dice_stat
+                else 2 * (level - attack) + 1
             )
             stats.append(StatValue(s, value, _NOWHERE))
         designs.append(

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kotc.runtime.values import AbilityRef, Seat, card_label
 
+if TYPE_CHECKING:
+    from .game import Game
 
-def can_see(game, seat: int | None, card: int) -> bool:
+
+def can_see(game: Game, seat: int | None, card: int) -> bool:
     """Whether `seat` may look at the card where it lies now (None: a watcher who
     is not playing, who sees only what all players see)."""
     c = game.cards[card]
@@ -34,7 +37,7 @@ def can_see(game, seat: int | None, card: int) -> bool:
     return may_look(game, seat, c.zone, c.controller, c.face_up)
 
 
-def may_look(game, seat: int | None, zone: str, holder: int, face_up: bool) -> bool:
+def may_look(game: Game, seat: int | None, zone: str, holder: int, face_up: bool) -> bool:
     """Whether `seat` may look at a card lying in `holder`'s `zone`, face up or not."""
     knowledge = game.engine.knowledge[zone]
     if knowledge == "restricted":
@@ -47,7 +50,7 @@ def may_look(game, seat: int | None, zone: str, holder: int, face_up: bool) -> b
 _CARD_ID = re.compile(r"#(\d+)")
 
 
-def unnamed(game, text: str, seen: Callable[[int], bool]) -> str:
+def unnamed(game: Game, text: str, seen: Callable[[int], bool]) -> str:
     """The text with each card not `seen` named "a card" (cards are named by
     `card_label`, whose `#id` this finds)."""
     for found in set(_CARD_ID.findall(text)):
@@ -57,7 +60,7 @@ def unnamed(game, text: str, seen: Callable[[int], bool]) -> str:
     return text
 
 
-def view(game, seat: int | None) -> dict[str, Any]:
+def view(game: Game, seat: int | None) -> dict[str, Any]:
     """The game as `seat` sees it, as plain JSON data (None: as a watcher sees it).
 
     `players` gives each player's HP and zones; a zone lists the cards the seat
@@ -118,7 +121,7 @@ def view(game, seat: int | None) -> dict[str, Any]:
     return data
 
 
-def _card(game, card: int) -> dict[str, Any]:
+def _card(game: Game, card: int) -> dict[str, Any]:
     c = game.cards[card]
     shown = {
         "id": c.id,
@@ -149,7 +152,7 @@ def _card(game, card: int) -> dict[str, Any]:
     return shown
 
 
-def _chain(game, seat: int | None) -> list[dict] | None:
+def _chain(game: Game, seat: int | None) -> list[dict[str, Any]] | None:
     """The chain's links in order: who made each, and from what card."""
     if game.chain is None:
         return None
@@ -168,7 +171,7 @@ def _chain(game, seat: int | None) -> list[dict] | None:
     return links
 
 
-def _battle(game) -> dict | None:
+def _battle(game: Game) -> dict[str, Any] | None:
     """The battle under way: its players, teams in formation order, victim, dice."""
     b = game.battle
     if b is None:
@@ -184,7 +187,7 @@ def _battle(game) -> dict | None:
     }
 
 
-def _victim(victim) -> Any:
+def _victim(victim: Seat | int) -> dict[str, int] | int:
     if isinstance(victim, Seat):
         return {"player": int(victim)}
     return victim
