@@ -36,7 +36,7 @@ from kotc.runtime.events import (
     Performed,
     Popped,
 )
-from kotc.runtime.state import Battle, CardState, Chain
+from kotc.runtime.state import Battle, CardState, Chain, Link
 from kotc.runtime.values import AbilityRef, Seat, card_label, encode, seat_of
 from kotc.runtime.vm import NEXT, PUSHED, Block, Frame
 
@@ -472,11 +472,11 @@ class Referee(Listing):
         )
 
     def add_link(
-        self, g: Game, block_id: int, env: Env, source: Any, actor: int,
+        self, g: Game, block_id: int, env: Env, source: int | None, actor: int,
         then: list[Any] | None = None, counter: str | None = None,
     ) -> None:
         actor = int(actor)
-        link: dict[str, Any] = {
+        link: Link = {
             "block": block_id,
             "env": env,
             "source": source,  # the card (a counter's link: the card it was on)
