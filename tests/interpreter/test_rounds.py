@@ -240,3 +240,18 @@ def test_a_proposal_whose_target_fell_is_interrupted_and_begins_nothing(battling
     kinds = [e.kind for e in g.events]
     assert "interrupted" in kinds and "battle_end" not in kinds
     assert g.battle is None and g.node == "phase:main/actions"
+
+
+def test_a_game_saved_mid_chain_plays_on_as_it_would_have(rules, backend):
+    g = _game(rules, backend)
+    _play(g, "zap player 1", "pass", "zap player 0", "pass", "pass", "pass")
+    # the top link has resolved; the responses ask the active player again
+    assert (g.node, g.decision.player, len(g.chain.links)) == ("chain:respond", 0, 1)
+    _play(g, "pass")  # saved with one pass counted
+    back = Game.from_json(g.to_json(), g.engine)
+    for game in (g, back):
+        for label in ("pass", "pass"):
+            game.apply(next(a for a in game.decision.options if a.label == label))
+    assert [p.hp for p in back.players] == [p.hp for p in g.players] == [4, 4, 5]
+    assert (back.node, back.decision.player) == (g.node, g.decision.player) == (
+        "phase:main/actions", 0)
