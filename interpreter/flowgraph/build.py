@@ -631,10 +631,11 @@ class _Builder:
         cap = self.rs.limits.get("turns")
         for src, what in ((TURN_START, "turns"), (CHECK, "decisions")):
             cite = ast.Citation("Endgame", f"a safety limit on {what}", self.rs.name)
+            origin = self.rs.origin
             if what == "turns" and cap is not None and cap.cite is not None:
-                cite = cap.cite
+                cite, origin = cap.cite, cap.origin
             self.edge(src, GAME_OVER, "over", f"a safety limit on {what}", cite=cite,
-                      origin=self.rs.origin if cite is not cap else cap.origin)
+                      origin=origin)
 
 
 def _check_lines(check: ast.Check) -> list[str]:
