@@ -143,7 +143,8 @@ class Writer:
     Args:
         blocks: the runtime blocks by number (what a statement pushes).
         fn: makes the function of an expression (a waiting statement's).
-        simple_fn: makes the function running a simple block's statements.
+        simple_fn: makes the function running a frameless block's statements
+            (a simple one's, for a `for each`'s body).
         terms: each term's parameters and function (for a term not written in
             place), by name.
         counter_kinds: each counter's kind (`is proactive`).
@@ -170,6 +171,9 @@ class Writer:
         self.consts: dict[str, Any] = {}
         self._names: dict[int, str] = {}  # id of a constant -> its name
         self.count = 0
+        # whether the statements run in a frame of their own (`f`), which a tail
+        # moves on before it pushes; a frameless block's do not (`frameless_body`)
+        self.framed = True
 
     # --- names ----------------------------------------------------------------------
 
@@ -593,12 +597,21 @@ class Writer:
         src.depth = depth
         src.line("return 0")
 
-    def simple_body(self, stmts: tuple[ir.Stmt, ...]) -> None:
-        """A simple block's statements, run with no frame of their own (`for each`'s
-        body, a keyword's): `run(g, env)`."""
+    def frameless_body(self, stmts: tuple[ir.Stmt, ...]) -> None:
+        """A frameless block's statements, run with no frame of their own (`for
+        each`'s simple body, a keyword's, a step's): `run(g, env)`, which returns
+        1 (`PUSHED`) where its tail pushed a frame, else 0."""
+        self.framed = False
         self.src.line("frames = g.frames")
         for i, st in enumerate(stmts):
             self.stmt(st, i)
+        self.src.line("return 0")
+
+    def moved_on(self, i: int) -> None:
+        """A tail at `i` moves its frame past itself before it pushes (none to
+        move where the block runs with no frame)."""
+        if self.framed:
+            self.src.line(f"f.pc = {i + 1}")
 
     def stmt(self, st: ir.Stmt, i: int) -> None:
         """Statement `st`, at position `i` of the frame's block (or in a branch of
@@ -838,12 +851,12 @@ class Writer:
         call = (f"g.call_keyword({st.keyword!r}, {{{given}}}, {env}, {st.cost}, "
                 f"{self.cite(st)})")
         with self._when(tests):
-            self.src.line(f"f.pc = {i + 1}")
+            self.moved_on(i)
             with self.block(f"if {call}:"):  # else it ran here, with no frame
                 self.src.line("return 1")
 
     def s_After(self, st: ir.After, i: int) -> None:
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         body = self.const(self.blocks[st.body.id])
         self.src.line(f"services.after_flow(g, {st.flow!r}, {body}, env)")
         self.src.line("return 1")
@@ -878,12 +891,12 @@ class Writer:
 
     def s_Emit(self, st: ir.Emit, i: int) -> None:
         fields = ", ".join(f"{p!r}: {self.atom(a)}" for p, a in st.args)
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         self.src.line(f"g.emit({st.event!r}, {{{fields}}}, env, {self.cite(st)})")
         self.src.line("return 1")
 
     def s_Resolve(self, st: ir.Resolve, i: int) -> None:
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         then = "None" if st.then is None else self.const(self.blocks[st.then.id])
         what = self.atom(st.what)
         self.src.line(f"g.resolve({what}, env, {self.cite(st)}, {then})")
@@ -902,7 +915,7 @@ class Writer:
             else:
                 self.src.line(f"services.rolled(g, {self.const(group)}, {dice}, env)")
             rolled.append((dice, who))
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         if len(rolled) == 1:  # most often: the dice announced here, the last first
             (dice, who), d = rolled[0], self.tmp()
             with self.block(f"for {d} in reversed({dice}):"):
@@ -914,7 +927,7 @@ class Writer:
         self.src.line("return 1")
 
     def s_Pop(self, st: ir.Pop, i: int) -> None:
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         target = self.atom(st.target)
         kind = self.atom(st.kind)
         self.src.line(f"g.pop_counter({target}, {kind}, env['you'], {self.cite(st)})")
@@ -937,7 +950,7 @@ class Writer:
             for st in block.stmts:
                 self.stmt_in_place(st, i)
             return
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         self.src.line(f"frames.append(Frame({self.const(self.blocks[block.id])}, env))")
         self.src.line("return 1")
 
@@ -969,7 +982,7 @@ class Writer:
     def push_rounds(self, body: str, n: str, i: int) -> None:
         """The `repeat` at `i`: its body's block `body` pushed to go round `n`
         times (none: nothing), the frame moved past the `repeat` first."""
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         with self.block(f"if {n} > 0:"):
             self.src.line(f"frames.append(Frame({body}, env, ['repeat', {n}]))")
         self.src.line("return 1")

@@ -46,7 +46,7 @@ from kotc.runtime.events import (
     TurnLost,
 )
 from kotc.runtime.values import decode, encode, seat_of
-from kotc.runtime.vm import WAIT, Block, Frame
+from kotc.runtime.vm import NEXT, WAIT, Block, Frame
 from kotc.runtime.vm import run as run_frames
 
 from .primitives import eliminate
@@ -529,9 +529,10 @@ class Runner:
                 act.stage = DONE
                 program = node.program
                 if program is not None:
-                    g.frames.append(Frame(program, {"you": seat_of(g.active)}))
+                    self._run(g, program, {"you": seat_of(g.active)})
                     # a tail call: with no guard to read once it is done, the step
-                    # leaves as its program starts, never visited again
+                    # leaves as its program starts (or once it has run here), never
+                    # visited again
                     return not node.guards
                 return True
         if stage == RUN:
@@ -559,15 +560,25 @@ class Runner:
         return True
 
     def _part(self, g: Game, act: Activation, node: RunNode) -> bool:
-        """The next part of a step's program, in a frame of its own, the record's
-        attacking player as `you`; after the last, the reactions after the step
-        (the state checks wait on for a `joined` step)."""
+        """The next part of a step's program, the record's attacking player as
+        `you` (`_run`: here, or in a frame of its own); the parts after one done
+        here run here too, where nothing else would come first (the state checks,
+        the end of the game, a sub-flow above). After the last, the reactions after
+        the step (the state checks wait on for a `joined` step)."""
         parts, k = node.parts, act.count
         record = getattr(g, node.record)  # type: ignore[arg-type]
-        if k < len(parts):
+        while k < len(parts):
             act.stage = PUSHED
-            g.frames.append(Frame(parts[k], {"you": seat_of(record.attacker)}))
-            return False
+            if (self._run(g, parts[k], {"you": seat_of(record.attacker)})
+                    or g.is_over or g.stack[-1] is not act or self.end_due(g)):
+                return False  # the visit once it is done goes on (stage `PUSHED`)
+            # done here: as that visit would go on
+            act.count = k = k + 1
+            act.stage = RUN
+            record = getattr(g, node.record)  # type: ignore[arg-type]
+            if record.cancelled:
+                self.enter(g, act, node.end)
+                return False
         act.stage = AFTER
         record.holding = node.joined
         if node.reacts and g.counters_in_play:
@@ -583,8 +594,18 @@ class Runner:
         start = g.first_player if self.setup_from_first else 0
         seat = (start + act.count) % n
         act.count += 1
-        g.frames.append(Frame(act.node.program, {"you": seat_of(seat)}))  # type: ignore[arg-type]
+        self._run(g, act.node.program, {"you": seat_of(seat)})  # type: ignore[arg-type]
         return False
+
+    @staticmethod
+    def _run(g: Game, program: Block, env: dict[str, Any]) -> bool:
+        """Run a step's program: here, with no frame of its own, where it never
+        waits and pushes only as its last act (`Block.in_place`), else in a frame
+        the machine runs next. Whether a frame may be left to run."""
+        if program.in_place is not None:
+            return program.in_place(g, env) != NEXT
+        g.frames.append(Frame(program, env))
+        return True
 
     def _first_player_by_dice(
             self, step: ast.SetupStep) -> Callable[[Game, Activation], bool]:
