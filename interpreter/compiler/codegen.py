@@ -1008,6 +1008,7 @@ class WindowWriter(Writer):
         with self.block("if made.namer is not g.namer:"):
             src.line(f"made = {kept}[0] = Made(g.namer)")
         self.card_kinds = {"card", "ability", "counter", *listing.card_types}
+        self.used_by_last = listing.used_by_last
         self.known = {"you": "you"}
         self.resources = self.tmp()  # the resources to pay with, counted when first read
         src.line(f"{self.resources} = None")
@@ -1348,7 +1349,7 @@ class WindowWriter(Writer):
         table = self.table[act.name]  # where such cards lie: (zone, designs)...
         with self.block(f"if {table}:"):
             if card.source is None:  # the cards the player may use, in card order
-                pool = self.into(f"listing.users_cards(g, seat, {table})")
+                pool = self.users_cards(table)
             else:  # those drawn from its `in`, in its order: {zone: designs}
                 self.env_for(card.source)
                 items, c = self.items(card.source), self.tmp()
@@ -1357,6 +1358,23 @@ class WindowWriter(Writer):
                     f"if g.cards[{c}].design "
                     f"in {table}.get(g.cards[{c}].zone, ())]")
             self.abilities_of(act, a, pool, narrow)
+
+    def users_cards(self, table: str) -> str:
+        """`Listing.users_cards` of the window's `table` (zone, designs), the
+        player's own zones scanned here: a local holding them in card order."""
+        src, pool = self.src, self.tmp()
+        zone, designs, x = self.tmp(), self.tmp(), self.tmp()
+        zones = self.into("g.players[seat].zones")
+        src.line(f"{pool} = []")
+        with (self.block(f"for {zone}, {designs} in {table}:"),
+              self.block(f"for {x} in {zones}[{zone}]:"),
+              self.block(f"if g.cards[{x}].design in {designs}:")):
+            src.line(f"{pool}.append({x})")
+        if self.used_by_last:  # and those it last had in play, lying elsewhere
+            with self.block("if g.away:"):
+                src.line(f"{pool} += listing.away_cards(g, seat, {table})")
+        src.line(f"{pool}.sort()")
+        return pool
 
     def abilities_of(self, act: Any, a: str, pool: str, narrow: str) -> None:
         plan, src = act.plan, self.src
