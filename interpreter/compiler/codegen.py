@@ -541,14 +541,36 @@ class Writer:
         }.get(e.kind, f"{x} == {n}")
         return f"({test})"
 
+    def e_Exists(self, e: ir.Exists) -> str:
+        if isinstance(e.what, ir.Where):  # up to the first element it keeps
+            return self.kept(e.what, first=True)
+        x = self.atom(e.what)
+        if self.listed(e.what):
+            return f"(len({x}) > 0)"
+        is_empty = self.const(BUILTINS["is_empty"])
+        return f"(len({x}) > 0 if type({x}) is list else not {is_empty}(g, {x}))"
+
     def e_Where(self, e: ir.Where) -> str:
+        return self.kept(e, first=False)
+
+    def kept(self, e: ir.Where, first: bool) -> str:
+        """The elements a `where` keeps, as a new list; `first`: whether it keeps
+        any, the loop left at the first."""
         items = self.items(e.base)
         out = self.tmp()
-        self.src.line(f"{out} = []")
+        self.src.line(f"{out} = {'False' if first else '[]'}")
+
+        def keep(x: str) -> None:
+            if first:
+                self.src.line(f"{out} = True")
+                self.src.line("break")
+            else:
+                self.src.line(f"{out}.append({x})")
+
         if e.slot is not None:
             with self.block(f"for {e.slot} in {items}:"), self.block(
                     f"if {self.test(e.cond)}:"):
-                self.src.line(f"{out}.append({e.slot})")
+                keep(e.slot)
             return out
         # the element's name, by the first element's kind, bound in the environment
         # (read from there, not from a local the function holds it in)
@@ -561,7 +583,7 @@ class Writer:
             with self.block("try:"), self.block(f"for {x} in {items}:"):
                 self.src.line(f"env[{var}] = {x}")
                 with self.block(f"if {self.test(e.cond)}:"):
-                    self.src.line(f"{out}.append({x})")
+                    keep(x)
             with self.block("finally:"):
                 with self.block(f"if {saved} is _MISSING:"):
                     self.src.line(f"env.pop({var}, None)")
@@ -1499,7 +1521,8 @@ def _is_bool(e: ir.Expr) -> bool:
         return e.kind != "pawn"
     if isinstance(e, (ir.ChainField, ir.BattleField)):
         return e.name in ("open", "ongoing")
-    return isinstance(e, (ir.Compare, ir.Not, ir.And, ir.Or, ir.In, ir.InOwnZone))
+    return isinstance(e, (ir.Compare, ir.Not, ir.And, ir.Or, ir.In, ir.InOwnZone,
+                          ir.Exists))
 
 
 def _is_distinct(e: ir.Expr) -> bool:

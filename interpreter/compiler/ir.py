@@ -314,6 +314,15 @@ class Is(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class Exists(Expr):
+    """Whether a collection holds anything (`count(xs) > 0`; `count(xs) == 0` is
+    its negation): a `where` read up to the first element its test keeps, any
+    other value's items looked at as `count` looks at them."""
+
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class Where(Expr):
     """`base where cond`. With `slot`, every element is of one kind, bound to that
     local; with none, each element is bound in the environment under the name its

@@ -344,6 +344,25 @@ def test_builtins(table):
     assert ev(table, call("total", p("you", FIELD, stat)), env) == 5
 
 
+def test_a_count_compared_with_zero_is_read_up_to_the_first_it_finds(table):
+    """`count(xs) > 0` and `count(xs) == 0` (and the like) say what counting says,
+    for a collection, a join, a single value and nothing; a `where` is read only
+    up to the first element it keeps (the next would read a name not bound)."""
+    g, stat, small, big, theirs, held, _ = table
+    env = {"you": Seat(0), "xs": [small, big], "none": None, "one": big, "c": small}
+    kept = ast.Filtered(p("xs"), b("or", b("==", p("card"), p("c")),
+                                    b(">", p("ghost"), n(0))))
+    for xs in (p("xs"), p("none"), p("one"), call("concat", p("none"), p("xs")),
+               ast.Filtered(p("xs"), b("==", p("card"), p("one"))), kept):
+        count = ev(table, call("count", xs), env) if xs is not kept else 1
+        for op, k in ((">", 0), (">=", 1), ("!=", 0), ("==", 0), ("<", 1), ("<=", 0)):
+            expected = {">": count > k, ">=": count >= k, "!=": count != k,
+                        "==": count == k, "<": count < k, "<=": count <= k}[op]
+            assert ev(table, b(op, call("count", xs), n(k)), env) is expected, (xs, op)
+    with pytest.raises(RuntimeError, match="'ghost' is not bound"):  # counted: all read
+        ev(table, b("==", call("count", kept), n(1)), env)
+
+
 def test_is_forms(table):
     g, stat, small, big, *_ = table
     rs = g.engine.rs
