@@ -17,6 +17,7 @@ the same feature at the same place in every game of them:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -169,7 +170,7 @@ def observation_string(game: Game, seat: int) -> str:
     return "\n".join(lines)
 
 
-def _cards(cards: list[dict[str, Any]]) -> str:
+def _cards(cards: Sequence[Mapping[str, Any]]) -> str:
     shown, hidden, exhausted = [], 0, 0
     for c in cards:
         if c.get("hidden"):

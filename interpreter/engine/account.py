@@ -4,6 +4,7 @@ the result, each line with the rule that caused it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Final, Literal
 
 from kotc.runtime.events import (
     Acted,
@@ -42,14 +43,16 @@ from kotc.runtime.values import Seat, card_label
 from .game import Game
 from .view import can_see, may_look, unnamed
 
-EVERYTHING = "everything"  # `account`'s reader who may know every card
+EVERYTHING: Final = "everything"  # `account`'s reader who may know every card
+# who reads an account: a seat, None for a watcher, or `EVERYTHING`
+Reader = int | None | Literal["everything"]
 
 
 def account(
     game: Game,
     events: Iterable[Event] | None = None,
     cite: Callable[[str], str] = lambda c: f"  [{c}]",
-    reader: int | None | str = EVERYTHING,
+    reader: Reader = EVERYTHING,
 ) -> list[str]:
     """Readable lines for the events (all of the game's by default).
 
@@ -65,7 +68,7 @@ def account(
 def entries(
     game: Game,
     events: Iterable[Event] | None = None,
-    reader: int | None | str = EVERYTHING,
+    reader: Reader = EVERYTHING,
 ) -> list[tuple[str, str | None]]:
     """The account's lines apart from their citations: `(line, citation or None)`,
     for a reader who asks for the rule behind a line only when they want it (see
@@ -97,7 +100,7 @@ def _hide(game: Game, text: str, reader: int | None, e: Event) -> str:
     return unnamed(game, text, seen)
 
 
-def _card(game: Game, card) -> str:
+def _card(game: Game, card: object) -> str:
     if isinstance(card, int) and 0 <= card < len(game.cards):
         return card_label(game.cards[card].name, card)
     return str(card)
@@ -188,7 +191,7 @@ def _line(game: Game, e: Event) -> str | None:
     return f"     {e.kind}: " + ", ".join(_field(game, k, v) for k, v in d.items())
 
 
-def _field(game: Game, key: str, value) -> str:
+def _field(game: Game, key: str, value: object) -> str:
     """An event's field as read: `player 1`, a card by name and number."""
     if isinstance(value, Seat):
         seat = f"player {int(value)}"
@@ -200,9 +203,9 @@ def _field(game: Game, key: str, value) -> str:
     return f"{key} {value}"
 
 
-def _cards(game: Game, cards: list) -> str:
+def _cards(game: Game, cards: Iterable[object]) -> str:
     return ", ".join(_card(game, c) for c in cards) or "none"
 
 
-def _victim(game: Game, victim) -> str:
+def _victim(game: Game, victim: object) -> str:
     return f"player {int(victim)}" if isinstance(victim, Seat) else _card(game, victim)

@@ -8,11 +8,12 @@ the cost and which one counts battle dice.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 from kotc.dsl import Diagnostic, Ruleset, RulesetError
 from kotc.dsl.ast import Origin
-from kotc.dsl.cards import CardDesign, DeckList, StatValue, load_deck
+from kotc.dsl.cards import CardDesign, DeckList, Entry, StatValue, load_deck
 from kotc.dsl.legality import DeckVerdict, judge_deck
 from kotc.dsl.shipped import ruleset_starter_deck_files, starter_deck_files
 
@@ -46,8 +47,7 @@ def default_decks(rs: Ruleset) -> tuple[list[Deck], list[str]]:
 def deck_from_file(path: str | Path) -> tuple[str, Deck]:
     """The edition a deck file names, and its cards expanded by count."""
     deck, cards = load_deck(path)
-    expand = lambda entries: [cards[e.name] for e in entries for _ in range(e.count)]  # noqa: E731
-    return deck.edition, Deck(expand(deck.entries), expand(deck.reserves))
+    return deck.edition, _expanded(deck, cards)
 
 
 def checked_deck(path: str | Path, rs: Ruleset, edition: str | None = None) -> Deck:
@@ -62,6 +62,7 @@ def checked_deck(path: str | Path, rs: Ruleset, edition: str | None = None) -> D
 
 
 def _expanded(deck: DeckList, cards: dict[str, CardDesign]) -> Deck:
+    expand: Callable[[tuple[Entry, ...]], list[CardDesign]]
     expand = lambda entries: [cards[e.name] for e in entries for _ in range(e.count)]  # noqa: E731
     return Deck(expand(deck.entries), expand(deck.reserves))
 
@@ -131,14 +132,16 @@ def vanilla_deck(rs: Ruleset, size: int | None = None, seed: int = 0) -> Deck:
     if lacks:
         raise ValueError(f"cannot make a deck for the {rs.name} edition: it lacks "
                          f"{_listed(lacks)}")
-    cost, dice = cost.stat, dice.stat
+    assert cost is not None and dice is not None and minion is not None  # none lacks
+    cost_stat, dice_stat = cost.stat, dice.stat
     designs = []
     for level in range(1, 5):
         attack = rng.randint(0, level)
         stats = []
         for s in minion.stats:
             value = (
-                level if s == cost else attack if s == dice else 2 * (level - attack) + 1
+                level if s == cost_stat else attack if s == dice_stat
+                else 2 * (level - attack) + 1
             )
             stats.append(StatValue(s, value, _NOWHERE))
         designs.append(

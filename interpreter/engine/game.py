@@ -58,6 +58,7 @@ from .referee import Referee, new_battle
 from .restore_check import check_state
 from .runner import BEGIN, RUN, Activation, Runner
 from .trace import Trace
+from .view import View
 from .view import view as seen_by
 
 DEFAULT_MAX_TURNS = 300
@@ -762,7 +763,7 @@ class Game:
         self.runner.advance(self)
         return events[start:]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
         """What `seat` sees of the game, as JSON data: the observation to decide on
         (None: what a watcher sees). See `kotc.engine.view`."""
         return seen_by(self, seat)

@@ -12,18 +12,22 @@ the graph's nodes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kotc.compiler import ir
 from kotc.compiler.listing import (
     CompiledAction,
+    Env,
     Listing,
+    Window,
     reference_window,
     trigger_table,
 )
 from kotc.compiler.lower import CARD, EVENT, PLAYER, param_kind
-from kotc.dsl import ast
+from kotc.compiler.programs import Eval, WatchSpec
+from kotc.dsl import Ruleset, ast
 from kotc.runtime.actions import Action
 from kotc.runtime.events import (
     Acted,
@@ -32,16 +36,23 @@ from kotc.runtime.events import (
     Performed,
     Popped,
 )
-from kotc.runtime.state import Battle, Chain
+from kotc.runtime.state import Battle, CardState, Chain, Link
 from kotc.runtime.values import AbilityRef, Seat, card_label, encode, seat_of
 from kotc.runtime.vm import NEXT, PUSHED, Block, Frame
 
 from .primitives import eliminate
 
 if TYPE_CHECKING:
-    from .game import Engine
+    from .game import Engine, Game
 
 _new_object = object.__new__
+
+# An event as triggers and reactions see it: its own fields, and those every event
+# has (see `_event`), under their names.
+EventData = dict[str, Any]
+# A reactive counter that may react to an event, as `react` offers them: (card,
+# counter kind, placer), or (None, None, index) for the watch `index` held.
+Candidate = tuple[int, str, int] | tuple[None, None, int]
 
 
 @dataclass
@@ -49,7 +60,7 @@ class CompiledCounter:
     name: str
     kind: str
     trigger: ast.Trigger | None
-    cond: Any
+    cond: Eval | None
     body: Block
     cite: ast.Citation | None
 
@@ -153,7 +164,7 @@ class Referee(Listing):
         }
         self._windows = {}
         # the reactive counters watching each (timing, event), by name
-        self.reactions: dict[tuple, dict[str, CompiledCounter]] = {}
+        self.reactions: dict[tuple[str | None, str], dict[str, CompiledCounter]] = {}
         for c in self.counters.values():
             if c.kind == "reactive" and c.trigger is not None:
                 for e in c.trigger.events:
@@ -176,8 +187,7 @@ class Referee(Listing):
             for c in rs.lose_conditions
         ]
         self.criteria = [
-            (c.name, c.keep, P.expr(c.cond if c.keep else c.value, _PLAYER_NAMES),
-             c.cite)
+            (c.name, c.keep, P.expr(_criterion_expr(c), _PLAYER_NAMES), c.cite)
             for c in rs.criteria
         ]
         # what `Runner.check_end` reads: the conditions to evaluate, and the flag an end
@@ -245,16 +255,17 @@ class Referee(Listing):
         self.anytime_cite = anytime.cite if anytime else None
         # what the windows between battle steps offer: the chaining actions where
         # the battle section opens such windows, and what is open at any time
-        chaining = self.chaining if self.step_windows is not None else ()
-        self.step_offer = self.bindable(dict.fromkeys(chaining + self.others_offer))
-        self.step_cite = self.step_windows.cite if chaining else self.anytime_cite
+        step_chaining = self.chaining if self.step_windows is not None else ()
+        self.step_offer = self.bindable(dict.fromkeys(step_chaining + self.others_offer))
+        self.step_cite = (self.step_windows.cite if step_chaining and self.step_windows
+                          else self.anytime_cite)
         self.chain_offer = self.bindable(self.chaining)
         self.turn_limit_cite = ast.Citation("Endgame", "a safety limit on turns", rs.name)
         self.decision_limit_cite = ast.Citation(
             "Endgame", "a safety limit on decisions", rs.name
         )
 
-    def bindable(self, names) -> tuple:
+    def bindable(self, names: Iterable[str]) -> tuple[str, ...]:
         """The actions named that this game's cards may ever bind, in order."""
         return tuple(a for a in names if a not in self.unbindable)
 
@@ -265,8 +276,11 @@ class Referee(Listing):
                                  for p in a.params}}
         plan = P.lowering.action_plan(a)
 
-        def fn(form):
+        def fn(form: ir.Expr | None) -> Eval | None:
             return None if form is None else P.fn(form, f"action {a.name}")
+
+        def cost_fn(form: ir.Expr) -> Eval:
+            return P.fn(form, f"action {a.name}")
 
         return CompiledAction(
             plan,
@@ -276,7 +290,7 @@ class Referee(Listing):
             [fn(p.source) for p in plan.params],
             fn(plan.requires),
             P.block(a.body, a.cite, f"action {a.name}", env),
-            [(kind, fn(amount)) for kind, amount in plan.costs],
+            [(kind, cost_fn(amount)) for kind, amount in plan.costs],
             plan.resolves,
             a.cite,
             [fn(p.check) for p in plan.params] or [None],
@@ -285,7 +299,7 @@ class Referee(Listing):
             counter_kinds=plan.counter_kinds,
         )
 
-    def _window(self, names: tuple):
+    def _window(self, names: tuple[str, ...]) -> Window:
         """The function listing these actions (see `Listing.options`), made once:
         the reference listing, or a function written for the window."""
         if self.programs.backend == "reference":
@@ -295,21 +309,22 @@ class Referee(Listing):
         self._windows[names] = window
         return window
 
-    def counter_gate(self, names) -> frozenset | None:
+    def counter_gate(self, names: Iterable[str]) -> frozenset[str] | None:
         """When every action named takes a counter off a card: the kinds any of them
         may take (a window offering only these has nothing to offer while none
         is in play). None: some action named takes none."""
         kinds = [self.actions[a].counter_kinds for a in names]
-        if not kinds or None in kinds:
+        known = [k for k in kinds if k is not None]
+        if not kinds or len(known) < len(kinds):
             return None
-        return frozenset().union(*kinds)
+        return frozenset[str]().union(*known)
 
-    def _battle_settings(self, rs) -> None:
-        s = lambda name: rs.setting("battle", name)  # noqa: E731
-        self.dice_per = s("dice_per").stat if s("dice_per") else None
+    def _battle_settings(self, rs: Ruleset) -> None:
+        dice_per = rs.setting("battle", "dice_per")
+        self.dice_per = dice_per.stat if dice_per else None
         record = rs.battle_record
         self.battle_cite = record.cite if record else None
-        self.step_windows = s("step_windows")
+        self.step_windows = rs.setting("battle", "step_windows")
         parts = rs.battle_parts
         # each step's parts, by the step's name: programs in the rules language,
         # each run under the step's citation (the runner runs them, one frame each)
@@ -333,10 +348,10 @@ class Referee(Listing):
 
     # actions
 
-    def take(self, g, seat: int, action: Action) -> None:
+    def take(self, g: Game, seat: int, action: Action) -> None:
         name, args = action.value
         act = self.actions[name]
-        env = {"you": seat_of(seat)}
+        env: Env = {"you": seat_of(seat)}
         # bound one by one: for an action's few arguments, a `zip` (an object
         # made, and a keyword given) costs more than the binding
         params = self.param_names[name]
@@ -364,7 +379,8 @@ class Referee(Listing):
             self.fire(g, "chaining_action", {"actor": seat_of(seat)}, env, act.cite)
         g.frames.append(Frame(act.body, env))
 
-    def perform_choices(self, g, name: str, values: list, mods: tuple, seat: int) -> list:
+    def perform_choices(self, g: Game, name: str, values: list[Any],
+                        mods: tuple[str, ...], seat: int) -> list[tuple[Any, ...]]:
         act = self.actions[name]
         # What an effect performs is checked like a player's own action (its
         # requirements, its activation condition unless ignored, its cost unless
@@ -380,10 +396,11 @@ class Referee(Listing):
         )
 
     def push_action(
-        self, g, name: str, args: tuple, mods: tuple, seat: int, env: dict
+        self, g: Game, name: str, args: tuple[Any, ...], mods: tuple[str, ...], seat: int,
+        env: Env,
     ) -> None:
         act = self.actions[name]
-        inner = {"you": seat_of(seat)}
+        inner: Env = {"you": seat_of(seat)}
         for p, a in zip(act.params, args, strict=False):
             inner[p.name] = a
         if "free" in mods:
@@ -393,25 +410,30 @@ class Referee(Listing):
         g.events.append(Performed(seat, name, _text(act.cite)))
         g.frames.append(Frame(act.body, inner))
 
-    def perform(self, g, name, values, mods, seat, cite, env) -> None:
+    def perform(self, g: Game, name: str, values: Iterable[Any], mods: tuple[str, ...],
+                seat: int, cite: ast.Citation | None, env: Env) -> None:
         self.push_action(g, name, tuple(values), mods, seat, env)
 
     # abilities, counters and the chain
 
-    def resolve(self, g, what: Any, env: dict, cite, then: Block | None = None) -> None:
+    def resolve(self, g: Game, what: AbilityRef | int, env: Env,
+                cite: ast.Citation | None, then: Block | None = None) -> None:
         """Activate an ability: its cost and (where the rules say so) its targets
         now, then its resolution, as a chain link or at once (inline); `then`, with
         the activating program's names, once it has resolved, its link was negated,
         or the activation failed."""
         # an ability, or a card for its first ability (no AbilityRef made for it)
         card, index = what if isinstance(what, AbilityRef) else (what, 0)
-        abilities = g.engine.abilities.get(g.cards[card].design)
-        after = None
+        design = g.cards[card].design
+        abilities = None if design is None else g.engine.abilities.get(design)
+        after: list[Any] | None = None  # [block, names], as a link keeps it
+        names: Env = {}
         if then is not None:
-            after = [then.id, {k: v for k, v in env.items() if k[:2] != "__"}]
+            names = {k: v for k, v in env.items() if k[:2] != "__"}
+            after = [then.id, names]
         if not abilities:
-            if after is not None:
-                g.frames.append(Frame(then, dict(after[1])))
+            if then is not None:
+                g.frames.append(Frame(then, dict(names)))
             return
         ab = abilities[index]
         you = env["you"]
@@ -426,8 +448,8 @@ class Referee(Listing):
             int(you), card, ab.name or index, None if cite is None else cite.text
         ))
         if inline:
-            if after is not None:  # under the resolution: it runs next
-                g.frames.append(Frame(then, dict(after[1])))
+            if then is not None:  # under the resolution: it runs next
+                g.frames.append(Frame(then, dict(names)))
             g.frames.append(Frame(ab.resolution, link_env))
         else:
             made = {**link_env, "__block": ab.resolution.id, "__source": card}
@@ -442,7 +464,7 @@ class Referee(Listing):
             cost_env = {**link_env, "__cost": True, "__activating": True}
             g.frames.append(Frame(ab.cost, cost_env))
 
-    def make_link(self, g, f: Frame) -> None:
+    def make_link(self, g: Game, f: Frame) -> None:
         """The link an activation makes (the `link_block`'s statement)."""
         env = {k: v for k, v in f.env.items() if not k.startswith("__")}
         self.add_link(
@@ -450,11 +472,11 @@ class Referee(Listing):
         )
 
     def add_link(
-        self, g, block_id: int, env: dict, source: Any, actor: int, then=None,
-        counter: str | None = None,
+        self, g: Game, block_id: int, env: Env, source: int | None, actor: int,
+        then: list[Any] | None = None, counter: str | None = None,
     ) -> None:
         actor = int(actor)
-        link = {
+        link: Link = {
             "block": block_id,
             "env": env,
             "source": source,  # the card (a counter's link: the card it was on)
@@ -480,7 +502,8 @@ class Referee(Listing):
             g.runner.restart(g, "chain", g.next_seat(actor, self.respond_way))
         g.events.append(Linked(actor, len(ch.links), self.link_text))
 
-    def pop_counter(self, g, card: int, kind: str, seat: int, cite) -> None:
+    def pop_counter(self, g: Game, card: int, kind: str, seat: int,
+                    cite: ast.Citation | None) -> None:
         """`seat` pops a counter of `kind` off the card: one it placed, or, where
         the rules do not say `popped_by placer`, any of that kind."""
         c = g.cards[card]
@@ -517,33 +540,35 @@ class Referee(Listing):
             f"keyword {name}",
         )
 
-    def call_body(self, g, f: Frame, name: str, params: tuple) -> int:
+    def call_body(self, g: Game, f: Frame, name: str, params: tuple[str, ...]) -> int:
         """A watched keyword call's own body, with the event's fields (which a
         reaction may have changed), unless a reaction prevented it."""
         f.pc += 1
-        if f.event.get("__prevented"):
+        event = _event_of(f)
+        if event.get("__prevented"):
             return PUSHED
         for p in params:
-            f.env[p] = f.event[p]
+            f.env[p] = event[p]
         g.frames.append(Frame(self.programs.keyword_blocks[name], f.env))
         return PUSHED
 
-    def watching_call(self, g, name: str) -> bool:
+    def watching_call(self, g: Game, name: str) -> bool:
         """Whether a counter in play may react to a call of the keyword, before it
         or once done (see `Game.call_keyword`)."""
         return self._watching(g, ("would", name)) or self._watching(g, (None, name))
 
-    def call_watched(self, g, name: str, fields: dict, env: dict, kenv: dict) -> None:
+    def call_watched(self, g: Game, name: str, fields: dict[str, Any], env: Env,
+                     kenv: Env) -> None:
         """A keyword call that abilities or counters may react to (see
         `Game.call_keyword`): its event is made, and offered before and after."""
         event = _event(name, fields, env, bool(kenv.get("__cost")))
         g.frames.append(Frame(self.call_blocks[name], kenv, event=event))
 
-    def react(self, g, f: Frame, timing: str | None) -> int:
+    def react(self, g: Game, f: Frame, timing: str | None) -> int:
         """Offer each reactive counter that watches the frame's event to the player
         who may pop it (`popper`), and run its effect if they pop it (a `React`
         statement)."""
-        event = f.event
+        event = _event_of(f)
         first = f.scratch is None
         if first and timing is None and event["__name"] in self.listened:
             g.recent.append([event["__name"], _visible(event)])
@@ -592,10 +617,11 @@ class Referee(Listing):
             cite=spec.cite,
         )
 
-    def _offer_watch(self, g, f: Frame, index: int) -> int:
+    def _offer_watch(self, g: Game, f: Frame, index: int) -> int:
         """Ask the holder of watch `index` whether to use it on the frame's event,
         if it is still held and its count allows; else go on to the next."""
-        found = self._watch_use(g, f.event, index)
+        event = _event_of(f)
+        found = self._watch_use(g, event, index)
         if found is None:
             f.scratch[1] += 1
             return PUSHED
@@ -606,16 +632,17 @@ class Referee(Listing):
                  else f" of {card_label(g.cards[source].name, source)}")
         return g.ask(
             env["you"],
-            f"use the effect{whose} on {f.event['__name']} "
+            f"use the effect{whose} on {event['__name']} "
             f"(used {used} of {w[2]} times)?",
             [_USE, _KEEP],
             cite=spec.cite,
         )
 
-    def _use_watch(self, g, f: Frame, index: int, yes: bool) -> int:
+    def _use_watch(self, g: Game, f: Frame, index: int, yes: bool) -> int:
         """The holder's answer: on yes, the use counted and the watch's program run
         (then the same event is offered again); on no, the next candidate."""
-        found = self._watch_use(g, f.event, index) if yes else None
+        event = _event_of(f)
+        found = self._watch_use(g, event, index) if yes else None
         if found is None:
             f.scratch[1] += 1
             return PUSHED
@@ -627,10 +654,11 @@ class Referee(Listing):
                 break
         else:
             uses.append([key, 1])
-        g.frames.append(Frame(spec.body, {**w[1], "event": f.event}, event=f.event))
+        g.frames.append(Frame(spec.body, {**w[1], "event": event}, event=event))
         return PUSHED
 
-    def _watch_use(self, g, event: dict, index: int):
+    def _watch_use(self, g: Game, event: EventData, index: int
+                   ) -> tuple[list[Any], WatchSpec, Any, int] | None:
         """Watch `index` as it stands for this event: (its record, its spec, the
         event's key, the uses made of that key), or None when it is no longer held
         or its count is spent for this key."""
@@ -645,10 +673,10 @@ class Referee(Listing):
             return (w, spec, key, 0) if len(uses) < w[3] else None
         return (w, spec, key, used) if used < w[2] else None
 
-    def _watch_candidates(self, g, event: dict) -> list:
+    def _watch_candidates(self, g: Game, event: EventData) -> list[Candidate]:
         """The watches held that wait for this event and whose condition holds, as
         candidates `(None, None, index)` (see `react`)."""
-        found = []
+        found: list[Candidate] = []
         for i, w in enumerate(g.watches):
             spec = self.programs.watch(w[0])
             if spec.event == event["__name"] and (
@@ -657,12 +685,12 @@ class Referee(Listing):
                 found.append((None, None, i))
         return found
 
-    def popper(self, g, card: int, placer: int) -> int:
+    def popper(self, g: Game, card: int, placer: int) -> int:
         """Who may pop a counter `placer` placed on the card: its placer where the
         rules say `popped_by placer`, else the controller of the card."""
         return placer if self.popped_by_placer else g.cards[card].controller
 
-    def _hosts(self, g):
+    def _hosts(self, g: Game) -> list[CardState]:
         """The cards that can carry counters: those in the counters' zone."""
         zone = g.engine.counter_zone
         if zone is None:
@@ -670,7 +698,7 @@ class Referee(Listing):
         cards = g.cards
         return [cards[c] for p in g.players for c in p.zones.get(zone, ())]
 
-    def _watching(self, g, key: tuple) -> bool:
+    def _watching(self, g: Game, key: tuple[str | None, str]) -> bool:
         """Whether a counter in play may react to this event (a cheap first look:
         one of the kinds that react to it is in play)."""
         in_play = g.counters_in_play
@@ -679,7 +707,8 @@ class Referee(Listing):
         kinds = self.reaction_kinds.get(key)
         return kinds is not None and not in_play.keys().isdisjoint(kinds)
 
-    def reactive_candidates(self, g, timing, event: dict) -> list:
+    def reactive_candidates(self, g: Game, timing: str | None, event: EventData
+                            ) -> list[Candidate]:
         """The counters that may react to the event (`(card, kind, placer)`), then
         the watches (see `_watch_candidates`)."""
         watches = self._watch_candidates(g, event) if g.watches and timing is None \
@@ -687,7 +716,7 @@ class Referee(Listing):
         kinds = self.reactions.get((timing, event["__name"]))
         if not kinds or g.counters_in_play.keys().isdisjoint(kinds):
             return watches
-        found = []
+        found: list[Candidate] = []
         for c in self._hosts(g):
             if not c.counters:
                 continue
@@ -703,7 +732,8 @@ class Referee(Listing):
                     found.append((c.id, kind, placer))
         return found + watches
 
-    def fire(self, g, name: str, fields: dict, env: dict, cite) -> None:
+    def fire(self, g: Game, name: str, fields: dict[str, Any], env: Env,
+             cite: ast.Citation | None) -> None:
         if name not in self.listened and not g.watches and (
             not g.counters_in_play or not self._watching(g, (None, name))
         ):
@@ -711,12 +741,12 @@ class Referee(Listing):
         event = _event(name, fields, env, False)
         g.frames.append(Frame(self.fire_block, {"you": env.get("you")}, event=event))
 
-    def note(self, g, name: str, fields: dict) -> None:
+    def note(self, g: Game, name: str, fields: dict[str, Any]) -> None:
         """Keep an event some ability is triggered by (`listened`: callers look
         first, and make nothing for one none is) as a recent event."""
         g.recent.append([name, fields])
 
-    def fire_step(self, g, timing: str, step: str) -> None:
+    def fire_step(self, g: Game, timing: str, step: str) -> None:
         if self._watching(g, (timing, step)):
             event = {
                 "__name": step,
@@ -730,7 +760,8 @@ class Referee(Listing):
                 Frame(self.step_blocks[timing], {"you": seat_of(g.active)}, event=event)
             )
 
-    def emit(self, g, name: str, fields: dict, env: dict, cite) -> None:
+    def emit(self, g: Game, name: str, fields: dict[str, Any], env: Env,
+             cite: ast.Citation | None) -> None:
         g.log(name, cite, **{k: v for k, v in fields.items()})
         player = fields.get("player")
         if isinstance(player, Seat) and hasattr(g.players[player], name):
@@ -746,7 +777,8 @@ class Referee(Listing):
 
     # battles
 
-    def call_flow(self, g, flow: str, fields: dict, cite) -> None:
+    def call_flow(self, g: Game, flow: str, fields: dict[str, Any],
+                  cite: ast.Citation | None) -> None:
         """Enter the sub-flow `flow` with its record's first values (`begin battle
         with attacker = you, ...`): nothing where the rules have no such sub-flow or
         it is under way already. Only a battle is entered so (the validator says)."""
@@ -757,7 +789,7 @@ class Referee(Listing):
             setattr(b, name, value)
         g.runner.call(g, "battle")
 
-    def after_flow(self, g, flow: str, block: Block, env: dict) -> None:
+    def after_flow(self, g: Game, flow: str, block: Block, env: Env) -> None:
         """Run `block` once the sub-flow `flow` under way ends (`after chain { ...
         }`, `after battle { ... }`), before anything else runs; at once where none
         is under way. What waits for a chain runs as it closes, the first written
@@ -771,13 +803,13 @@ class Referee(Listing):
         else:
             g.frames.append(Frame(block, env))
 
-    def enter_waiting(self, g, call: list) -> None:
+    def enter_waiting(self, g: Game, call: list[Any]) -> None:
         """A program that waited for the battle under way (`after_flow`): it runs
         now, as that battle is over."""
         block_id, env = call
         g.frames.append(Frame(self.programs.blocks[block_id], dict(env)))
 
-    def passed(self, g, name: str) -> bool:
+    def passed(self, g: Game, name: str) -> bool:
         """Whether the battle under way has gone past the step or part `name` (a
         part: its first place among the steps), skipped or not."""
         at = self.places.get(name)
@@ -785,12 +817,14 @@ class Referee(Listing):
             return False
         return g.runner.past(g, "battle", *at)
 
-    def dice_for(self, g, team: list) -> int:
+    def dice_for(self, g: Game, team: list[int]) -> int:
         """The dice a team rolls: one per point of the battle section's `dice_per`
         stat of each member, none for a value below 0 (what the DSL's
         `dice_for(team)` reads)."""
         stat, cards = self.dice_per, g.cards
         total = 0  # summed by a loop: no comprehension's call
+        if stat is None:  # the edition counts no battle dice by a stat
+            return total
         for c in team:
             total += max(cards[c].stats.get(stat, 0), 0)
         return total
@@ -810,7 +844,7 @@ _COUNTER_NAMES = {"you": PLAYER, "host": CARD, "event": EVENT}
 _PLAYER_NAMES = {"you": PLAYER, "player": PLAYER}
 
 
-def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:
+def _event(name: str, fields: dict[str, Any], env: Env, as_cost: bool) -> EventData:
     """An event as triggers see it: its own fields and those every event has."""
     event = dict(fields)
     event.update(
@@ -824,7 +858,7 @@ def _event(name: str, fields: dict, env: dict, as_cost: bool) -> dict:
     return event
 
 
-def _reads(e) -> set[str]:
+def _reads(e: ast.Expr | None) -> set[str]:
     """The names an expression reads from where it is evaluated (the heads of its
     paths), but
     the right of `is` names a phase, type or modifier, not a value."""
@@ -836,7 +870,7 @@ def _reads(e) -> set[str]:
     if isinstance(e, ast.Unary):
         return _reads(e.operand)
     if isinstance(e, ast.FuncCall):
-        return set().union(*(_reads(a) for a in e.args))
+        return set[str]().union(*(_reads(a) for a in e.args))
     if isinstance(e, ast.Filtered):
         return _reads(e.base) | _reads(e.cond)
     return set()
@@ -861,9 +895,25 @@ def new_battle(attacker: int) -> Battle:
 
 
 
-def _visible(event: dict) -> dict:
+def _event_of(f: Frame) -> EventData:
+    """The event a reaction's frame reads: the frames of `React` and `CallBody`
+    statements are made with one (`call_watched`, `fire`, `fire_step`)."""
+    event = f.event
+    assert event is not None, "a reaction's frame carries its event"
+    return event
+
+
+def _visible(event: EventData) -> dict[str, Any]:
     return {k: v for k, v in event.items() if not k.startswith("__")}
 
+
+
+def _criterion_expr(c: ast.Criterion) -> ast.Expr:
+    """What a criterion evaluates: its condition (`keep`) or its value (`highest`);
+    the grammar gives it one or the other."""
+    e = c.cond if c.cond is not None else c.value
+    assert e is not None, "a criterion keeps by a condition or ranks by a value"
+    return e
 
 
 def _text(cite: ast.Citation | None) -> str | None:
@@ -877,7 +927,7 @@ def _way(rule: ast.TurnPassing | ast.ResponseOrder | None) -> int:
     return -1 if rule is not None and rule.direction == "counterclockwise" else 1
 
 
-def _cite(rule) -> ast.Citation | None:
+def _cite(rule: ast.Rule | None) -> ast.Citation | None:
     """A rule's citation, or None where the ruleset has no such rule."""
     return None if rule is None else rule.cite
 

@@ -20,12 +20,105 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from kotc.runtime.values import AbilityRef, Seat, card_label
 
+if TYPE_CHECKING:
+    from .game import Game
 
-def can_see(game, seat: int | None, card: int) -> bool:
+
+class AbilityView(TypedDict):
+    name: str | None
+    text: str
+
+
+class _CardFields(TypedDict):
+    id: int
+    name: str
+    type: str
+    owner: int
+    stats: dict[str, Any]
+    exhausted: bool
+
+
+class CardView(_CardFields, total=False):
+    """A card the seat may look at; the keys below are there only when so (a card
+    face down, fatigued, a pawn...) or when the card's design prints them."""
+
+    fatigued: bool
+    face_down: bool
+    pawn: bool
+    counters: list[list[Any]]  # [kind, placer]
+    marks: list[str]
+    abilities: list[AbilityView]
+    flavor: str
+
+
+class HiddenCard(TypedDict, total=False):
+    """A card the seat may not look at: `exhausted` in a zone whose cards exhaust."""
+
+    hidden: bool
+    exhausted: bool
+
+
+class PlayerView(TypedDict):
+    seat: int
+    hp: int
+    zombie: bool
+    eliminated: bool
+    zones: dict[str, list[CardView | HiddenCard]]
+
+
+class _LinkFields(TypedDict):
+    link: int
+    player: int
+
+
+class LinkView(_LinkFields, total=False):
+    """A link of the chain: `source` where it comes from a card, `negated` when so."""
+
+    source: str
+    negated: bool
+
+
+class BattleView(TypedDict):
+    attacker: int
+    defender: int | None
+    victim: dict[str, int] | int | None
+    attack_team: list[int]
+    defense_team: list[int]
+    attack_dice: list[int]
+    defense_dice: list[int]
+
+
+class _DecisionFields(TypedDict):
+    player: int
+    prompt: str
+
+
+class DecisionView(_DecisionFields, total=False):
+    """Who decides, on what; `options` only to the player deciding."""
+
+    options: list[str]
+
+
+class View(TypedDict):
+    """The game as a seat sees it (see `view`)."""
+
+    seat: int | None
+    turn: int
+    active: int
+    phase: str
+    step: str
+    players: list[PlayerView]
+    chain: list[LinkView] | None
+    battle: BattleView | None
+    decision: DecisionView | None
+    result: dict[str, Any] | None
+
+
+def can_see(game: Game, seat: int | None, card: int) -> bool:
     """Whether `seat` may look at the card where it lies now (None: a watcher who
     is not playing, who sees only what all players see)."""
     c = game.cards[card]
@@ -34,7 +127,7 @@ def can_see(game, seat: int | None, card: int) -> bool:
     return may_look(game, seat, c.zone, c.controller, c.face_up)
 
 
-def may_look(game, seat: int | None, zone: str, holder: int, face_up: bool) -> bool:
+def may_look(game: Game, seat: int | None, zone: str, holder: int, face_up: bool) -> bool:
     """Whether `seat` may look at a card lying in `holder`'s `zone`, face up or not."""
     knowledge = game.engine.knowledge[zone]
     if knowledge == "restricted":
@@ -47,7 +140,7 @@ def may_look(game, seat: int | None, zone: str, holder: int, face_up: bool) -> b
 _CARD_ID = re.compile(r"#(\d+)")
 
 
-def unnamed(game, text: str, seen: Callable[[int], bool]) -> str:
+def unnamed(game: Game, text: str, seen: Callable[[int], bool]) -> str:
     """The text with each card not `seen` named "a card" (cards are named by
     `card_label`, whose `#id` this finds)."""
     for found in set(_CARD_ID.findall(text)):
@@ -57,7 +150,7 @@ def unnamed(game, text: str, seen: Callable[[int], bool]) -> str:
     return text
 
 
-def view(game, seat: int | None) -> dict[str, Any]:
+def view(game: Game, seat: int | None) -> View:
     """The game as `seat` sees it, as plain JSON data (None: as a watcher sees it).
 
     `players` gives each player's HP and zones; a zone lists the cards the seat
@@ -72,11 +165,11 @@ def view(game, seat: int | None) -> dict[str, Any]:
     if seat is not None and not 0 <= seat < len(game.players):
         raise ValueError(f"no seat {seat}: the seats are 0..{len(game.players) - 1}")
     exhaustible = game.engine.exhaustible
-    players = []
+    players: list[PlayerView] = []
     for p in game.players:
-        zones = {}
+        zones: dict[str, list[CardView | HiddenCard]] = {}
         for zone, cards in p.zones.items():
-            shown = []
+            shown: list[CardView | HiddenCard] = []
             for card in cards:
                 if can_see(game, seat, card):
                     shown.append(_card(game, card))
@@ -95,7 +188,7 @@ def view(game, seat: int | None) -> dict[str, Any]:
                 "zones": zones,
             }
         )
-    data: dict[str, Any] = {
+    data: View = {
         "seat": seat,
         "turn": game.turn,
         "active": game.active,
@@ -112,15 +205,16 @@ def view(game, seat: int | None) -> dict[str, Any]:
         prompt = d.prompt  # it may name a card: the deciding player's, say
         if seat != d.player:
             prompt = unnamed(game, prompt, lambda card: can_see(game, seat, card))
-        data["decision"] = {"player": d.player, "prompt": prompt}
+        decision: DecisionView = {"player": d.player, "prompt": prompt}
         if seat == d.player:
-            data["decision"]["options"] = [str(a) for a in d.options]
+            decision["options"] = [str(a) for a in d.options]
+        data["decision"] = decision
     return data
 
 
-def _card(game, card: int) -> dict[str, Any]:
+def _card(game: Game, card: int) -> CardView:
     c = game.cards[card]
-    shown = {
+    shown: CardView = {
         "id": c.id,
         "name": c.name,
         "type": c.type,
@@ -149,7 +243,7 @@ def _card(game, card: int) -> dict[str, Any]:
     return shown
 
 
-def _chain(game, seat: int | None) -> list[dict] | None:
+def _chain(game: Game, seat: int | None) -> list[LinkView] | None:
     """The chain's links in order: who made each, and from what card."""
     if game.chain is None:
         return None
@@ -157,7 +251,7 @@ def _chain(game, seat: int | None) -> list[dict] | None:
     for i, link in enumerate(game.chain.links, 1):
         source = link["source"]
         card = source.card if isinstance(source, AbilityRef) else source
-        entry: dict[str, Any] = {"link": i, "player": link["actor"]}
+        entry: LinkView = {"link": i, "player": link["actor"]}
         if isinstance(card, int) and not isinstance(card, Seat):
             entry["source"] = (
                 game.cards[card].name if can_see(game, seat, card) else "a hidden card"
@@ -168,7 +262,7 @@ def _chain(game, seat: int | None) -> list[dict] | None:
     return links
 
 
-def _battle(game) -> dict | None:
+def _battle(game: Game) -> BattleView | None:
     """The battle under way: its players, teams in formation order, victim, dice."""
     b = game.battle
     if b is None:
@@ -184,7 +278,7 @@ def _battle(game) -> dict | None:
     }
 
 
-def _victim(victim) -> Any:
+def _victim(victim: Seat | int | None) -> dict[str, int] | int | None:
     if isinstance(victim, Seat):
         return {"player": int(victim)}
     return victim

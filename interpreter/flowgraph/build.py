@@ -244,7 +244,8 @@ class _Builder:
         self.edge(src, rid, "otherwise", "otherwise", cite=cite, origin=otherwise)
         return leaving + self.program(rid, phase.run, cite)
 
-    def program(self, nid: str, body: tuple, cite: ast.Citation | None) -> list[_Pending]:
+    def program(self, nid: str, body: ast.Block,
+                cite: ast.Citation | None) -> list[_Pending]:
         """Put a program on a node, which runs it whole: an `either` in it is a
         decision made as the program runs, written among its lines."""
         self.g.nodes[nid]["detail"] += _lines(body)
@@ -537,9 +538,9 @@ class _Builder:
         if losing:
             out = self.node("endgame:lose", "A player loses and leaves", "eliminated",
                             "endgame", rule=losing[0])
-            for cond in losing:
-                self.edge(CHECK, out, "lose", cond.title, guard=cond.cond, cite=cond.cite,
-                          origin=cond.origin)
+            for lose in losing:
+                self.edge(CHECK, out, "lose", lose.title, guard=lose.cond, cite=lose.cite,
+                          origin=lose.origin)
             self.edge(out, CHECK, "recheck", "check again", cite=losing[0].cite,
                       origin=losing[0].origin)
         check = self.g.nodes[CHECK]
@@ -560,7 +561,7 @@ class _Builder:
                                         self.rs.name), origin=self.rs.origin)
 
 
-def _lines(body: tuple) -> list[str]:
+def _lines(body: ast.Block) -> list[str]:
     """A program one line per line, as written in a rule file."""
     return unparse_program(body).splitlines()
 
@@ -581,7 +582,7 @@ def _constant(cond: ast.Expr) -> bool | None:
     return cond.value if isinstance(cond, ast.BoolLit) else None
 
 
-def _contains(body: tuple, cls: type) -> bool:
+def _contains(body: ast.Block, cls: type[ast.Stmt]) -> bool:
     """Whether a program holds a statement of `cls`, at any depth."""
     for stmt in body:
         if isinstance(stmt, cls):

@@ -14,7 +14,7 @@ import networkx as nx
 from kotc.dsl import Diagnostic, Ruleset
 
 from .build import compile_ruleset
-from .flow import CALL_KIND, RETURN_KIND, FlowGraph
+from .flow import CALL_KIND, RETURN_KIND, EdgeData, FlowGraph
 
 __all__ = ["check_flow", "check_ruleset"]
 
@@ -133,7 +133,7 @@ def _returns(fg: FlowGraph, live: set[str]) -> list[Diagnostic]:
     Reported at the subflow's entry, whose rules are where the way back is missing.
     """
     flow = fg.flow_graph()
-    calls: dict[tuple[str, str], list[dict]] = {}
+    calls: dict[tuple[str, str], list[EdgeData]] = {}
     for u, v, d in fg.edges(kind=CALL_KIND):
         if u in live:
             calls.setdefault((u, v), []).append(d)
@@ -146,7 +146,7 @@ def _returns(fg: FlowGraph, live: set[str]) -> list[Diagnostic]:
                 d["kind"] == RETURN_KIND for d in flow.get_edge_data(r, caller).values())
                for r in reach):
             continue
-        actions = ", ".join(sorted({d["action"] for d in edges if d.get("action")}))
+        actions = ", ".join(sorted({a for d in edges if (a := d["action"])}))
         why = next((fg.node(n)["stuck"] for n in reach if fg.node(n).get("stuck")), None)
         message = (f"the {subflow} entered from {_describe(fg, caller)} by {actions} "
                    f"never returns there")

@@ -15,14 +15,16 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol, TypedDict
 
 import networkx as nx
 from kotc.dsl import Ruleset, ast
+from kotc.dsl.serialize import CitationDict
 from kotc.dsl.unparse import unparse, unparse_rule
 
-from .flow import FlowGraph, where
+from .flow import EdgeData, FlowGraph, NodeData, where
 
 __all__ = ["EditionDiff", "RuleChange", "diff_rulesets", "flow_diff"]
 
@@ -43,12 +45,15 @@ class RuleChange:
 
     @property
     def rule(self) -> ast.Rule:
-        return self.new if self.new is not None else self.old
+        rule = self.new if self.new is not None else self.old
+        assert rule is not None, "a change has a rule on one side at least"
+        return rule
 
     @property
     def title(self) -> str:
         """`zone grave`, or `zone graveyard -> grave` for a rename."""
         if self.status == RENAMED:
+            assert self.old is not None and self.new is not None, "a rename has both"
             return f"{self.old.key} -> {self.new.name}"
         return self.rule.key
 
@@ -120,13 +125,13 @@ def _diff_section(section: str, old: dict[str, ast.Rule],
     return sorted(changes, key=lambda c: (c.rule.kind, order.get(c.rule.key, 0)))
 
 
-def _content(node: Any) -> Any:
+def _content(node: object) -> object:
     """A node with every citation and `override` flag cleared, for comparison."""
     if isinstance(node, tuple):
         return tuple(_content(x) for x in node)
     if isinstance(node, ast.Citation):
         return None
-    if not dataclasses.is_dataclass(node):
+    if not dataclasses.is_dataclass(node) or isinstance(node, type):
         return node
     changes = {f.name: _content(getattr(node, f.name)) for f in dataclasses.fields(node)
                if f.name != "origin" and f.init}
@@ -136,11 +141,11 @@ def _content(node: Any) -> Any:
 
 
 def _same_but_name(a: ast.Rule, b: ast.Rule) -> bool:
-    if type(a) is not type(b) or not isinstance(a, ast.Named):
+    if type(a) is not type(b) or not isinstance(a, ast.Named) \
+            or not isinstance(b, ast.Named):
         return False
-    blank = {"ident": "", "label": ""}
-    return _content(dataclasses.replace(a, **blank)) == _content(
-        dataclasses.replace(b, **blank))
+    return _content(dataclasses.replace(a, ident="", label="")) == _content(
+        dataclasses.replace(b, ident="", label=""))
 
 
 def _field_changes(a: ast.Rule, b: ast.Rule) -> list[tuple[str, str, str]]:
@@ -155,7 +160,7 @@ def _field_changes(a: ast.Rule, b: ast.Rule) -> list[tuple[str, str, str]]:
     return out
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if value is None or value == ():
         return "(none)"
     if isinstance(value, tuple) and not all(isinstance(x, ast.Stmt) for x in value):
@@ -180,10 +185,43 @@ def _cite(rule: ast.Rule | None) -> str:
 # --- output ------------------------------------------------------------------------
 
 
-def to_dict(diff: EditionDiff) -> dict:
+class SideDict(TypedDict):
+    """One side of a change in `to_dict`: the rule's key, text, citation, origin."""
+
+    key: str
+    text: str
+    cite: CitationDict | None
+    origin: str
+
+
+# `from` is a keyword, hence the functional form
+FieldDict = TypedDict("FieldDict", {"field": str, "from": str, "to": str})
+ChangeDict = TypedDict("ChangeDict", {
+    "status": str, "kind": str, "name": str, "from": SideDict | None,
+    "to": SideDict | None, "fields": list[FieldDict]})
+DiffDict = TypedDict("DiffDict", {
+    "from": str, "to": str, "header": list[FieldDict],
+    "sections": dict[str, list[ChangeDict]]})
+
+
+class Style(Protocol):
+    """Colours text by style names (`"bold"`, `"green"`), as a Console's `style`."""
+
+    def __call__(self, text: str, *styles: str) -> str: ...
+
+
+def _plain_style(text: str, *styles: str) -> str:
+    return text
+
+
+def _plain_code(text: str) -> str:
+    return text
+
+
+def to_dict(diff: EditionDiff) -> DiffDict:
     """A JSON-ready form: every change with both sides' text, citation and origin."""
 
-    def side(rule: ast.Rule | None) -> dict | None:
+    def side(rule: ast.Rule | None) -> SideDict | None:
         if rule is None:
             return None
         cite = rule.cite
@@ -218,8 +256,8 @@ def _short(text: str) -> bool:
     return "\n" not in text and len(text) <= 70
 
 
-def to_text(diff: EditionDiff, style=lambda text, *styles: text,
-            code=lambda text: text) -> str:
+def to_text(diff: EditionDiff, style: Style = _plain_style,
+            code: Callable[[str], str] = _plain_code) -> str:
     """Plain or coloured text; `style(text, *names)` colours (a Console's `style`),
     `code(text)` colours a rule's text (as the language's lexer does)."""
     colour = {ADDED: "green", REMOVED: "red", CHANGED: "yellow", RENAMED: "cyan"}
@@ -236,7 +274,8 @@ def to_text(diff: EditionDiff, style=lambda text, *styles: text,
     return "\n".join(lines) + "\n"
 
 
-def _text_body(c: RuleChange, style, code=lambda text: text) -> list[str]:
+def _text_body(c: RuleChange, style: Style,
+               code: Callable[[str], str] = _plain_code) -> list[str]:
     pad = "      "
     cites = " -> ".join(x for x in (_side_cite(c.old), _side_cite(c.new)) if x)
     body = []
@@ -269,7 +308,7 @@ def _unified(a: str, b: str) -> list[str]:
             if not x.startswith(("---", "+++", "@@"))]
 
 
-def _colour_diff_line(line: str, style) -> str:
+def _colour_diff_line(line: str, style: Style) -> str:
     if line.startswith("+"):
         return style(line, "green")
     if line.startswith("-"):
@@ -346,21 +385,25 @@ def flow_diff(old: FlowGraph, new: FlowGraph) -> nx.MultiDiGraph:
     return g
 
 
-def _node_face(d: dict) -> tuple:
+def _node_face(d: NodeData) -> tuple[str, tuple[str, ...], str | None]:
     cite = d.get("cite")
     return d["label"], tuple(d["detail"]), cite.section if cite else None
 
 
-def _edge_table(fg: FlowGraph) -> dict[tuple, tuple[str, str, dict]]:
+# an edge's identity: its ends, kind, action (or condition), whether it is an
+# anytime action's, and its number among edges alike in all that
+_EdgeKey = tuple[str, str, str, str, bool, int]
+
+
+def _edge_table(fg: FlowGraph) -> dict[_EdgeKey, tuple[str, str, EdgeData]]:
     """Edges by identity: ends, kind, and the action (or the condition's label)."""
-    table: dict[tuple, tuple[str, str, dict]] = {}
-    for u, v, d in fg.graph.edges(data=True):
-        which = d.get("action") or (d["label"] if d["kind"] in ("end", "lose") else "")
-        key = (u, v, d["kind"], which, bool(d.get("anytime")))
+    table: dict[_EdgeKey, tuple[str, str, EdgeData]] = {}
+    for u, v, d in fg.edges():
+        which = d["action"] or (d["label"] if d["kind"] in ("end", "lose") else "")
         n = 0
-        while (*key, n) in table:
+        while (u, v, d["kind"], which, d["anytime"], n) in table:
             n += 1
-        table[(*key, n)] = (u, v, d)
+        table[(u, v, d["kind"], which, d["anytime"], n)] = (u, v, d)
     return table
 
 

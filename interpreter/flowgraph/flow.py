@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import networkx as nx
 from kotc.dsl import ast
@@ -64,6 +64,24 @@ ROLE_KIND = {
 # all pass in a row.
 WINDOW_POLICIES = ("active", "others", "round")
 
+# A node's attributes as the graph holds them: which keys a node has depends on its
+# kind and role (the module's docstring lists them), so their values are not typed
+# one by one.
+NodeData = dict[str, Any]
+
+
+class EdgeData(TypedDict):
+    """An edge's attributes (the module's docstring says what each means)."""
+
+    id: int
+    kind: str
+    label: str
+    action: str | None
+    guard: ast.Expr | None
+    cite: ast.Citation | None
+    origin: ast.Origin
+    anytime: bool
+
 
 @dataclass(frozen=True)
 class Step:
@@ -101,9 +119,10 @@ class FlowGraph:
     def __contains__(self, node: str) -> bool:
         return node in self.graph
 
-    def node(self, node: str) -> dict:
+    def node(self, node: str) -> NodeData:
         """The attributes of a node."""
-        return self.graph.nodes[node]
+        data: NodeData = self.graph.nodes[node]
+        return data
 
     def nodes(self, subflow: str | None = None, role: str | None = None) -> list[str]:
         """Node ids in insertion order, optionally of one subflow or role."""
@@ -127,7 +146,8 @@ class FlowGraph:
         Raises:
             KeyError: when no node, or more than one, has that label.
         """
-        hits = [n for n, d in self.graph.nodes(data=True) if d["label"] == label]
+        hits: list[str] = [n for n, d in self.graph.nodes(data=True)
+                           if d["label"] == label]
         if len(hits) != 1:
             raise KeyError(f"{len(hits)} nodes labelled {label!r}")
         return hits[0]
@@ -143,7 +163,7 @@ class FlowGraph:
         return [(u, _step(v, d)) for u, v, d in self.graph.in_edges(node, data=True)]
 
     def edges(self, kind: str | None = None, action: str | None = None
-              ) -> Iterator[tuple[str, str, dict]]:
+              ) -> Iterator[tuple[str, str, EdgeData]]:
         """Edges as (source, target, attributes), optionally filtered."""
         for u, v, d in self.graph.edges(data=True):
             if kind in (None, d["kind"]) and action in (None, d["action"]):
@@ -208,8 +228,8 @@ class FlowGraph:
             plain.add_node(node, **{k: _plain(v) for k, v in data.items()})
         for u, v, key, data in self.graph.edges(keys=True, data=True):
             plain.add_edge(u, v, key, **{k: _plain(v) for k, v in data.items()})
-        data: dict[str, Any] = nx.node_link_data(plain, edges="edges")
-        return data
+        link: dict[str, Any] = nx.node_link_data(plain, edges="edges")
+        return link
 
     def phase_order(self) -> list[str]:
         """The phases' labels in turn order."""
@@ -253,6 +273,6 @@ def _plain(value: object) -> object:
     return value
 
 
-def _step(target: str, d: dict) -> Step:
+def _step(target: str, d: EdgeData) -> Step:
     return Step(target, d["label"], d["kind"], d.get("action"), d.get("guard"),
                 d.get("cite"), d.get("origin", ast.NOWHERE), bool(d.get("anytime")))

@@ -16,6 +16,7 @@ visible), any other subflow as one box.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,15 @@ import graphviz
 import networkx as nx
 from kotc.dsl.ast import Citation
 
-from .flow import SUBFLOWS, UNDRAWN_KINDS, FlowGraph, where
+from .flow import SUBFLOWS, UNDRAWN_KINDS, FlowGraph, NodeData, where
+
+# An edge's attributes as drawn: a flow graph's (`EdgeData`), or a diff's, which
+# adds the edge's `status`.
+EdgeAttrs = Mapping[str, Any]
+# DOT attributes by name, as written into the DOT text
+DotAttrs = dict[str, str]
+# a DOT style as a legend row's key: its attributes, sorted
+_StyleKey = tuple[tuple[str, str], ...]
 
 TITLES = {"setup": "Setup", "turn": "Turn", "battle": "Battle", "chain": "Chain",
           "endgame": "End of the game"}
@@ -32,7 +41,7 @@ FLOWS = ("setup", "turn", "battle", "chain", "all")
 PLAY = ("turn", "battle", "chain")
 
 _FONT = "Helvetica"
-_NODE_STYLE = {
+_NODE_STYLE: dict[str, DotAttrs] = {
     "start": dict(shape="box", style="rounded,filled", fillcolor="#e8e8e8"),
     "setup_step": dict(shape="box", style="rounded,filled", fillcolor="#f4f4f4"),
     "turn_start": dict(shape="box", style="rounded,filled,bold", fillcolor="#fff2b3"),
@@ -154,20 +163,20 @@ class _Arrow:
             self.cites.append(cite)
 
 
-def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arrow]]:
+def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, NodeData], list[_Arrow]]:
     """The nodes to draw (real, stand-in and stub) and the merged arrows between them.
 
     Actions open at any time would put an arrow on every phase; they are drawn
     once, from one "any time" box.
     """
     if flow == "all":
-        shown = {n: d for n, d in graph.nodes(data=True)}
+        shown: dict[str, NodeData] = {n: d for n, d in graph.nodes(data=True)}
     else:
         subflows = {flow} | ({"endgame"} if flow in PLAY else set())
         shown = {n: d for n, d in graph.nodes(data=True) if d["subflow"] in subflows}
     nodes = dict(shown)
 
-    def ends(u: str, v: str, d: dict) -> tuple[str, str]:
+    def ends(u: str, v: str, d: EdgeAttrs) -> tuple[str, str]:
         """Any-time edges start (or return) at the box, when drawn at all."""
         if not d.get("anytime"):
             return u, v
@@ -190,7 +199,7 @@ def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arr
                                "origin": od.get("origin"), "status": None})
         return key
 
-    arrows: dict[tuple, _Arrow] = {}
+    arrows: dict[tuple[str, str, str, str | None], _Arrow] = {}
     endings: dict[str, _Arrow] = {}
     for u, v, d in graph.edges(data=True):
         if d["kind"] in UNDRAWN_KINDS:
@@ -230,7 +239,7 @@ def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, dict], list[_Arr
     return nodes, list(arrows.values()) + list(endings.values())
 
 
-def _anytime_box(graph: nx.MultiDiGraph, node: str, nodes: dict) -> str:
+def _anytime_box(graph: nx.MultiDiGraph, node: str, nodes: dict[str, NodeData]) -> str:
     """The one "any time" box, made on first use; it says where it stands for."""
     where = {"turn": "phase", "battle": "battle step"}
     box = nodes.setdefault("anytime", {"label": "Any time", "role": "anytime",
@@ -307,7 +316,7 @@ def write_dot(graph: nx.MultiDiGraph, flow: str, title: str,
 _LINE_SAMPLE = {"dashed": "- - -▶", "dotted": "·····▶", "bold": "━━━▶"}
 
 
-def _legend(nodes: dict[str, dict], arrows: list[_Arrow], first: int) -> list[str]:
+def _legend(nodes: dict[str, NodeData], arrows: list[_Arrow], first: int) -> list[str]:
     """One node, numbered `first`: a table saying what the drawing's node styles,
     arrow styles and diff marks mean, only those it uses."""
     roles = list(dict.fromkeys(d["role"] for d in nodes.values()))
@@ -315,12 +324,12 @@ def _legend(nodes: dict[str, dict], arrows: list[_Arrow], first: int) -> list[st
     marks = set([d.get("status") for d in nodes.values()] + [a.status for a in arrows]
                 + [m for a in arrows for m in a.marks.values()])
     # roles or kinds drawn alike share a row: the legend explains what can be seen
-    node_rows: dict[tuple, list[str]] = {}
+    node_rows: dict[_StyleKey, list[str]] = {}
     for role in roles:
         style = _NODE_STYLE.get(role, {})
         node_rows.setdefault(tuple(sorted(style.items())), []).append(
             _ROLE_MEANING.get(role, role))
-    edge_rows: dict[tuple, list[str]] = {}
+    edge_rows: dict[_StyleKey, list[str]] = {}
     for kind, style in [(k, _EDGE_STYLE.get(k, {})) for k in kinds] + [
             (m, _STATUS_STYLE[m]) for m in _MARK_MEANING if m in marks]:
         meaning = _KIND_MEANING.get(kind) or _MARK_MEANING.get(kind, kind)
@@ -349,12 +358,12 @@ def _legend(nodes: dict[str, dict], arrows: list[_Arrow], first: int) -> list[st
     return [f"  n{first} [{_attrs(attrs)}];"]
 
 
-def _cluster_style(sub: str) -> dict:
+def _cluster_style(sub: str) -> DotAttrs:
     return dict(label=TITLES.get(sub, sub), style="rounded", color="#aaaaaa",
                 fontname=_FONT, fontsize="14", labeljust="l")
 
 
-def _node_attrs(d: dict) -> dict:
+def _node_attrs(d: NodeData) -> DotAttrs:
     attrs = dict(_NODE_STYLE.get(d["role"], {}))
     attrs["label"] = _html_label(d)
     attrs["tooltip"] = _node_tip(d)
@@ -367,7 +376,7 @@ def _node_attrs(d: dict) -> dict:
     return attrs
 
 
-def _edge_attrs(a: _Arrow, static: bool = False) -> dict:
+def _edge_attrs(a: _Arrow, static: bool = False) -> DotAttrs:
     attrs = dict(_EDGE_STYLE.get(a.kind, {}))
     if a.labels:
         sep = ", " if a.kind in _LIST_KINDS else "\n"
@@ -409,7 +418,9 @@ def _marked_list(a: _Arrow) -> str:
         colour = _STATUS_STYLE[mark]["fontcolor"] if mark else None
         words.append((len(label) + 1, f'<FONT COLOR="{colour}">{text}</FONT>' if colour
                       else text))
-    lines, line, width = [], [], 0
+    lines: list[str] = []
+    line: list[str] = []
+    width = 0
     for size, word in words:  # wrapped at 34 characters, as plain labels are
         if line and width + size > 34:
             lines.append(", ".join(line) + ",")
@@ -420,7 +431,7 @@ def _marked_list(a: _Arrow) -> str:
     return "<" + "<BR/>".join(lines) + ">"
 
 
-def _short(cite: Any) -> str | None:
+def _short(cite: object) -> str | None:
     """A citation as a drawing shows it: edition and section, and whether it is an
     interpretation (whose words are in the tooltip and in `kotc show`)."""
     if cite is None:
@@ -440,15 +451,16 @@ _MAX_LINES = 7
 _WIDTH = 46
 
 
-def _html_label(d: dict) -> str:
+def _html_label(d: NodeData) -> str:
     """Title in bold, the program below in small type, wrapped and capped."""
     title = _esc(d["label"])
     was = d.get("was")
     head = "" if d["role"] == "choice" else f"<B>{title}</B>"
     if was and was.get("label") and was["label"] != d["label"]:
         head += f'<BR/><FONT POINT-SIZE="9">was: {_esc(was["label"])}</FONT>'
-    if d.get("cite") is not None and d["role"] not in ("stub", "anytime"):
-        head += f"<BR/>{_cite_font([_short(d['cite'])])}"
+    cite = _short(d.get("cite"))
+    if cite is not None and d["role"] not in ("stub", "anytime"):
+        head += f"<BR/>{_cite_font([cite])}"
     wrapped: list[str] = []
     for line in d.get("detail", []):
         wrapped += textwrap.wrap(line, _WIDTH, subsequent_indent="  ") or [""]
@@ -468,7 +480,7 @@ def _html_label(d: dict) -> str:
 _REACTION_COLOUR = "#7b2cbf"
 
 
-def _reaction_lines(d: dict) -> list[str]:
+def _reaction_lines(d: NodeData) -> list[str]:
     """`before: Medic Counter`, `after: Taunt Counter, Assassin Counter`."""
     by_timing: dict[str, list[str]] = {}
     for r in d.get("reactions", []):
@@ -477,7 +489,7 @@ def _reaction_lines(d: dict) -> list[str]:
         by_timing.items(), key=lambda item: item[0] != "before")]
 
 
-def _node_tip(d: dict) -> str:
+def _node_tip(d: NodeData) -> str:
     lines = [d["label"], *d.get("detail", [])]
     for r in d.get("reactions", []):
         acts = f"{r['timing']} it, {r['title']} acts"
@@ -490,13 +502,13 @@ def _node_tip(d: dict) -> str:
     return "\n".join(x for x in lines if x)
 
 
-def _tip(label: str, d: dict) -> str:
+def _tip(label: str, d: EdgeAttrs) -> str:
     guarded = d.get("guard") is not None and d["label"] != label
     guard = f" [{d['label']}]" if guarded else ""
     return f"{label}{guard}: {_where(d)}"
 
 
-def _where(d: dict) -> str:
+def _where(d: Mapping[str, Any]) -> str:
     """`NAME §Turn Order, editions/NAME.kotc:35:3`."""
     parts = []
     if d.get("cite") is not None:
@@ -512,7 +524,7 @@ def _esc(s: str) -> str:
             .replace('"', "&quot;"))
 
 
-def _attrs(attrs: dict) -> str:
+def _attrs(attrs: Mapping[str, object]) -> str:
     return ", ".join(f"{k}={_quote(str(v))}" for k, v in attrs.items())
 
 
@@ -558,7 +570,8 @@ def render(dot: str, fmt: str, path: Path) -> bytes:
     """`dot`'s rendering of the DOT text as `fmt` (for the file at `path`, which
     messages name), its failures as `RenderError`."""
     try:
-        return graphviz.Source(dot).pipe(format=fmt)
+        rendered: bytes = graphviz.Source(dot).pipe(format=fmt)
+        return rendered
     except graphviz.ExecutableNotFound:
         raise DotMissing(
             f"writing {path.name} needs Graphviz's `dot` program: install it "

@@ -6,7 +6,7 @@ hold no rules; `game.py` changes them as the ruleset's programs direct.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from .values import decode, encode
 
@@ -179,12 +179,27 @@ class Record:
         return cls(**{k: decode(v) for k, v in data.items()})
 
 
+class Link(TypedDict):
+    """A link of the chain (`Referee.add_link`): the block it resolves with the
+    names it runs with, the card it comes from (None for a link a program makes),
+    who made it, whether it was negated, what follows once it has resolved
+    (`[block, names]`), and the counter popped, whose effect is not the card's."""
+
+    block: int
+    env: dict[str, Any]
+    source: int | None
+    actor: int
+    negated: bool
+    then: list[Any] | None
+    counter: str | None
+
+
 class Chain(Record):
     """The chain under way: its links, who acted last, whether it resolves (who
     is asked to respond is where play stands: `engine.runner`)."""
 
     __slots__ = ("links", "last_actor", "resolving")
-    links: list[dict[str, Any]]
+    links: list[Link]
     last_actor: int
     resolving: bool
 
