@@ -434,6 +434,18 @@ class After(Stmt):
 
 
 @dataclass(frozen=True)
+class Link(Stmt):
+    """A program put on the chain as a link; `rechecked`: interrupted as it
+    resolves where `recheck`, the `requires` of the action it is written in, no
+    longer holds."""
+
+    body: Block
+    rechecked: bool = False
+    recheck: Expr | None = None
+    source: Expr | None = None  # the card the link is of, if any
+
+
+@dataclass(frozen=True)
 class FieldValue(Node):
     """A field of a sub-flow's record and its first value (`attacker = you`)."""
 
@@ -752,6 +764,16 @@ class SkipWhen(Node):
 
 
 @dataclass(frozen=True)
+class PhaseWindow(Node):
+    """A phase's window as a round from the active player until all pass in a
+    row; after an action the actor is asked again (`ask_actor`) or the next player
+    (`ask_next`)."""
+
+    after: str
+    cite: Citation | None = None
+
+
+@dataclass(frozen=True)
 class Variant(Node):
     cond: Expr
     body: Block
@@ -769,7 +791,15 @@ class Phase(Named):
     position: Position | None = None
     # those of `opens` open before the program as well (`opens ... throughout`)
     throughout: tuple[str, ...] = ()
+    # its window asks each player in a round (`window round ...`), not the active
+    # player alone
+    windows: tuple[PhaseWindow, ...] = ()
     kind = "phase"
+
+    @property
+    def window(self) -> PhaseWindow | None:
+        """The phase's round window, if it says one (`window round ...`)."""
+        return self.windows[0] if self.windows else None
 
     @property
     def opens_first(self) -> tuple[str, ...]:
@@ -872,6 +902,10 @@ class DicePer(Setting):
 
 @dataclass(frozen=True)
 class StepWindows(Setting):
+    # the steps a window follows (none: each step), and whom it asks after an
+    # action (`ask_actor`, `ask_next`; none: the next player, as after each step)
+    steps: tuple[str, ...] = ()
+    after: str = ""
     setting = "step_windows"
 
 
@@ -912,11 +946,17 @@ class NewChainAfterResolving(Setting):
 @dataclass(frozen=True)
 class ResponseOrder(Setting):
     direction: str
+    # from the left of the last actor (`from_left_of`), or the last actor itself
+    # (`from`), asked again after each link it adds
+    left: bool = True
     setting = "respond"
 
 
 @dataclass(frozen=True)
 class ResolutionOrder(Setting):
+    # only the top link, then the responses again from the active player
+    # (`top_link then respond from active`), not every link in turn
+    top_link: bool = False
     setting = "resolve_last_in_first_out"
 
 
@@ -975,6 +1015,15 @@ class Keyword(Named):
     cost: bool = False
     body: Block = ()
     kind = "keyword"
+
+
+@dataclass(frozen=True)
+class Check(Named):
+    """A check made before any player is asked in any window (`checks` section):
+    its program runs in each pass of the checks, until a pass changes nothing."""
+
+    body: Block = ()
+    kind = "check"
 
 
 @dataclass(frozen=True)
@@ -1177,7 +1226,8 @@ class Invariant(Named):
 
 SECTIONS = (
     "setup", "cards", "zones", "turn", "actions", "battle", "chain", "counters",
-    "keywords", "events", "endgame", "legality", "phrases", "invariants", "limits",
+    "keywords", "events", "endgame", "checks", "legality", "phrases", "invariants",
+    "limits",
 )
 
 

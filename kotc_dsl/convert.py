@@ -226,6 +226,7 @@ def _setup_step(obj: Any, ctx: Context) -> ast.SetupStep:
 
 def _phase(obj: Any, ctx: Context) -> ast.Phase:
     skips, variants, opens, throughout = [], [], [], []
+    windows = []
     run: tuple = ()
     run_cite = opens_cite = None
     for part in obj.parts:
@@ -236,6 +237,8 @@ def _phase(obj: Any, ctx: Context) -> ast.Phase:
             variants.append(_generic(ast.Variant, part, ctx))
         elif kind == "Run":
             run, run_cite = _block(part.body, ctx), _opt(part.cite, ctx)
+        elif kind == "PhaseWindow":
+            windows.append(_generic(ast.PhaseWindow, part, ctx))
         else:
             opens.extend(part.actions)
             if part.throughout:
@@ -251,11 +254,51 @@ def _phase(obj: Any, ctx: Context) -> ast.Phase:
         opens=tuple(opens),
         opens_cite=opens_cite,
         throughout=tuple(throughout),
+        windows=tuple(windows),
         position=_opt(obj.position, ctx),
         cite=_opt(obj.cite, ctx),
         override=obj.override,
         origin=ctx.origin(obj),
     )
+
+
+def _link(obj: Any, ctx: Context) -> ast.Link:
+    """`link [rechecked] { ... }`: what is rechecked is the part of the `requires`
+    of the action it is written in that reads its parameters (its targets' and
+    choices' legality), not the part that says when it may be taken."""
+    recheck = None
+    if obj.rechecked:
+        holder = getattr(obj, "parent", None)
+        while holder is not None and _tx_name(holder) != "Action":
+            holder = getattr(holder, "parent", None)
+        if holder is not None and holder.requires is not None:
+            recheck = _of_params(convert(holder.requires, ctx),
+                                 {p.name for p in _params(holder)})
+    return ast.Link(body=_block(obj.body, ctx), rechecked=obj.rechecked,
+                    recheck=recheck, source=_opt(obj.source, ctx),
+                    origin=ctx.origin(obj))
+
+
+def _params(action: Any) -> list[Any]:
+    return list(action.params.params) if action.params is not None else []
+
+
+def _of_params(cond: ast.Expr, names: set[str]) -> ast.Expr | None:
+    """The parts of `cond` joined by `and` that read one of `names`, joined again
+    (None: no part does)."""
+    def parts(e: ast.Expr) -> list[ast.Expr]:
+        if isinstance(e, ast.Binary) and e.op == "and":
+            return parts(e.left) + parts(e.right)
+        return [e]
+
+    kept = [p for p in parts(cond) if any(path.parts[0] in names
+                                          for path in ast.paths(p))]
+    if not kept:
+        return None
+    joined = kept[0]
+    for p in kept[1:]:
+        joined = ast.Binary("and", joined, p, origin=p.origin)
+    return joined
 
 
 def _phrase(obj: Any, ctx: Context) -> ast.Phrase:
@@ -315,6 +358,7 @@ _SPECIAL: dict[str, Converter] = {
     "Removal": _removal,
     "SetupStep": _setup_step,
     "Phase": _phase,
+    "Link": _link,
     "Counter": _counter,
     "Phrase": _phrase,
     "Refurbish": _text_rule(ast.Refurbish, text="old", verb="kind"),
@@ -332,6 +376,7 @@ for _cls in (
     ast.BattleStep,
     ast.BattlePart,
     ast.Keyword,
+    ast.Check,
     ast.Term,
     ast.EventDecl,
     ast.EndCondition,
@@ -356,6 +401,7 @@ SECTION_RULES = {
     "KeywordsSection": "keywords",
     "EventsSection": "events",
     "EndgameSection": "endgame",
+    "ChecksSection": "checks",
     "LegalitySection": "legality",
     "PhrasesSection": "phrases",
     "InvariantsSection": "invariants",

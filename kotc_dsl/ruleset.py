@@ -235,6 +235,11 @@ class Ruleset:
         return [r for r in self.rules("battle") if isinstance(r, ast.BattleStep)]
 
     @property
+    def checks(self) -> list[ast.Check]:
+        """The checks made before any player is asked, in the order written."""
+        return [r for r in self.rules("checks") if isinstance(r, ast.Check)]
+
+    @property
     def limits(self) -> dict[str, ast.Limit]:
         """The bounds this edition states (the rest are kotc's: `kotc.dsl.limits`)."""
         return self._of("limits", ast.Limit)

@@ -122,6 +122,7 @@ LOG_EVENTS: dict[str, dict[str, str]] = {
     "game_over": {"winner": "player", "tied": "players", "criterion": "text",
                   "condition": "text"},
     "give": {"card": "card", "to": "player"},
+    "interrupted": {"player": "player", "action": "text"},
     "hp": {"player": "player", "hp": "value", "change": "value"},
     "link": {"player": "player", "link": "value"},
     "move": {"card": "card", "name": "text", "to": "text", "player": "player"},

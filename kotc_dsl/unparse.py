@@ -253,6 +253,7 @@ def _phase(r: ast.Phase) -> str:
         parts.append(" ".join(filter(None, [
             "opens", ", ".join(names), "throughout" if early else "",
             _opt(r.opens_cite) if k == len(groups) else ""])))
+    parts += [_node(w) for w in r.windows]
     head = _fill("phase {ident} {label:q} {position} {cite}", r)
     return f"{head} {_braces(parts)}"
 
@@ -368,13 +369,25 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.RecordField: "{name}: {type}",
     ast.DicePer: "dice_per {stat}",
     ast.DropLeavers: "drop leavers from {fields:,}",
-    ast.StepWindows: "windows after_each_step",
+    ast.StepWindows: lambda r: (
+        f"windows after {', '.join(r.steps)} round from attacker until all_pass "
+        f"after_action {r.after}" if r.steps else "windows after_each_step"),
     ast.NewChainAfterResolving: "new_chain after_resolving",
     ast.TargetsOnActivation: "targets on_activation",
     ast.SimultaneousSteps: "simultaneous {steps:,}",
     ast.ChainingActions: "chaining {actions:,}",
-    ast.ResponseOrder: "respond {direction} from_left_of last_actor until all_pass",
-    ast.ResolutionOrder: "resolve last_in_first_out",
+    ast.ResponseOrder: lambda r: (
+        f"respond {r.direction} {'from_left_of' if r.left else 'from'} last_actor "
+        "until all_pass"),
+    ast.ResolutionOrder: lambda r: (
+        "resolve top_link then respond from active" if r.top_link
+        else "resolve last_in_first_out"),
+    ast.Link: lambda r: " ".join(filter(None, [
+        "link", "rechecked" if r.rechecked else "",
+        f"from {unparse_expr(r.source)}" if r.source is not None else "",
+        _block(r.body)])),
+    ast.PhaseWindow: "window round from active until all_pass after_action {after} "
+                     "{cite}",
     ast.NoChainWhileResolving: "no_chaining_while_resolving",
     ast.DeployedInline: "deployed_spells inline",
     ast.PoppedWhileResolving: "popped_while_resolving {how}",
@@ -383,6 +396,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.PoppedBy: "popped_by placer",
     ast.CounterHosts: "counters_on {zone}",
     ast.Keyword: "keyword {ident} {label:q} {cost?} {params:params} {cite} {body:block}",
+    ast.Check: "check {ident} {label:q} {cite} {body:block}",
     ast.Term: "term {ident} {label:q} [{params:params}] [= {value}] [builtin {builtin}]",
     ast.EventDecl: "event {ident} {label:q} {params:params}",
     ast.EndCondition: "condition {ident} {label:q} [when {cond}] [on {event}]",

@@ -239,6 +239,8 @@ class Checker:
         self.block(r.run, self.scope())
         for a in r.opens:
             self.ref(r, a, self.actions, "action")
+        for extra in r.windows[1:]:
+            self.error(extra, f"phase '{r.name}' has one window; this is a second")
 
     def rule_Kept(self, r: ast.Kept) -> None:
         if r.name not in GAME_LISTS:
@@ -250,6 +252,11 @@ class Checker:
         if r.requires is not None:
             self.bool_expr(r.requires, scope)
         self.block(r.body, scope)
+        chaining = self.rs.setting("chain", "chaining")
+        if self.rs.has_chain and r.name not in (chaining.actions if chaining else ()):
+            for link in _links(r.body):
+                self.error(link, f"action '{r.name}' puts a link on the chain, but the "
+                                 "chain section's `chaining` does not list it")
 
     def rule_StandardActivation(self, r: ast.StandardActivation) -> None:
         self.bool_expr(r.cond, self.scope(source="card", ability="ability"))
@@ -273,6 +280,15 @@ class Checker:
                               f"declare {', '.join(sorted(BATTLE_FIELDS))}")
             seen.add(f.name)
             self.ref(f, f.type, RECORD_TYPES, "type of a record's field")
+
+    def rule_StepWindows(self, r: ast.StepWindows) -> None:
+        steps = [s.name for s in self.rs.battle_steps]
+        for step in r.steps:
+            if step not in steps:
+                self.error(r, f"windows after '{step}': no battle step of that name "
+                              f"(steps: {', '.join(steps) or 'none'})")
+        if len(set(r.steps)) != len(r.steps):
+            self.error(r, "windows after a step named twice")
 
     def rule_SimultaneousSteps(self, r: ast.SimultaneousSteps) -> None:
         order = [s.name for s in self.rs.battle_steps]
@@ -301,6 +317,12 @@ class Checker:
     def rule_ChainingActions(self, r: ast.ChainingActions) -> None:
         for a in r.actions:
             self.ref(r, a, self.actions, "action")
+
+    def rule_ResolutionOrder(self, r: ast.ResolutionOrder) -> None:
+        if r.top_link and self.rs.setting("chain", "respond") is None:
+            self.error(r, "`resolve top_link then respond from active` needs a "
+                          "`respond ...` rule in the chain section: the responses it "
+                          "goes back to")
 
     def rule_CounterHosts(self, r: ast.CounterHosts) -> None:
         self.ref(r, r.zone, self.zones, "zone")
@@ -332,6 +354,9 @@ class Checker:
         scope.keyword = r.name
         scope.calls = self.keyword_calls.setdefault(r.name, set())
         self.block(r.body, scope)
+
+    def rule_Check(self, r: ast.Check) -> None:
+        self.block(r.body, self.scope())
 
     def rule_Term(self, r: ast.Term) -> None:
         if r.builtin is not None and r.builtin not in BUILTIN_CONSTRUCTS:
@@ -946,6 +971,21 @@ class Checker:
             self.error(s, "`after battle` needs battle steps in the `battle` section")
         self.block(s.body, sc)
 
+    def stmt_Link(self, s: ast.Link, sc: Scope) -> None:
+        if not self.rs.has_chain:
+            self.error(s, "`link { ... }` puts a program on the chain, but the "
+                          "edition has no chain rules")
+        if s.rechecked and s.recheck is None:
+            self.error(s, "`link rechecked` checks again the `requires` of the "
+                          "action it is written in, where it reads the action's "
+                          "parameters: this one is in no action with such a "
+                          "`requires`")
+        if s.recheck is not None:
+            self.bool_expr(s.recheck, sc)
+        if s.source is not None:
+            self.typed(s.source, sc, "card", "the card a link is of")
+        self.block(s.body, sc)
+
     def stmt_Begin(self, s: ast.Begin, sc: Scope) -> None:
         if s.flow != "battle":
             self.error(s, f"`begin {s.flow}`: only a battle is begun so (`begin "
@@ -1245,3 +1285,14 @@ def _wider(a: str, b: str) -> str | None:
     if accepts(b, a):
         return b
     return None
+
+
+def _links(tree: object) -> list[ast.Link]:
+    """The `link { ... }` statements of a program, at any depth (not inside one)."""
+    if isinstance(tree, ast.Link):
+        return [tree]
+    if isinstance(tree, tuple):
+        return [link for x in tree for link in _links(x)]
+    if isinstance(tree, ast.Stmt):
+        return [link for v in vars(tree).values() for link in _links(v)]
+    return []

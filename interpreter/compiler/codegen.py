@@ -877,6 +877,10 @@ class Writer:
             with self.block(f"if {call}:"):  # else it ran here, with no frame
                 self.src.line("return 1")
 
+    def s_Link(self, st: ir.Link, i: int) -> None:
+        source = "None" if st.source is None else self.value(st.source)
+        self.src.line(f"g.referee.link(g, {st.body.id}, env, {source})")
+
     def s_After(self, st: ir.After, i: int) -> None:
         self.moved_on(i)
         body = self.const(self.blocks[st.body.id])

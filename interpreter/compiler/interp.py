@@ -402,6 +402,11 @@ class Interpreter:
         services.after_flow(g, st.flow, self.blocks[st.body.id], f.env)
         return PUSHED
 
+    def s_Link(self, st: ir.Link, g: Game, f: Frame) -> int:
+        source = None if st.source is None else self.value(st.source, g, f)
+        g.referee.link(g, st.body.id, f.env, source)
+        return NEXT
+
     def s_Begin(self, st: ir.Begin, g: Game, f: Frame) -> int:
         services.begin_flow(g, st, [self.value(e, g, f) for _, _, e in st.fields])
         return NEXT

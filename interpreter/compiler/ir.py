@@ -532,6 +532,17 @@ class After(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class Link(Stmt):
+    """`link { ... }`: the body put on the chain as a link of the frame's player,
+    with the frame's names; it runs as the link resolves (a rechecked link's
+    body is lowered as the test of its action's `requires`, the program or its
+    interruption)."""
+
+    body: Block
+    source: Expr | None = None  # the card the link is of
+
+
+@dataclass(frozen=True, slots=True)
 class Begin(Stmt):
     """`begin FLOW with FIELD = EXPR, ...`: a sub-flow entered with its record's
     first values, each field with the kind its record declares."""

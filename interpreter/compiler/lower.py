@@ -675,6 +675,18 @@ class Lowering:
                    sc: Scope) -> ir.Stmt:
         return ir.After(cite, s.flow, self.block(s.body, cite, where, sc))
 
+    def stmt_Link(self, s: ast.Link, cite: Cite, where: str,
+                  sc: Scope) -> ir.Stmt:
+        body = s.body
+        if s.recheck is not None:  # as it resolves: still legal, or interrupted
+            here = s.origin
+            interrupted = ast.Log("interrupted", (
+                ast.LogArg(value=ast.Path(("you",), origin=here), origin=here),
+                ast.LogArg(text=where.removeprefix("action "), origin=here),
+            ), origin=here)
+            body = (ast.If(s.recheck, s.body, (interrupted,), origin=here),)
+        return ir.Link(cite, self.block(body, cite, where, sc), self.opt(s.source, sc))
+
     def stmt_Begin(self, s: ast.Begin, cite: Cite, where: str,
                    sc: Scope) -> ir.Stmt:
         record = self.rs.battle_record

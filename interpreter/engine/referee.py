@@ -84,7 +84,8 @@ class Referee(Listing):
         "lose_conditions", "modifiers", "new_chain",
         "others_offer", "param_names", "part_blocks", "per_phase",
         "phase_blocks",
-        "places", "pop_at_once", "respond_way", "setup_from_first", "turn_way",
+        "places", "pop_at_once", "respond_from_actor", "respond_way",
+        "setup_from_first", "turn_way",
         "programs", "reaction_kinds", "reactions", "resolve_cite", "resolve_text",
         "resource_zones", "rs", "setup", "standard",
         "standard_per_player", "step_blocks", "step_cite", "step_offer",
@@ -123,7 +124,10 @@ class Referee(Listing):
         self.turn_cite = _cite(rs.setting("turn", "next_turn"))
         # which way turns and chain responses pass (`next_turn`, `respond`)
         self.turn_way = _way(rs.setting("turn", "next_turn"))
-        self.respond_way = _way(rs.setting("chain", "respond"))
+        respond = rs.setting("chain", "respond")
+        self.respond_way = _way(respond)
+        # the responses start with the last actor (`from last_actor`), not at its left
+        self.respond_from_actor = respond is not None and not respond.left
         self.link_cite = _cite(chaining)
         # once a chain has resolved in a phase, the others may start a new one
         self.new_chain = rs.setting("chain", "new_chain_after_resolving")
@@ -492,15 +496,28 @@ class Referee(Listing):
             ch.last_actor = actor
             ch.resolving = False
             # the chain is entered; its responses start from the left of the actor
-            g.runner.call(g, "chain", g.next_seat(actor, self.respond_way))
+            # (or with the actor)
+            g.runner.call(g, "chain", self.respond_seat(g, actor))
             g.stand("chain:open")
         else:
             links = ch.links
             links.append(link)
             ch.last_actor = actor
-            # the responses start again, from the left of the actor
-            g.runner.restart(g, "chain", g.next_seat(actor, self.respond_way))
+            # the responses start again, from the left of the actor (or with it)
+            g.runner.restart(g, "chain", self.respond_seat(g, actor))
         g.events.append(Linked(actor, len(ch.links), self.link_text))
+
+    def link(self, g: Game, block_id: int, env: dict[str, Any],
+             source: Any = None) -> None:
+        """`link [from CARD] { ... }`: the block, with the program's names, put on
+        the chain as a link of its player (and of the card, if one is named)."""
+        names = {k: v for k, v in env.items() if not k.startswith("__")}
+        self.add_link(g, block_id, names, source, env["you"])
+
+    def respond_seat(self, g: Game, actor: int) -> int:
+        """Whom the responses to a link of `actor` ask first: the player at its
+        left, or the actor itself (`respond ... from last_actor`)."""
+        return actor if self.respond_from_actor else g.next_seat(actor, self.respond_way)
 
     def pop_counter(self, g: Game, card: int, kind: str, seat: int,
                     cite: ast.Citation | None) -> None:

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kotc.dsl import ast
-from kotc.flowgraph.build import TURN_START, compile_ruleset
+from kotc.flowgraph.build import CHECKS, TURN_START, compile_ruleset
 from kotc.runtime.actions import Action, Decision
 from kotc.runtime.events import (
     FirstPlayer,
@@ -101,6 +101,9 @@ class RunNode:
         # the rule that asks, the kind of decision it asks (`Decision.resume`)
         "policy", "offers", "gate", "ask_when_empty", "auto_pass", "start",
         "after_action", "way", "close", "prompt", "cite", "resume",
+        # the stack: its resolution policy (`last_in_first_out`: every link in
+        # turn; `top_link`: the top one, then back to `again`, the responses)
+        "resolution", "again",
         # a return: the sub-flows whose callers pass through the window after it
         # (its `next`) before they are back; the event it logs as its sub-flow
         # ends, and the rule cited; whether programs wait for its end
@@ -142,6 +145,8 @@ class RunNode:
         self.prompt = ""
         self.cite: ast.Citation | None = None
         self.resume = ""
+        self.resolution = ""
+        self.again: RunNode | None = None
         self.through: frozenset[str] = frozenset()
         self.logs: str | None = None
         self.logs_cite: ast.Citation | None = None
@@ -197,7 +202,7 @@ class Runner:
         "engine", "referee", "tables", "nodes", "first", "turn_start", "entries",
         "turn_way", "turn_text", "turn_cite", "turn_limit_cite",
         "decision_limit_cite", "setup_from_first", "lose_checks", "end_checks",
-        "criteria", "stack_text", "per_phase",
+        "criteria", "stack_text", "per_phase", "checks", "checks_cite",
     )
 
     def __init__(self, engine: Engine):
@@ -223,6 +228,10 @@ class Runner:
         self.stack_text = referee.resolve_text
         self.per_phase = referee.per_phase
         P = engine.programs
+        # the checks made before anyone is asked (`checks` section), in order
+        self.checks = tuple(P.block(c.body, c.cite, f"check {c.name}")
+                            for c in rs.checks)
+        self.checks_cite = rs.checks[0].cite if rs.checks else None
         # each node's way out: its guarded edges in order, then the one taken
         # when none holds; skip edges with a guard are a step's skips
         for name, node in nodes.items():
@@ -323,12 +332,20 @@ class Runner:
                     else referee.others_offer if anytime else ())
             node.offers = referee.bindable(dict.fromkeys(tuple(d["offers"]) + more))
             node.gate = referee.counter_gate(node.offers)
-            if node.start == "left_of_last_actor":  # the way responses pass
-                node.way = referee.respond_way
+            if node.start in ("left_of_last_actor", "last_actor"):
+                node.way = referee.respond_way  # the way responses pass
+            elif node.start == "active":  # a phase's round: the way turns pass
+                node.way = referee.turn_way
             if node.record is not None and "/" in node.name:  # after a step
                 node.index = self.nodes[node.name.rpartition("/")[0]].index
         elif kind == "stack":
             node.visit = self._stack
+            node.resolution = d.get("resolution") or "last_in_first_out"
+            if node.resolution == "top_link":  # back to the responses
+                node.again = next(
+                    self.nodes[target]
+                    for _, target, e in graph.out_edges(node.name, data=True)
+                    if e["kind"] == "resolve")
         elif kind == "return":
             node.visit = self._return
             node.logs = d.get("logs")
@@ -671,12 +688,37 @@ class Runner:
     # Each policy asks and takes answers in its own pair of methods, chosen as the
     # node is compiled (`RunNode.visit`, `RunNode.answer`).
 
+    def _check_first(self, g: Game, node: RunNode) -> bool:
+        """Before a window asks anyone, the checks (`checks` section): a pass of
+        them all, in order, again while a pass changes something (logs an event);
+        the state checks, the game's end, follow each pass (`advance`). True
+        while a pass is under way (the window asks once it is done)."""
+        mark = len(g.events)
+        flags = g.flags
+        if flags.get("checked") == mark:  # nothing happened since the last pass
+            return False
+        flags["checked"] = mark
+        g.engine.bounds.check_work(g, 1, self.checks_cite)
+        trace = g.trace
+        if trace is not None and trace.at == CHECKS:  # it changed something
+            trace.move(CHECKS, "recheck")
+        else:
+            g.stand(node.name)
+            if trace is not None:
+                trace.move(CHECKS)
+        env = {"you": seat_of(g.active)}
+        for block in reversed(self.checks):
+            g.frames.append(Frame(block, dict(env)))
+        return True
+
     def _ask_active(self, g: Game, act: Activation) -> bool:
         """The active player, until they close the window; one with nothing to take
         but the close is asked only where `ask_when_empty` says so."""
         if act.stage == DONE:  # closed; its guards are read as it is left
             return True
         node = act.node
+        if self.checks and self._check_first(g, node):
+            return False
         g.stand(node.name)
         options = self.referee.options(g, g.active, node.offers)
         if not options and not node.ask_when_empty:
@@ -703,6 +745,10 @@ class Runner:
         passed in a row; one with nothing to take passes unasked where
         `auto_pass` says so."""
         node = act.node
+        if act.stage == BEGIN and node.start == "active":  # a phase's round
+            act.stage, act.seat, act.count = RUN, g.active, 0
+        if self.checks and self._check_first(g, node):
+            return False
         g.stand(node.name)
         asked = len(g.in_game)
         while act.count < asked:
@@ -728,6 +774,8 @@ class Runner:
             return
         if node.after_action == "next":  # the round goes on from the next seat
             act.count, act.seat = 0, g.next_seat(seat, node.way)
+        elif node.after_action == "actor":  # the actor is asked again
+            act.count = 0
         self.referee.take(g, seat, action)
 
     def _ask_others(self, g: Game, act: Activation) -> bool:
@@ -742,6 +790,8 @@ class Runner:
                     not in_play or in_play.keys().isdisjoint(gate))):
                 return True
             act.stage, act.count = RUN, 1
+        if self.checks and self._check_first(g, node):
+            return False
         g.stand(node.name)
         players = g.players
         n = len(players)
@@ -772,16 +822,29 @@ class Runner:
     # --- the stack and returns ---------------------------------------------------------
 
     def _stack(self, g: Game, act: Activation) -> bool:
-        """Resolve the newest link (last in, first out), one per visit."""
+        """Resolve the newest link (last in, first out), one per visit; under
+        `top_link`, only one, then back to the responses from the active player."""
         node = act.node
         ch = getattr(g, node.record)  # type: ignore[arg-type]
+        links = ch.links
+        if node.again is not None:  # `top_link`: one link per visit of the stack
+            if act.stage != BEGIN:
+                # it has resolved: with links left, the responses start again
+                # from the active player; else the chain closes
+                if links:
+                    ch.resolving = False
+                    act.node, act.stage, act.count, act.seat = (
+                        node.again, BEGIN, 0, g.active)
+                    return False
+                self.enter(g, act, node.next)
+                return self._return(g, act)
+            act.stage = RUN
         name = node.name
         if g.node != name:
-            key = f"chain length {len(ch.links)}"
+            key = f"chain length {len(links)}"
             g.usage[key] = g.usage.get(key, 0) + 1
         g.node = name  # each time: a traced game records each visit
         trace = g.trace
-        links = ch.links
         if trace is not None:  # into the stack, or round it for the next link
             trace.move(name, None if trace.at != name or not links else "resolve")
         if links:
@@ -812,6 +875,16 @@ class Runner:
             act.node, act.stage, act.count = node.next, RUN, 1  # type: ignore[assignment]
         else:
             stack.pop()
+            under = stack[-1] if stack else None
+            if under is not None and under.node.kind == "window" and (
+                    under.node.start == "active" or under.node.after_action == "actor"):
+                # back to a phase's round, or a round whose actor is asked again:
+                # it asks again from its first seat (the active player, or the
+                # record's), the passes counted anew
+                start = under.node.start
+                under.stage, under.count = RUN, 0
+                under.seat = g.active if start == "active" else getattr(
+                    getattr(g, under.node.record), start)  # type: ignore[arg-type]
         g.stand(node.name)
         if node.logs is not None:
             g.log(node.logs, node.logs_cite)
@@ -837,6 +910,7 @@ class Runner:
             return
         g.dirty = False
         trace = g.trace
+        out: list[int] = []  # the players this check finds out
         for name, cond, cite in self.lose_checks:
             # the seats as they were: one eliminated is not looked at again
             for s in g.in_game:
@@ -846,11 +920,12 @@ class Runner:
                         trace.move(LOSE)
                         trace.move(CHECK, "recheck")
                     eliminate(g, s, name, cite)
+                    out.append(s)
         env = {"you": seat_of(g.active)}
         flags = g.flags
         for name, flag, test, cite in self.end_checks:
             if flags.get(flag) or (test is not None and test(g, env)):
-                self.finish(g, name, cite)
+                self.finish(g, name, cite, out)
                 return
         if g.turn > 0 and g.players[g.active].eliminated:  # not in the setup
             self._turn_lost(g)
@@ -868,11 +943,17 @@ class Runner:
         g.step = ""
         g.events.append(TurnLost(g.active, _text(self.turn_cite)))
 
-    def finish(self, g: Game, why: str, cite: ast.Citation | None) -> None:
-        """The game is over: the winner by the criteria, in order."""
+    def finish(self, g: Game, why: str, cite: ast.Citation | None,
+               last_out: list[int] | None = None) -> None:
+        """The game is over: the winner by the criteria, in order, from every
+        player; or, where every player is out, from those who went out last
+        (`last_out`, at once: a draw between them where no criterion parts them),
+        not those out before."""
         if g.is_over:
             return
         remaining = [seat_of(p.seat) for p in g.players]
+        if last_out and all(p.eliminated for p in g.players):
+            remaining = [seat_of(s) for s in last_out]
         decided = None
         for name, keep, ev, _cite in self.criteria:
             if keep:

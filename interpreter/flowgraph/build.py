@@ -24,6 +24,7 @@ START = "start"
 TURN_START = "turn:start"
 GAME_OVER = "game_over"
 CHECK = "endgame:check"
+CHECKS = "endgame:checks"
 PLAY_SUBFLOWS = ("turn", "battle", "chain")
 
 
@@ -115,6 +116,7 @@ class _Builder:
         self.chain()
         self.forced_attacks()
         self.endgame()
+        self.checks()
         self.reactions()
         for number, (u, v, k) in enumerate(self.g.edges(keys=True)):
             self.g.edges[u, v, k]["id"] = number  # what traces name an edge by
@@ -204,7 +206,9 @@ class _Builder:
             for name in phase.opens_first:
                 self.open_action(src, name, cite, origin)
         leaving = self.phase_programs(phase, entry, src)
-        if phase.opens or self.anytime_rule is not None:
+        if phase.window is not None:
+            leaving = self.round_window(phase, phase.window, entry, leaving)
+        elif phase.opens or self.anytime_rule is not None:
             leaving = self.window(phase, entry, leaving)
         return leaving + passing_by
 
@@ -279,6 +283,30 @@ class _Builder:
         return [_Pending(others, "pass", "all others pass", cite=rule.cite,
                          origin=rule.origin)]
 
+    def round_window(self, phase: ast.Phase, rule: ast.PhaseWindow, entry: str,
+                     leaving: list[_Pending]) -> list[_Pending]:
+        """The phase's window as a round (`window round from active until
+        all_pass ...`): what it opens and what is open at any time, offered to each
+        player in turn from the active player until all pass in a row; a chain
+        entered from it comes back to it from the active player."""
+        cite = rule.cite or phase.opens_cite or phase.cite
+        origin = rule.origin
+        after = "actor" if rule.after == "ask_actor" else "next"
+        win = self.node(f"{entry}/actions", f"{phase.title}: actions", "window",
+                        "turn", rule=phase, cite=cite, origin=origin, policy="round",
+                        start="active", auto_pass=True, after_action=after,
+                        offers=list(phase.opens), anytime="all", prompt=phase.label,
+                        decision="phase",
+                        detail=["each player in turn from the active player",
+                                "until all pass in a row",
+                                "after an action: " + ("the actor again"
+                                                       if after == "actor"
+                                                       else "the next player")])
+        self.land(leaving, win)
+        for name in phase.opens:
+            self.open_action(win, name, cite, origin)
+        return [_Pending(win, "pass", "all pass in a row", cite=cite, origin=origin)]
+
     def others_actions(self) -> list[str]:
         """The actions open at any time that players other than the active one may
         take: all but giving the game up (`Ruleset.concessions`)."""
@@ -298,6 +326,10 @@ class _Builder:
                       anytime=anytime)
         if name in self.chaining:
             self.g.add_edge(node, "@chain", kind=CALL_KIND, **common)
+            if _contains(body, ast.Begin):  # its link, as it resolves, begins one
+                self.g.add_edge(node, "@battle", kind=CALL_KIND,
+                                **{**common, "action": None,
+                                   "label": f"{name}: the battle its link begins"})
         elif _contains(body, ast.Begin):
             self.g.add_edge(node, "@battle", kind=CALL_KIND, **common)
         elif _contains(body, ast.EndGame):
@@ -331,17 +363,22 @@ class _Builder:
         joined = set(together.steps[:-1]) if together else set()
         offers = self.chaining_order if windows is not None else []
         open_between = bool(offers or self.others_actions())
+        # after the steps named (a round from the attacker, as a phase's), or
+        # after each; whom a window asks after an action
+        chosen = set(windows.steps) if windows is not None and windows.steps else None
+        after = ("actor" if windows is not None and windows.after == "ask_actor"
+                 else "next")
         for s in self.rs.battle_steps:
             nid = self.node(f"battle:{s.name}", s.title, "battle_step", "battle",
                             rule=s, detail=[", ".join(s.ops)], marks=s.name,
                             level="step", record="battle", atomic=True,
                             joined=s.name in joined)
-            if not open_between:
+            if not open_between or chosen is not None and s.name not in chosen:
                 continue
             rule = windows if offers else self.anytime_rule
             win = self.node(f"{nid}/window", f"after {s.title}", "window", "battle",
                             rule=rule, policy="round", start="attacker",
-                            auto_pass=True, after_action="next", offers=offers,
+                            auto_pass=True, after_action=after, offers=offers,
                             anytime="others", prompt="act between battle steps",
                             record="battle", decision="battle")
             for name in sorted(offers):
@@ -471,8 +508,11 @@ class _Builder:
             last = self.node("chain:respond", "Responses", "chain_respond", "chain",
                              rule=respond, detail=[
                                  f"each player in turn, {respond.direction}",
-                                 "from the left of the last actor"],
-                             policy="round", start="left_of_last_actor",
+                                 "from the left of the last actor" if respond.left
+                                 else "from the last actor, again after each link"],
+                             policy="round",
+                             start="left_of_last_actor" if respond.left
+                             else "last_actor",
                              auto_pass=False, after_action="stay",
                              offers=self.chaining_order,
                              prompt="respond to the chain", record="chain",
@@ -485,9 +525,13 @@ class _Builder:
             self.g.nodes[last]["stuck"] = "the chain section has no `resolve` rule"
             self.connect_calls("chain", opened, None, "", "")
             return
+        top = lifo.top_link and respond is not None
         resolve = self.node("chain:resolve", "Resolve", "chain_resolve", "chain",
-                            rule=lifo, detail=["newest link first"],
-                            resolution="last_in_first_out", record="chain")
+                            rule=lifo, detail=[
+                                "the top link, then the responses again" if top
+                                else "newest link first"],
+                            resolution="top_link" if top else "last_in_first_out",
+                            record="chain")
         for extra in ("no_chaining_while_resolving", "deployed_spells_inline"):
             rule = setting("chain", extra)
             if rule is not None:
@@ -496,8 +540,12 @@ class _Builder:
         passed = "all pass in a row" if respond is not None else ""
         self.edge(last, resolve, "next", passed, cite=(respond or lifo).cite,
                   origin=(respond or lifo).origin)
-        self.edge(resolve, resolve, "resolve", "links remain", cite=lifo.cite,
-                  origin=lifo.origin)
+        if top:  # one link, then the window again from the active player
+            self.edge(resolve, last, "resolve", "links remain: from the active player",
+                      cite=lifo.cite, origin=lifo.origin)
+        else:
+            self.edge(resolve, resolve, "resolve", "links remain", cite=lifo.cite,
+                      origin=lifo.origin)
         close = self.node("chain:close", "Chain closes", "chain_close", "chain",
                           rule=lifo, record="chain", after="chain")
         self.edge(resolve, close, "next", "no links left", cite=lifo.cite,
@@ -518,6 +566,30 @@ class _Builder:
             self.edge(again, opened, "respond", name, action=name, cite=renew.cite,
                       origin=renew.origin)
         self.connect_calls("chain", opened, close, "chain closed", "", again)
+
+    # --- checks before anyone is asked ---------------------------------------------
+
+    def checks(self) -> None:
+        """The checks made before any player is asked in any window (`checks`
+        section): one node, entered from every window before it asks, run again
+        while a pass changes something, then the game's end checked, then back."""
+        checks = self.rs.checks
+        if not checks:
+            return
+        first = checks[0]
+        self.node(CHECKS, "Checks before anyone is asked", "checks", "endgame",
+                  rule=first, detail=[line for c in checks for line in _check_lines(c)]
+                  + ["again while a pass changes something"])
+        for nid, data in list(self.g.nodes(data=True)):
+            if data["kind"] == "window":
+                self.edge(nid, CHECKS, "checks", "before anyone is asked",
+                          cite=first.cite, origin=first.origin)
+                self.edge(CHECKS, nid, "resume", "a pass changed nothing",
+                          cite=first.cite, origin=first.origin)
+        self.edge(CHECKS, CHECKS, "recheck", "a pass changed something",
+                  cite=first.cite, origin=first.origin)
+        self.edge(CHECKS, CHECK, "endgame", cite=self.g.nodes[CHECK]["cite"],
+                  origin=self.g.nodes[CHECK]["origin"])
 
     # --- endgame -----------------------------------------------------------------
 
@@ -559,6 +631,11 @@ class _Builder:
             self.edge(src, GAME_OVER, "over", f"a safety limit on {what}",
                       cite=ast.Citation("Endgame", f"a safety limit on {what}",
                                         self.rs.name), origin=self.rs.origin)
+
+
+def _check_lines(check: ast.Check) -> list[str]:
+    """A check as its node lists it: its title, then its program."""
+    return [f"{check.title}:"] + ["  " + line for line in _lines(check.body)]
 
 
 def _lines(body: ast.Block) -> list[str]:

@@ -18,7 +18,7 @@ from .flow import CALL_KIND, RETURN_KIND, EdgeData, FlowGraph
 
 __all__ = ["check_flow", "check_ruleset"]
 
-_HUBS = frozenset({"endgame_check"})
+_HUBS = frozenset({"endgame_check", "checks"})
 
 
 def check_ruleset(ruleset: Ruleset) -> list[Diagnostic]:

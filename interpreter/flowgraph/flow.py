@@ -56,6 +56,7 @@ ROLE_KIND = {
     "program": "step", "choice": "step", "window": "window", "battle_step": "step",
     "battle_end": "return", "chain_open": "step", "chain_respond": "window",
     "chain_resolve": "stack", "chain_close": "return", "endgame_check": "check",
+    "checks": "check",
     "eliminated": "step", "game_over": "end",
 }
 # Window policies (a window's `policy`): `active` asks the active player until they

@@ -56,6 +56,7 @@ _NODE_STYLE: dict[str, DotAttrs] = {
     "chain_resolve": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
     "chain_close": dict(shape="box", style="rounded,filled", fillcolor="#e4dcf3"),
     "endgame_check": dict(shape="box", style="rounded,filled", fillcolor="#f8d7d7"),
+    "checks": dict(shape="box", style="rounded,filled", fillcolor="#f8d7d7"),
     "eliminated": dict(shape="box", style="rounded,filled", fillcolor="#f8d7d7"),
     "game_over": dict(shape="box", style="rounded,filled,bold", fillcolor="#f4b6b6",
                       peripheries="2"),
@@ -80,6 +81,7 @@ _EDGE_STYLE = {
     "lose": dict(style="dashed", color="#b22222", fontcolor="#b22222"),
     "over": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
     "recheck": dict(color="#b22222", fontcolor="#b22222"),
+    "checks": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
     "endgame": dict(style="dotted", color="#b22222", fontcolor="#b22222"),
 }
 _STATUS_STYLE = {
@@ -105,6 +107,7 @@ _ROLE_MEANING = {
     "chain_resolve": "links resolve",
     "chain_close": "the chain closes",
     "endgame_check": "the endgame is checked",
+    "checks": "checked before anyone is asked",
     "eliminated": "a player is out",
     "game_over": "the game is over",
     "anytime": "actions open at any time",
@@ -127,6 +130,7 @@ _KIND_MEANING = {
     "lose": "a player loses",
     "over": "a safety limit ends the game",
     "recheck": "checked again",
+    "checks": "checked before anyone is asked",
     "endgame": "the game may end here",
 }
 _MARK_MEANING = {"added": "added", "removed": "removed", "changed": "changed"}

@@ -131,6 +131,22 @@ CASES: dict[str, Case] = {
                                        "player, not cards"),
     "after_unknown_flow": one(5, 48, "`after phase`: a program waits so only for a "
                                      "sub-flow (chain, battle)"),
+    "check_calls_unknown_keyword": one(5, 37, "unknown keyword 'smite'"),
+    "windows_after_unknown_step": one(5, 3, "windows after 'rally': no battle step "
+                                            "of that name"),
+    "link_from_a_player": one(5, 47, "the card a link is of must be card"),
+    "phase_with_two_windows": one(7, 5, "phase 'action' has one window; this is a "
+                                        "second"),
+    "top_link_without_responses": one(6, 3, "`resolve top_link then respond from "
+                                            "active` needs a `respond ...` rule"),
+    "link_rechecked_without_requires": one(5, 37, "`link rechecked` checks again the "
+                                                  "`requires` of the action"),
+    "link_without_chain": one(5, 64, "puts a program on the chain, but the edition "
+                                     "has no chain rules"),
+    "link_in_an_action_that_does_not_chain": one(6, 15, "action 'shout' puts a link "
+                                                        "on the chain, but the chain "
+                                                        "section's `chaining` does not "
+                                                        "list it"),
     "keep_unknown_list": one(5, 3, "the game keeps no list 'spoils'; a ruleset may "
                                    "keep victims"),
     "drop_leavers_from_no_list": one(5, 3, "drop leavers from 'victim': no list of "
