@@ -143,7 +143,8 @@ class Writer:
     Args:
         blocks: the runtime blocks by number (what a statement pushes).
         fn: makes the function of an expression (a waiting statement's).
-        simple_fn: makes the function running a simple block's statements.
+        simple_fn: makes the function running a frameless block's statements
+            (a simple one's, for a `for each`'s body).
         terms: each term's parameters and function (for a term not written in
             place), by name.
         counter_kinds: each counter's kind (`is proactive`).
@@ -170,6 +171,9 @@ class Writer:
         self.consts: dict[str, Any] = {}
         self._names: dict[int, str] = {}  # id of a constant -> its name
         self.count = 0
+        # whether the statements run in a frame of their own (`f`), which a tail
+        # moves on before it pushes; a frameless block's do not (`frameless_body`)
+        self.framed = True
 
     # --- names ----------------------------------------------------------------------
 
@@ -537,14 +541,36 @@ class Writer:
         }.get(e.kind, f"{x} == {n}")
         return f"({test})"
 
+    def e_Exists(self, e: ir.Exists) -> str:
+        if isinstance(e.what, ir.Where):  # up to the first element it keeps
+            return self.kept(e.what, first=True)
+        x = self.atom(e.what)
+        if self.listed(e.what):
+            return f"(len({x}) > 0)"
+        is_empty = self.const(BUILTINS["is_empty"])
+        return f"(len({x}) > 0 if type({x}) is list else not {is_empty}(g, {x}))"
+
     def e_Where(self, e: ir.Where) -> str:
+        return self.kept(e, first=False)
+
+    def kept(self, e: ir.Where, first: bool) -> str:
+        """The elements a `where` keeps, as a new list; `first`: whether it keeps
+        any, the loop left at the first."""
         items = self.items(e.base)
         out = self.tmp()
-        self.src.line(f"{out} = []")
+        self.src.line(f"{out} = {'False' if first else '[]'}")
+
+        def keep(x: str) -> None:
+            if first:
+                self.src.line(f"{out} = True")
+                self.src.line("break")
+            else:
+                self.src.line(f"{out}.append({x})")
+
         if e.slot is not None:
             with self.block(f"for {e.slot} in {items}:"), self.block(
                     f"if {self.test(e.cond)}:"):
-                self.src.line(f"{out}.append({e.slot})")
+                keep(e.slot)
             return out
         # the element's name, by the first element's kind, bound in the environment
         # (read from there, not from a local the function holds it in)
@@ -557,7 +583,7 @@ class Writer:
             with self.block("try:"), self.block(f"for {x} in {items}:"):
                 self.src.line(f"env[{var}] = {x}")
                 with self.block(f"if {self.test(e.cond)}:"):
-                    self.src.line(f"{out}.append({x})")
+                    keep(x)
             with self.block("finally:"):
                 with self.block(f"if {saved} is _MISSING:"):
                     self.src.line(f"env.pop({var}, None)")
@@ -593,12 +619,21 @@ class Writer:
         src.depth = depth
         src.line("return 0")
 
-    def simple_body(self, stmts: tuple[ir.Stmt, ...]) -> None:
-        """A simple block's statements, run with no frame of their own (`for each`'s
-        body, a keyword's): `run(g, env)`."""
+    def frameless_body(self, stmts: tuple[ir.Stmt, ...]) -> None:
+        """A frameless block's statements, run with no frame of their own (`for
+        each`'s simple body, a keyword's, a step's): `run(g, env)`, which returns
+        1 (`PUSHED`) where its tail pushed a frame, else 0."""
+        self.framed = False
         self.src.line("frames = g.frames")
         for i, st in enumerate(stmts):
             self.stmt(st, i)
+        self.src.line("return 0")
+
+    def moved_on(self, i: int) -> None:
+        """A tail at `i` moves its frame past itself before it pushes (none to
+        move where the block runs with no frame)."""
+        if self.framed:
+            self.src.line(f"f.pc = {i + 1}")
 
     def stmt(self, st: ir.Stmt, i: int) -> None:
         """Statement `st`, at position `i` of the frame's block (or in a branch of
@@ -838,7 +873,7 @@ class Writer:
         call = (f"g.call_keyword({st.keyword!r}, {{{given}}}, {env}, {st.cost}, "
                 f"{self.cite(st)})")
         with self._when(tests):
-            self.src.line(f"f.pc = {i + 1}")
+            self.moved_on(i)
             with self.block(f"if {call}:"):  # else it ran here, with no frame
                 self.src.line("return 1")
 
@@ -847,7 +882,7 @@ class Writer:
         self.src.line(f"g.referee.link(g, {st.body.id}, env, {source})")
 
     def s_After(self, st: ir.After, i: int) -> None:
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         body = self.const(self.blocks[st.body.id])
         self.src.line(f"services.after_flow(g, {st.flow!r}, {body}, env)")
         self.src.line("return 1")
@@ -882,12 +917,12 @@ class Writer:
 
     def s_Emit(self, st: ir.Emit, i: int) -> None:
         fields = ", ".join(f"{p!r}: {self.atom(a)}" for p, a in st.args)
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         self.src.line(f"g.emit({st.event!r}, {{{fields}}}, env, {self.cite(st)})")
         self.src.line("return 1")
 
     def s_Resolve(self, st: ir.Resolve, i: int) -> None:
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         then = "None" if st.then is None else self.const(self.blocks[st.then.id])
         what = self.atom(st.what)
         self.src.line(f"g.resolve({what}, env, {self.cite(st)}, {then})")
@@ -906,7 +941,7 @@ class Writer:
             else:
                 self.src.line(f"services.rolled(g, {self.const(group)}, {dice}, env)")
             rolled.append((dice, who))
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         if len(rolled) == 1:  # most often: the dice announced here, the last first
             (dice, who), d = rolled[0], self.tmp()
             with self.block(f"for {d} in reversed({dice}):"):
@@ -918,7 +953,7 @@ class Writer:
         self.src.line("return 1")
 
     def s_Pop(self, st: ir.Pop, i: int) -> None:
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         target = self.atom(st.target)
         kind = self.atom(st.kind)
         self.src.line(f"g.pop_counter({target}, {kind}, env['you'], {self.cite(st)})")
@@ -941,7 +976,7 @@ class Writer:
             for st in block.stmts:
                 self.stmt_in_place(st, i)
             return
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         self.src.line(f"frames.append(Frame({self.const(self.blocks[block.id])}, env))")
         self.src.line("return 1")
 
@@ -973,7 +1008,7 @@ class Writer:
     def push_rounds(self, body: str, n: str, i: int) -> None:
         """The `repeat` at `i`: its body's block `body` pushed to go round `n`
         times (none: nothing), the frame moved past the `repeat` first."""
-        self.src.line(f"f.pc = {i + 1}")
+        self.moved_on(i)
         with self.block(f"if {n} > 0:"):
             self.src.line(f"frames.append(Frame({body}, env, ['repeat', {n}]))")
         self.src.line("return 1")
@@ -999,6 +1034,7 @@ class WindowWriter(Writer):
         with self.block("if made.namer is not g.namer:"):
             src.line(f"made = {kept}[0] = Made(g.namer)")
         self.card_kinds = {"card", "ability", "counter", *listing.card_types}
+        self.used_by_last = listing.used_by_last
         self.known = {"you": "you"}
         self.resources = self.tmp()  # the resources to pay with, counted when first read
         src.line(f"{self.resources} = None")
@@ -1339,7 +1375,7 @@ class WindowWriter(Writer):
         table = self.table[act.name]  # where such cards lie: (zone, designs)...
         with self.block(f"if {table}:"):
             if card.source is None:  # the cards the player may use, in card order
-                pool = self.into(f"listing.users_cards(g, seat, {table})")
+                pool = self.users_cards(table)
             else:  # those drawn from its `in`, in its order: {zone: designs}
                 self.env_for(card.source)
                 items, c = self.items(card.source), self.tmp()
@@ -1348,6 +1384,23 @@ class WindowWriter(Writer):
                     f"if g.cards[{c}].design "
                     f"in {table}.get(g.cards[{c}].zone, ())]")
             self.abilities_of(act, a, pool, narrow)
+
+    def users_cards(self, table: str) -> str:
+        """`Listing.users_cards` of the window's `table` (zone, designs), the
+        player's own zones scanned here: a local holding them in card order."""
+        src, pool = self.src, self.tmp()
+        zone, designs, x = self.tmp(), self.tmp(), self.tmp()
+        zones = self.into("g.players[seat].zones")
+        src.line(f"{pool} = []")
+        with (self.block(f"for {zone}, {designs} in {table}:"),
+              self.block(f"for {x} in {zones}[{zone}]:"),
+              self.block(f"if g.cards[{x}].design in {designs}:")):
+            src.line(f"{pool}.append({x})")
+        if self.used_by_last:  # and those it last had in play, lying elsewhere
+            with self.block("if g.away:"):
+                src.line(f"{pool} += listing.away_cards(g, seat, {table})")
+        src.line(f"{pool}.sort()")
+        return pool
 
     def abilities_of(self, act: Any, a: str, pool: str, narrow: str) -> None:
         plan, src = act.plan, self.src
@@ -1472,7 +1525,8 @@ def _is_bool(e: ir.Expr) -> bool:
         return e.kind != "pawn"
     if isinstance(e, (ir.ChainField, ir.BattleField)):
         return e.name in ("open", "ongoing")
-    return isinstance(e, (ir.Compare, ir.Not, ir.And, ir.Or, ir.In, ir.InOwnZone))
+    return isinstance(e, (ir.Compare, ir.Not, ir.And, ir.Or, ir.In, ir.InOwnZone,
+                          ir.Exists))
 
 
 def _is_distinct(e: ir.Expr) -> bool:

@@ -224,7 +224,17 @@ class Interpreter:
             return g.engine.programs.counter_kinds.get(x) == e.name
         return x == e.name
 
+    def e_Exists(self, e: ir.Exists, g: Game, env: Env, loc: Locals) -> Any:
+        if isinstance(e.what, ir.Where):  # up to the first element it keeps
+            return bool(self.kept(e.what, g, env, loc, first=True))
+        return bool(as_items_of(self.evaluate(e.what, g, env, loc)))
+
     def e_Where(self, e: ir.Where, g: Game, env: Env, loc: Locals) -> Any:
+        return self.kept(e, g, env, loc, first=False)
+
+    def kept(self, e: ir.Where, g: Game, env: Env, loc: Locals,
+             first: bool) -> list[Any]:
+        """The elements a `where` keeps, in order (`first`: up to the first)."""
         items = as_items_of(self.evaluate(e.base, g, env, loc))
         if not items:
             return []
@@ -235,6 +245,8 @@ class Interpreter:
                 inner[e.slot] = x
                 if self.evaluate(cond, g, env, inner):
                     out.append(x)
+                    if first:
+                        break
             return out
         # the element's name, by the first element's kind, bound in the environment
         var = element_name(items[0])
@@ -245,6 +257,8 @@ class Interpreter:
                 env[var] = x
                 if self.evaluate(cond, g, env, loc):
                     out.append(x)
+                    if first:
+                        break
         finally:
             if saved is missing:
                 env.pop(var, None)

@@ -11,9 +11,10 @@ read whose kind is not known when the program is compiled is a `DynAttr`, read
 by the one function that looks at the value (`services.attr`).
 
 Statements know whether they may wait for a decision (`waits`) or push a frame
-(`pushes`); a block of statements that do neither is `simple` and runs without a
-frame of its own, by both backends alike, so the frames a state holds mean the
-same whichever backend made them.
+(`pushes`); a block of statements that do neither is `simple`, and one that never
+waits and may push only as its last act (its tail) is `frameless`: both run
+without a frame of their own, by both backends alike, so the frames a state holds
+mean the same whichever backend made them.
 
 Every node is a frozen, slotted dataclass: hashable, so generated code is cached
 by the form it was written from.
@@ -313,6 +314,15 @@ class Is(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class Exists(Expr):
+    """Whether a collection holds anything (`count(xs) > 0`; `count(xs) == 0` is
+    its negation): a `where` read up to the first element its test keeps, any
+    other value's items looked at as `count` looks at them."""
+
+    what: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class Where(Expr):
     """`base where cond`. With `slot`, every element is of one kind, bound to that
     local; with none, each element is bound in the environment under the name its
@@ -336,6 +346,14 @@ class Stmt:
     # on first): class-wide for most, per statement for some (`If`, `Repeat`...)
     waits: ClassVar[bool] = False
     pushes: ClassVar[bool] = False
+    # whether it reads or changes its own frame (its event, the frame below)
+    reads_frame: ClassVar[bool] = False
+
+    @property
+    def framed(self) -> bool:
+        """It, or a statement of a branch it may run in its frame's place, reads
+        its own frame: it runs only in a frame."""
+        return self.reads_frame
 
     @property
     def simple(self) -> bool:
@@ -354,7 +372,9 @@ class Block:
     """Statements run in order, with the rule they come from and a number (a saved
     frame names its block by number). `simple`: none of them waits or pushes;
     `inline`: an `if` runs this branch in its own frame's place (simple
-    statements, the last of which may be a tail)."""
+    statements, the last of which may be a tail); `framed`: some statement reads
+    its own frame; `frameless`: inline and not framed, so it runs with no frame
+    at all (`vm.Block.in_place`), leaving on top the frame its tail pushes."""
 
     id: int
     stmts: tuple[Stmt, ...]
@@ -362,13 +382,18 @@ class Block:
     where: str
     simple: bool = field(init=False, compare=False)
     inline: bool = field(init=False, compare=False)
+    framed: bool = field(init=False, compare=False)
+    frameless: bool = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         stmts = self.stmts
         simple = all(s.simple for s in stmts)
         inline = not stmts or (all(s.simple for s in stmts[:-1]) and stmts[-1].tail)
+        framed = any(s.framed for s in stmts)
         object.__setattr__(self, "simple", simple)
         object.__setattr__(self, "inline", inline)
+        object.__setattr__(self, "framed", framed)
+        object.__setattr__(self, "frameless", inline and not framed)
 
 
 # simple statements: they never wait nor push
@@ -566,10 +591,14 @@ class HandOver(Stmt):
     """The targets chosen on activation, handed to the link (or resolution) the
     activation makes: the frame below."""
 
+    reads_frame = True
+
 
 @dataclass(frozen=True, slots=True)
 class MakeLink(Stmt):
     """The link an activation makes, once its cost is paid and its targets chosen."""
+
+    reads_frame = True
 
 
 # statements that may push a frame, having moved their own on first (tails)
@@ -643,6 +672,10 @@ class If(Stmt):
         return self.then.simple and (self.otherwise is None or self.otherwise.simple)
 
     @property
+    def framed(self) -> bool:
+        return self.then.framed or (self.otherwise is not None and self.otherwise.framed)
+
+    @property
     def tail(self) -> bool:
         return True
 
@@ -661,6 +694,10 @@ class Repeat(Stmt):
         return self.body.simple
 
     @property
+    def framed(self) -> bool:
+        return self.body.framed
+
+    @property
     def tail(self) -> bool:
         return True
 
@@ -672,6 +709,7 @@ class CallBody(Stmt):
     keyword: str
     params: tuple[str, ...]
     pushes = True
+    reads_frame = True  # the event the reactions before it may have changed
 
 
 # statements that may wait for a decision

@@ -369,22 +369,29 @@ class Listing:
         """The cards whose abilities `seat` may use, in the order they were made,
         of the designs `by_zone` gives for each zone: those in the player's own
         zones and, where the rules say `used_by last_controller`, those in other
-        players' zones that the player last had in play (the action and the
-        ability's condition then say whether it may)."""
+        players' zones that the player last had in play (`away_cards`; the action
+        and the ability's condition then say whether it may). A written window
+        scans the player's own zones in place (`codegen.WindowWriter`)."""
         cards, zones = g.cards, g.players[seat].zones
         pool = [c for z, designs in by_zone for c in zones[z]
                 if cards[c].design in designs]
         if self.used_by_last and g.away:
-            # those it last had in play that lie with another player: the game
-            # keeps them (`Game.away`), so no other player's zone is looked through
-            where = dict(by_zone)
-            for c in g.away:
-                card = cards[c]
-                if card.last_controller == seat and card.design in where.get(
-                        card.zone, ()):
-                    pool.append(c)
+            pool += self.away_cards(g, seat, by_zone)
         pool.sort()
         return pool
+
+    @staticmethod
+    def away_cards(g: Game, seat: Seat, by_zone: ByZone) -> list[int]:
+        """Of the cards `seat` last had in play that lie with another player (the
+        game keeps them, `Game.away`, so no other player's zone is looked
+        through), those of the designs `by_zone` gives for the zone each is in."""
+        cards, where = g.cards, dict(by_zone)
+        found = []
+        for c in g.away:
+            card = cards[c]
+            if card.last_controller == seat and card.design in where.get(card.zone, ()):
+                found.append(c)
+        return found
 
     def sources_by_zone(self, g: Game, act: CompiledAction, i: int,
                         narrow: str) -> ByZone:

@@ -278,6 +278,9 @@ class Lowering:
                                        else (side,))]
                     return ir.Join(tuple(parts)), CARDS, True
             return ir.Arith(op, left, right), kind, sure
+        exists = existence(op, left, right)
+        if exists is not None:
+            return exists, None, False
         return ir.Compare(op, left, right), None, False
 
     def path(self, parts: tuple[str, ...], sc: Scope) -> tuple[ir.Expr, str | None, bool]:
@@ -825,6 +828,41 @@ class Lowering:
                 continue  # not a test this look can read
             kinds = kinds - passing if negated else passing
         return frozenset(kinds)
+
+
+# a count compared with these numbers is a test of whether a collection holds
+# anything (True) or nothing (False)
+_EXISTENCE = {(">", 0): True, (">=", 1): True, ("!=", 0): True,
+              ("==", 0): False, ("<", 1): False, ("<=", 0): False}
+
+
+def existence(op: str, left: ir.Expr, right: ir.Expr) -> ir.Expr | None:
+    """`count(xs) > 0` (or `>= 1`, `!= 0`) as a test of whether `xs` holds
+    anything, which stops at the first element it finds; `count(xs) == 0` (or
+    `< 1`, `<= 0`) as its negation. None: no such comparison."""
+    if not (isinstance(left, ir.Builtin) and left.func == "count"
+            and isinstance(right, ir.Const) and type(right.value) is int):
+        return None
+    holds = _EXISTENCE.get((op, right.value))
+    if holds is None:
+        return None
+    found = any_of(left.args[0])
+    return found if holds else ir.Not(found)
+
+
+def any_of(what: ir.Expr) -> ir.Expr:
+    """Whether `what` holds anything: collections joined hold something where one
+    of them does (read in order, up to the first that does)."""
+    if isinstance(what, ir.With):  # a term written in place: what its body holds
+        return ir.With(what.slots, what.values, any_of(what.body))
+    if isinstance(what, ir.Builtin) and what.func == "concat":
+        return ir.Or(any_of(what.args[0]), any_of(what.args[1]))
+    if isinstance(what, ir.Join):
+        found = any_of(what.parts[-1])
+        for part in reversed(what.parts[:-1]):
+            found = ir.Or(any_of(part), found)
+        return found
+    return ir.Exists(what)
 
 
 def locals_read(e: Any) -> set[str]:

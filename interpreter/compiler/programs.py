@@ -132,9 +132,10 @@ class Programs:
         """Runtime blocks for the blocks lowered since the last."""
         forms = self.lowering.blocks
         for form in forms[len(self.blocks):]:
-            # a program that neither waits nor pushes may run with no frame of its
-            # own (`Block.in_place`): a keyword's does (`Game.call_keyword`)
-            in_place = self._first_run(form) if form.simple else None
+            # a program that never waits, and pushes only as its last act, may
+            # run with no frame of its own (`Block.in_place`): a keyword's does
+            # (`Game.call_keyword`), and a step's (`Runner`)
+            in_place = self._first_run(form) if form.frameless else None
             self.blocks.append(Block(form, self._go(form), in_place))
 
     def _go(self, form: ir.Block) -> Callable[[Any, Frame], int]:
@@ -162,23 +163,24 @@ class Programs:
         where = f"block {form.id}: {form.where}"
         return compiled("go", "g, f", writer.src.text(), where, writer.namespace())
 
-    def _simple(self, form: ir.Block) -> Callable[[Any, dict[str, Any]], None]:
-        """The statements of a simple block, as a function `(game, env)` run with no
-        frame of its own (a `for each`'s body, a keyword's program)."""
+    def _simple(self, form: ir.Block) -> Callable[[Any, dict[str, Any]], int]:
+        """The statements of a frameless block, as a function `(game, env)` run with
+        no frame of its own (a `for each`'s simple body, a keyword's program, a
+        step's): `NEXT`, or `PUSHED` where its last statement pushed a frame."""
         if self.backend == "reference":
-            stmts, block = form.stmts, self.blocks[form.id]
-            run = self.interpreter.run_simple
-            return lambda g, env: run(g, Frame(block, env), stmts)
+            block = self.blocks[form.id]
+            run = self.interpreter.in_place
+            return lambda g, env: run(form, g, Frame(block, env))
         writer = self._writer()
-        writer.simple_body(form.stmts)
+        writer.frameless_body(form.stmts)
         where = f"block {form.id}: {form.where}, in place"
         return compiled("run", "g, env", writer.src.text(), where, writer.namespace())
 
-    def _first_run(self, form: ir.Block) -> Callable[[Any, dict[str, Any]], None]:
-        """A simple block's `in_place`, written when first run."""
-        def first_run(g: Any, env: dict[str, Any]) -> None:
+    def _first_run(self, form: ir.Block) -> Callable[[Any, dict[str, Any]], int]:
+        """A frameless block's `in_place`, written when first run."""
+        def first_run(g: Any, env: dict[str, Any]) -> int:
             run = self.blocks[form.id].in_place = self._simple(form)
-            run(g, env)
+            return run(g, env)
 
         return first_run
 

@@ -1163,9 +1163,9 @@ class Game:
     ) -> bool:
         """Run a keyword's program; when an ability or a counter in play may watch
         the call, through the referee, which offers it to them. Whether it pushed a
-        frame (a program that neither waits nor pushes, unwatched, runs here, with
-        no frame of its own). Written here, not forwarded: effects call keywords
-        at most steps."""
+        frame (a frameless program, unwatched, runs here, with no frame of its own,
+        and pushes one only where its last statement does). Written here, not
+        forwarded: effects call keywords at most steps."""
         usage = self.usage
         try:
             usage[name] += 1
@@ -1180,8 +1180,7 @@ class Game:
         ):
             block = self.engine.programs.keyword_blocks[name]
             if block.in_place is not None:
-                block.in_place(self, kenv)
-                return False
+                return block.in_place(self, kenv) == PUSHED
             self.frames.append(Frame(block, kenv))
             return True
         referee.call_watched(self, name, fields, env, kenv)

@@ -46,7 +46,7 @@ from kotc.runtime.events import (
     TurnLost,
 )
 from kotc.runtime.values import decode, encode, seat_of
-from kotc.runtime.vm import WAIT, Block, Frame
+from kotc.runtime.vm import NEXT, WAIT, Block, Frame
 from kotc.runtime.vm import run as run_frames
 
 from .primitives import eliminate
@@ -81,14 +81,14 @@ class RunNode:
 
     __slots__ = (
         "name", "kind", "flow", "index", "visit", "answer",
-        # a step: what it marks (`level`: the phase, or the step of a sub-flow);
-        # whether it announces its beginning; its skips (guards, or being named
+        # a step: what it marks (`level`: the phase, which it announces, or the
+        # step of a sub-flow); its skips (guards, or being named
         # in its record's `skipped`) and where they lead; its record, whose
         # `cancelled` ends the sub-flow (at `end`); its program (a block, or a
         # primitive run in place), run once or for each player; its parts; its
         # reactions before and after; `joined`: the state checks wait for the
         # step after it too
-        "marks", "level", "announce", "skips", "skip_cite", "skip_to", "record",
+        "marks", "level", "skips", "skip_cite", "skip_to", "record",
         "end", "program", "primitive", "each_player", "parts", "reacts", "joined",
         "cite_text",
         # leaving: the guarded edges (in order), then the edge when none holds
@@ -119,7 +119,6 @@ class RunNode:
         self.answer: Callable[[Game, Activation, Action], None] | None = None
         self.marks: str | None = None
         self.level = ""
-        self.announce = False
         self.skips: tuple[Guard, ...] = ()
         self.skip_cite: str | None = None
         self.skip_to: RunNode | None = None
@@ -275,13 +274,12 @@ class Runner:
         node.level = d.get("level") or ""
         node.record = d.get("record")
         if kind == "step":
-            node.visit = self._step
+            # a phase's step is visited as one (`_phase`), any other by `_step`
+            node.visit = self._phase if node.level == "phase" else self._step
             node.each_player = bool(d.get("each_player"))
             node.marks = d.get("marks")
             node.joined = bool(d.get("joined"))
             node.reacts = "reactions" in d
-            # a phase announces its beginning (`PhaseBegan`), as it logs its skip
-            node.announce = node.level == "phase"
             if role == "setup_step":
                 index = [s.name for s in rs.setup_steps].index(node.name[6:])
                 step, block = referee.setup[index]
@@ -507,28 +505,14 @@ class Runner:
             g.stand(node.name)
             marks = node.marks
             if marks is not None:
-                if node.level == "phase":
-                    # a phase begins: what the game keeps per phase is emptied
-                    # (`keep NAME per phase`)
-                    g.phase, g.step = marks, ""
-                    for kept in self.per_phase:
-                        setattr(g, kept, [])
-                    g.recent = []
-                else:
-                    g.step = marks
+                g.step = marks
             if node.skips:
-                env = {"you": seat_of(g.active)}
-                for skip in node.skips:
-                    if skip(g, env):
-                        g.events.append(PhaseSkipped(marks or node.name, node.skip_cite))
-                        self.enter(g, act, node.skip_to)
-                        return False
+                if self._skipped(g, act):
+                    return False
             elif record is not None and marks in record.skipped:
                 g.events.append(StepSkipped(marks or node.name, node.cite_text))
                 self.enter(g, act, node.skip_to)
                 return False
-            if node.announce:
-                g.events.append(PhaseBegan(marks or node.name, g.active, node.cite_text))
             if node.primitive is not None:
                 return node.primitive(g, act)
             if node.parts:
@@ -546,9 +530,10 @@ class Runner:
                 act.stage = DONE
                 program = node.program
                 if program is not None:
-                    g.frames.append(Frame(program, {"you": seat_of(g.active)}))
+                    self._run(g, program, {"you": seat_of(g.active)})
                     # a tail call: with no guard to read once it is done, the step
-                    # leaves as its program starts, never visited again
+                    # leaves as its program starts (or once it has run here), never
+                    # visited again
                     return not node.guards
                 return True
         if stage == RUN:
@@ -575,16 +560,61 @@ class Runner:
             return False
         return True
 
+    def _phase(self, g: Game, act: Activation) -> bool:
+        """A phase's step (`level` phase): the phase begins (what the game keeps per
+        phase is emptied: `keep NAME per phase`), is skipped where a skip's guard
+        holds, is announced, and runs its program, as `_step` runs a step's."""
+        if act.stage == DONE:  # its program is done: its guards are read as it leaves
+            return True
+        node = act.node
+        g.stand(node.name)
+        phase = node.marks or node.name
+        g.phase, g.step = phase, ""
+        for kept in self.per_phase:
+            setattr(g, kept, [])
+        g.recent = []
+        if node.skips and self._skipped(g, act):
+            return False
+        g.events.append(PhaseBegan(phase, g.active, node.cite_text))
+        act.stage = DONE
+        program = node.program
+        if program is None:
+            return True
+        self._run(g, program, {"you": seat_of(g.active)})
+        return not node.guards  # a tail call, as a step's program is
+
+    def _skipped(self, g: Game, act: Activation) -> bool:
+        """Whether a skip's guard holds at the step: then the skip is logged and the
+        activation moves on to where the skip leads."""
+        node = act.node
+        env = {"you": seat_of(g.active)}
+        for skip in node.skips:
+            if skip(g, env):
+                g.events.append(PhaseSkipped(node.marks or node.name, node.skip_cite))
+                self.enter(g, act, node.skip_to)
+                return True
+        return False
+
     def _part(self, g: Game, act: Activation, node: RunNode) -> bool:
-        """The next part of a step's program, in a frame of its own, the record's
-        attacking player as `you`; after the last, the reactions after the step
-        (the state checks wait on for a `joined` step)."""
+        """The next part of a step's program, the record's attacking player as
+        `you` (`_run`: here, or in a frame of its own); the parts after one done
+        here run here too, where nothing else would come first (the state checks,
+        the end of the game, a sub-flow above). After the last, the reactions after
+        the step (the state checks wait on for a `joined` step)."""
         parts, k = node.parts, act.count
         record = getattr(g, node.record)  # type: ignore[arg-type]
-        if k < len(parts):
+        while k < len(parts):
             act.stage = PUSHED
-            g.frames.append(Frame(parts[k], {"you": seat_of(record.attacker)}))
-            return False
+            if (self._run(g, parts[k], {"you": seat_of(record.attacker)})
+                    or g.is_over or g.stack[-1] is not act or self.end_due(g)):
+                return False  # the visit once it is done goes on (stage `PUSHED`)
+            # done here: as that visit would go on
+            act.count = k = k + 1
+            act.stage = RUN
+            record = getattr(g, node.record)  # type: ignore[arg-type]
+            if record.cancelled:
+                self.enter(g, act, node.end)
+                return False
         act.stage = AFTER
         record.holding = node.joined
         if node.reacts and g.counters_in_play:
@@ -600,8 +630,18 @@ class Runner:
         start = g.first_player if self.setup_from_first else 0
         seat = (start + act.count) % n
         act.count += 1
-        g.frames.append(Frame(act.node.program, {"you": seat_of(seat)}))  # type: ignore[arg-type]
+        self._run(g, act.node.program, {"you": seat_of(seat)})  # type: ignore[arg-type]
         return False
+
+    @staticmethod
+    def _run(g: Game, program: Block, env: dict[str, Any]) -> bool:
+        """Run a step's program: here, with no frame of its own, where it never
+        waits and pushes only as its last act (`Block.in_place`), else in a frame
+        the machine runs next. Whether a frame may be left to run."""
+        if program.in_place is not None:
+            return program.in_place(g, env) != NEXT
+        g.frames.append(Frame(program, env))
+        return True
 
     def _first_player_by_dice(
             self, step: ast.SetupStep) -> Callable[[Game, Activation], bool]:

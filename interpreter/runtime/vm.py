@@ -27,13 +27,15 @@ NEXT, PUSHED, WAIT = 0, 1, 2
 class Block:
     """A block of statements ready to run: its number, statements (the
     intermediate form's), citation, where it comes from, and `go`; for a block
-    whose statements neither wait nor push (the form's `simple`), `in_place`
-    runs them with no frame of their own, `(game, env)`; else it is None."""
+    whose statements never wait and push only as its last act (the form's
+    `frameless`), `in_place` runs them with no frame of their own, `(game, env)`,
+    and returns `NEXT` (nothing pushed), or `PUSHED` where that last act may have
+    pushed a frame (to run next, in the block's place); else it is None."""
 
     __slots__ = ("id", "stmts", "cite", "where", "go", "form", "in_place")
 
     def __init__(self, form: Any, go: Callable[[Any, Frame], int],
-                 in_place: Callable[[Any, dict[str, Any]], None] | None = None):
+                 in_place: Callable[[Any, dict[str, Any]], int] | None = None):
         self.form = form  # the intermediate form's block
         self.id: int = form.id
         self.stmts: tuple[Any, ...] = form.stmts

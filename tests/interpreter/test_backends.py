@@ -23,6 +23,7 @@ import traceback
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kotc.compiler import ir
 from kotc.compiler.lower import PLAYER
 from kotc.compiler.programs import Programs
 from kotc.dsl import ast, edition_files, load_edition
@@ -33,7 +34,7 @@ from kotc.engine.game import Engine, Game, card_pool
 from kotc.play.agents import RandomAgent
 from kotc.runtime.state import Battle, Chain
 from kotc.runtime.values import AbilityRef, DieRef, Seat
-from kotc.runtime.vm import Frame, run
+from kotc.runtime.vm import PUSHED, Frame, run
 
 HERE = Origin("<test>", 0, 0)
 EDITION = "17th"
@@ -343,6 +344,25 @@ def test_builtins(table):
     assert ev(table, call("total", p("you", FIELD, stat)), env) == 5
 
 
+def test_a_count_compared_with_zero_is_read_up_to_the_first_it_finds(table):
+    """`count(xs) > 0` and `count(xs) == 0` (and the like) say what counting says,
+    for a collection, a join, a single value and nothing; a `where` is read only
+    up to the first element it keeps (the next would read a name not bound)."""
+    g, stat, small, big, theirs, held, _ = table
+    env = {"you": Seat(0), "xs": [small, big], "none": None, "one": big, "c": small}
+    kept = ast.Filtered(p("xs"), b("or", b("==", p("card"), p("c")),
+                                    b(">", p("ghost"), n(0))))
+    for xs in (p("xs"), p("none"), p("one"), call("concat", p("none"), p("xs")),
+               ast.Filtered(p("xs"), b("==", p("card"), p("one"))), kept):
+        count = ev(table, call("count", xs), env) if xs is not kept else 1
+        for op, k in ((">", 0), (">=", 1), ("!=", 0), ("==", 0), ("<", 1), ("<=", 0)):
+            expected = {">": count > k, ">=": count >= k, "!=": count != k,
+                        "==": count == k, "<": count < k, "<=": count <= k}[op]
+            assert ev(table, b(op, call("count", xs), n(k)), env) is expected, (xs, op)
+    with pytest.raises(RuntimeError, match="'ghost' is not bound"):  # counted: all read
+        ev(table, b("==", call("count", kept), n(1)), env)
+
+
 def test_is_forms(table):
     g, stat, small, big, *_ = table
     rs = g.engine.rs
@@ -509,6 +529,56 @@ def test_random_programs_run_alike_in_both_backends(data):
         runs.append((outcome, [e.to_json() for e in g.events],
                      [c.to_json() for c in g.cards], env))
     assert runs[0] == runs[1], stmts
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_frameless_programs_run_in_place_as_in_a_frame(data):
+    """A program that never waits and pushes only as its last act runs with no
+    frame of its own (`Block.in_place`, as a keyword's or a step's does): what it
+    does (with the frame it leaves run after it) is what it does in a frame, in
+    both backends."""
+    stmts = tuple(_statement(data.draw, 2) for _ in range(data.draw(st.integers(1, 3))))
+    rs = load_edition(EDITION)
+    decks, _ = default_decks(rs)
+    runs = []
+    for backend in ("reference", "generated"):
+        engine = Engine(rs, card_pool(decks), backend)
+        for in_place in (False, True):
+            g, env = _position(rs, engine)
+            block = engine.programs.block(stmts, None, "test",
+                                          {**dict.fromkeys(env), "you": PLAYER})
+            if block.form.frameless != (block.in_place is not None):
+                raise AssertionError(f"in_place where not frameless: {stmts}")
+            if not block.form.frameless:
+                break
+            try:
+                if in_place:
+                    if block.in_place(g, env) != PUSHED:  # nothing left to run
+                        assert not g.frames, stmts
+                else:
+                    g.frames.append(Frame(block, env))
+                outcome = run(g)
+            except Exception as error:
+                outcome = type(error)
+            runs.append((outcome, [e.to_json() for e in g.events],
+                         [c.to_json() for c in g.cards], env))
+    assert all(r == runs[0] for r in runs), stmts
+
+
+def test_a_block_is_frameless_where_only_its_last_statement_may_push():
+    call = ir.Call(None, "draw", (), (), False)
+    let = ir.Let(None, "x", ir.Const(1))
+    assert ir.Block(0, (let, call), None, "test").frameless
+    assert not ir.Block(0, (call, let), None, "test").frameless
+    branch = ir.Block(1, (call,), None, "test")
+    assert ir.Block(0, (let, ir.If(None, ir.Const(True), branch, None)), None,
+                    "test").frameless
+    # a statement that reads its own frame runs only in one
+    framed = ir.Block(2, (let, ir.MakeLink(None)), None, "test")
+    assert framed.simple and not framed.frameless
+    assert not ir.Block(0, (ir.If(None, ir.Const(True), framed, None),), None,
+                        "test").frameless
 
 
 # --- whole games --------------------------------------------------------------------
