@@ -441,8 +441,10 @@ class Link(Stmt):
 
     body: Block
     rechecked: bool = False
-    recheck: Expr | None = None
-    source: Expr | None = None  # the card the link is of, if any
+    # filled in by the loader from the action the link is written in: not syntax,
+    # so a link reads back equal to its text (`kotc fmt`, the unparse round trip)
+    recheck: Expr | None = field(default=None, compare=False)
+    source: Expr | None = field(default=None, compare=False)  # the card it is of
 
 
 @dataclass(frozen=True)
@@ -656,6 +658,24 @@ class ReservesRule(Setting):
     size: Range
     source: str
     setting = "reserves"
+
+
+@dataclass(frozen=True)
+class PileRule(Named):
+    """A named pile of a deck list, set apart from its main cards: its size, whether
+    it counts toward the deck size (`from_deck`) or not (`apart`), and the zone its
+    cards start in (None: the zone flagged `reserve`, else the starting zone)."""
+
+    size: Range = field(default_factory=lambda: Range(0, 0))
+    source: str = "apart"
+    zone: str | None = None
+    kind = "pile"
+
+    @classmethod
+    def of_reserves(cls, r: ReservesRule) -> PileRule:
+        """The reserves rule as the pile it is, named `reserves`."""
+        return cls(ident="reserves", size=r.size, source=r.source, cite=r.cite,
+                   override=r.override, origin=r.origin)
 
 
 @dataclass(frozen=True)

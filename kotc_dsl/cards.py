@@ -130,16 +130,36 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Pile:
+    """A named pile of a deck list, set apart from its main cards (the reserves)."""
+
+    name: str
+    entries: tuple[Entry, ...]
+    origin: Origin
+
+
+@dataclass(frozen=True)
 class DeckList:
-    """A deck file: its edition, its card files, and how many of each card."""
+    """A deck file: its edition, its card files, and how many of each card, in its
+    main part and in each named pile."""
 
     name: str
     edition: str
     card_files: tuple[str, ...]
     entries: tuple[Entry, ...]
-    reserves: tuple[Entry, ...]
+    piles: tuple[Pile, ...]
     origin: Origin
     path: str
+
+    @property
+    def set_aside(self) -> tuple[Entry, ...]:
+        """The entries of every pile, pile by pile."""
+        return tuple(e for p in self.piles for e in p.entries)
+
+    @property
+    def all_entries(self) -> tuple[Entry, ...]:
+        """The main entries, then every pile's."""
+        return self.entries + self.set_aside
 
 
 # More copies of one card than any deck holds: a count past it is a mistake, refused
@@ -299,14 +319,22 @@ def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
     path = deck_file(path)
     model = _parse("deck", path).deck
     entry = lambda e: Entry(e.count, e.name, _origin(e, str(path)))  # noqa: E731
+    piles = tuple(Pile(p.name, tuple(map(entry, p.entries)), _origin(p, str(path)))
+                  for p in model.piles)
     deck = DeckList(model.name, model.edition, tuple(model.files),
-                    tuple(map(entry, model.entries)), tuple(map(entry, model.reserves)),
+                    tuple(map(entry, model.entries)), piles,
                     _origin(model, str(path)), str(path))
     problems: list[Diagnostic] = [
         Diagnostic(where, "a name is one line: this one spans several")
         for name, where in [(deck.name, deck.origin)]
-        + [(e.name, e.origin) for e in deck.entries + deck.reserves]
+        + [(e.name, e.origin) for e in deck.all_entries]
         if _spans_lines(name)]
+    seen: set[str] = set()
+    for p in piles:
+        if p.name in seen:
+            problems.append(Diagnostic(p.origin, f"the pile '{p.name}' is listed twice; "
+                                                 f"list its cards in one"))
+        seen.add(p.name)
     cards: dict[str, CardDesign] = {}
     for name in deck.card_files:
         card_path = path.parent / name
@@ -319,7 +347,7 @@ def load_deck(path: str | Path) -> tuple[DeckList, dict[str, CardDesign]]:
                 cards.setdefault(card.name, card)
         except RulesetError as err:
             problems.extend(err.diagnostics)
-    for e in deck.entries + deck.reserves:
+    for e in deck.all_entries:
         if e.name not in cards and not problems:
             problems.append(Diagnostic(e.origin, f"no card named '{e.name}' in "
                                                  f"{', '.join(deck.card_files)}"))

@@ -383,6 +383,7 @@ for _cls in (
     ast.LoseCondition,
     ast.Criterion,
     ast.Tag,
+    ast.PileRule,
     ast.Invariant,
     ast.Limit,
 ):

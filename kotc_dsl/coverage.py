@@ -108,6 +108,23 @@ def coverage(rs: Ruleset, readings: Iterable[AbilityReading]) -> Coverage:
     )
 
 
+def used_by_the_rules(rs: Ruleset) -> tuple[set[str], set[str]]:
+    """The keywords and counters the rules' own flow calls, places or reads,
+    whatever the cards: in the phases' and setup's programs, the actions and the
+    battle's parts and the checks (damage kept as counters that combat places).
+    Every game uses these; no card need."""
+    rules = _Walker(rs)
+    for phase in rs.phases:
+        rules.visit(phase.run)
+        for variant in phase.variants:
+            rules.visit(variant.body)
+    for program in (*rs.setup_steps, *rs.actions.values(), *rs.battle_parts.values(),
+                    *rs.checks):
+        rules.visit(program)
+    rules.drain()
+    return rules.keywords, rules.counters
+
+
 def card_readings(cards: Iterable[CardDesign], rs: Ruleset) -> list[AbilityReading]:
     """Every ability of the cards, read as the edition reads them (refurbished)."""
     return [a for card in cards for a in judge_card(card, rs).readings]
@@ -157,7 +174,8 @@ class _Walker:
         self.actions: set[str] = set()
         self.pending: list[ast.Node] = []
 
-    def visit(self, node: ast.Node, bound_counter: str | None = None) -> None:
+    def visit(self, node: ast.Node | tuple[ast.Node, ...],
+              bound_counter: str | None = None) -> None:
         for n in _nodes(node):
             self.note(n, bound_counter)
 

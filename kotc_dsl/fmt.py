@@ -452,7 +452,7 @@ def _format_cards(text: str, path: str) -> str:
 def _format_deck(text: str, path: str) -> str:
     deck = _parse_other("deck", text, path).deck
     comments, code = scan(text, quotes='"')
-    entries = [*deck.entries, *deck.reserves]
+    entries = [*deck.entries, *(e for p in deck.piles for e in p.entries)]
     anchors = [_line_of(deck)] + [_line_of(e) for e in entries]
     anchors = sorted(set(anchors))
     before, after = attach(anchors, comments, code)
@@ -464,9 +464,9 @@ def _format_deck(text: str, path: str) -> str:
     for e in deck.entries:
         out += _comment_lines(by_line.pop(_line_of(e), []), INDENT)
         out.append(f"{INDENT}{e.count} {quote(e.name)}")
-    if deck.reserves:
-        out.append(f"{INDENT}reserves {{")
-        for e in deck.reserves:
+    for pile in deck.piles:
+        out.append(f"{INDENT}{pile.name} {{")
+        for e in pile.entries:
             out += _comment_lines(by_line.pop(_line_of(e), []), INDENT * 2)
             out.append(f"{INDENT * 2}{e.count} {quote(e.name)}")
         out.append(f"{INDENT}}}")
@@ -492,7 +492,8 @@ def _gist_other(kind: str, text: str, path: str) -> Any:
         d = model.deck
         return (d.name, d.edition, tuple(d.files),
                 tuple((e.count, e.name) for e in d.entries),
-                tuple((e.count, e.name) for e in d.reserves))
+                tuple((p.name, tuple((e.count, e.name) for e in p.entries))
+                      for p in d.piles))
     cards = []
     for c in model.cards:
         parts: list[tuple[Any, ...]] = []

@@ -315,35 +315,69 @@ def judge_deck(deck: DeckList, cards: dict[str, CardDesign], rs: Ruleset) -> Dec
         Each card's verdict, and the deck rules the deck breaks (`illegal`, each
         cited).
     """
-    names = [e.name for e in deck.entries + deck.reserves]
+    names = [e.name for e in deck.all_entries]
     verdicts = {n: judge_card(cards[n], rs) for n in dict.fromkeys(names)}
     result = DeckVerdict(deck, rs.name, list(verdicts.values()))
 
     def broken(message: str, cite: ast.Citation | None) -> None:
         result.findings.append(Finding("illegal", message, deck.origin, cite))
 
-    main = sum(e.count for e in deck.entries)
-    extra = sum(e.count for e in deck.reserves)
-    reserves = rs.setting("setup", "reserves")
+    rules = rs.piles
+    held = {p.name: sum(e.count for e in p.entries) for p in deck.piles}
+    counted = sum(e.count for e in deck.entries) + sum(
+        n for name, n in held.items()
+        if name in rules and rules[name].source == "from_deck")
     size_rule = rs.setting("setup", "deck_size")
-    counted = main + extra if reserves and reserves.source == "from_deck" else main
     if size_rule and counted not in size_rule.size:
         broken(f"the deck has {counted} cards; the {rs.name} edition needs "
                f"{size_rule.size}", size_rule.cite)
-    if reserves is None and extra:
-        dropped = rs.removal("setup", "setting reserves")
-        broken(f"the {rs.name} edition has no reserves",
-               dropped.cite if dropped else None)
-    elif (reserves and (extra or reserves.source == "apart")
-          and extra not in reserves.size):
-        broken(f"the reserves have {extra} cards; the {rs.name} edition allows "
-               f"{reserves.size}", reserves.cite)
+    for pile in deck.piles:
+        if pile.name not in rules and held[pile.name]:
+            _no_pile(rs, pile.name, broken)
+    for name, rule in rules.items():
+        n = held.get(name, 0)
+        if (n or rule.source == "apart") and n not in rule.size:
+            what = "the reserves have" if name == "reserves" else f"the {name} pile has"
+            allows = "allows" if name == "reserves" else "needs"
+            broken(f"{what} {n} cards; the {rs.name} edition {allows} {rule.size}",
+                   rule.cite)
+        _pile_types(rs, deck, rule, cards, broken)
     cap = rs.setting("setup", "ultra_points")
     if cap:
         points = sum(e.count * (cards[e.name].stat("ultra_points") or 0)
-                     for e in deck.entries + deck.reserves)
+                     for e in deck.all_entries)
         if points > cap.cap:
             broken(f"the deck holds {points} Ultra Points; at most {cap.cap} are "
                    f"allowed", cap.cite)
     return result
 
+
+def _no_pile(rs: Ruleset, name: str,
+             broken: Callable[[str, ast.Citation | None], None]) -> None:
+    """A deck's pile the ruleset does not have (or has removed)."""
+    if name == "reserves":
+        dropped = rs.removal("setup", "setting reserves")
+        broken(f"the {rs.name} edition has no reserves",
+               dropped.cite if dropped else None)
+        return
+    dropped = rs.removal("setup", f"pile {name}")
+    known = ", ".join(sorted(rs.piles)) or "none"
+    broken(f"the {rs.name} edition has no pile '{name}' (its piles: {known})",
+           dropped.cite if dropped else None)
+
+
+def _pile_types(rs: Ruleset, deck: DeckList, rule: ast.PileRule,
+                cards: dict[str, CardDesign],
+                broken: Callable[[str, ast.Citation | None], None]) -> None:
+    """A pile's cards start in its zone: each must be of a type that zone holds."""
+    zone = rs.zones.get(rule.zone) if rule.zone else None
+    if zone is None or not zone.holds:
+        return
+    for pile in deck.piles:
+        if pile.name != rule.name:
+            continue
+        for e in pile.entries:
+            kind = cards[e.name].type
+            if kind not in zone.holds:
+                broken(f"'{e.name}' in the {rule.name} pile is a {kind}; its zone, "
+                       f"{zone.name}, holds {', '.join(zone.holds)}", rule.cite)

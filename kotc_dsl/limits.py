@@ -23,6 +23,7 @@ DEFAULT_LIMITS: dict[str, tuple[int, str]] = {
     "dice_per_roll": (10_000, "the dice of one roll"),
     "repeat_rounds": (100_000, "the rounds of one repeat"),
     "work_per_step": (1_000_000, "the loop rounds run between two decisions"),
+    "turns": (100_000, "the turns of one game"),
 }
 
 

@@ -184,6 +184,16 @@ class Ruleset:
     # --- typed views -------------------------------------------------------------
 
     @property
+    def piles(self) -> dict[str, ast.PileRule]:
+        """The named piles a deck list may hold beside its main cards, the reserves
+        (`reserves size ...`) among them, as the pile named `reserves`."""
+        piles = self._of("setup", ast.PileRule)
+        reserves = self.setting("setup", "reserves")
+        if reserves is not None:
+            piles.setdefault("reserves", ast.PileRule.of_reserves(reserves))
+        return piles
+
+    @property
     def zones(self) -> dict[str, ast.Zone]:
         return self._of("zones", ast.Zone)
 

@@ -196,6 +196,9 @@ FUNCTIONS = {
     "caveat_x": (("card", "caveat"), "int"),
     # two lists joined, repeats kept (a player and a card are told apart)
     "concat": (("any_collection", "any_collection"), "any"),
+    # whether a card has been in a zone in play, under its controller, since that
+    # player's latest turn began (false for a card in no zone in play)
+    "since_turn_start": (("card",), "bool"),
 }
 
 # The types a record's field may have (its first value: none, an empty list, false).

@@ -341,6 +341,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.PlayersRule: "players {count} [recommended {recommended}]",
     ast.DeckSizeRule: "deck size {size}",
     ast.ReservesRule: "reserves size {size} {source}",
+    ast.PileRule: "pile {ident} size {size} {source} into {zone}",
     ast.UltraPointsRule: "ultra_points at_most {cap}",
     ast.IndicatorRule: "edition_indicator {need} [{verdict}]",
     ast.StartingHpRule: "starting_hp {hp}",

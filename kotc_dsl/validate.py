@@ -211,6 +211,13 @@ class Checker:
     def rule_CostRule(self, r: ast.CostRule) -> None:
         self.ref(r, r.stat, self.stats, "stat")
 
+    def rule_PileRule(self, r: ast.PileRule) -> None:
+        if r.zone is not None:
+            self.ref(r, r.zone, self.zones, "zone")
+        if r.name == "reserves" and self.rs.setting("setup", "reserves") is not None:
+            self.error(r, "the reserves pile is named twice: by `reserves size ...` "
+                          "and by `pile reserves ...`; keep one")
+
     def rule_PawnRule(self, r: ast.PawnRule) -> None:
         self.ref(r, r.type, self.card_types, "card type")
         self.ref(r, r.zone, self.zones, "zone")

@@ -83,7 +83,7 @@ class Table:
         else:
             chosen, _ = game_decks(rs, [str(deck_file(str(d))) for d in decks])
         engine = Engine.shared(rs, card_pool(list(chosen)))
-        dealt = sum(len(d.cards) + len(d.reserves)
+        dealt = sum(len(d.cards) + len(d.set_aside)
                     for d in (chosen[s % len(chosen)] for s in range(players)))
         space = ActionSpace(engine, players, dealt)
         return Table(engine, tuple(chosen), players, max_turns, space,

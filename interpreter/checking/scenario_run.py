@@ -402,7 +402,8 @@ class _Play:
                  or ruleset_starter_deck_files(self.rs.files)[:2])
         decks = [deck_from_file(f)[1] for f in files] or [vanilla_deck(self.rs)]
         words = self.words.design
-        decks = [Deck([words(c) for c in d.cards], [words(c) for c in d.reserves])
+        decks = [Deck([words(c) for c in d.cards],
+                      {name: [words(c) for c in pile] for name, pile in d.piles.items()})
                  for d in decks]
         self.where = start.origin
         kwargs = {"max_turns": start.max_turns} if start.max_turns else {}

@@ -146,8 +146,9 @@ def _deck_check(args: argparse.Namespace, con: Console) -> int:
     if args.format == "json":
         con.json(_deck_json(verdict, cards))
         return _exit(verdict.status, read)
-    size, reserves, points = _deck_sums(deck, cards)
-    extra = f", {reserves} in reserves" if reserves else ""
+    size, _, points = _deck_sums(deck, cards)
+    extra = "".join(f", {n} in {pile.name}" for pile in deck.piles
+                    if (n := sum(e.count for e in pile.entries)))
     extra += f", {points} Ultra Points" if points else ""
     con.print(f"{_where(deck.origin)}: deck \"{deck.name}\" under the "
               f"{rs.name} edition: "
@@ -364,9 +365,9 @@ def _card_json(v: CardVerdict) -> dict:
 
 def _deck_sums(deck: DeckList, cards: dict[str, CardDesign]) -> tuple[int, int, int]:
     size = sum(e.count for e in deck.entries)
-    reserves = sum(e.count for e in deck.reserves)
+    reserves = sum(e.count for e in deck.set_aside)
     points = sum(e.count * (cards[e.name].stat("ultra_points") or 0)
-                 for e in deck.entries + deck.reserves)
+                 for e in deck.all_entries)
     return size, reserves, points
 
 

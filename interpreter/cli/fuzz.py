@@ -189,6 +189,7 @@ def fuzz_command(args: argparse.Namespace, con: Console) -> int:
 def _explore(table, args, bar) -> tuple:
     """Run the exploration; the first failing trail (or None) and the runs made."""
     from hypothesis import HealthCheck, Phase, Verbosity, settings
+    from hypothesis.errors import Flaky
     from hypothesis.stateful import run_state_machine_as_test
 
 
@@ -214,6 +215,11 @@ def _explore(table, args, bar) -> tuple:
             run_state_machine_as_test(factory, settings=config)
     except _Enough:  # with no shrinking phase, hypothesis stops at once
         pass
+    except Flaky:
+        # hypothesis replays the run that ended the budget (`_Enough`, raised before
+        # it drew what the first time drew) and calls it flaky: the runs were made
+        if runs < args.examples or machine.failures:
+            raise
     except AssertionError:
         if machine.failures:
             return machine.failures[-1], runs

@@ -81,4 +81,6 @@ BUILTINS: dict[str, Builtin] = {
     "has_caveat": lambda g, c, k: k in g.engine.caveats.get(g.cards[c].design, ()),
     "caveat_x": lambda g, c, k: g.engine.caveats.get(g.cards[c].design, {}).get(k, 0),
     "tagged": lambda g, c, t: g.is_tagged(c, t),
+    "since_turn_start": lambda g, c: g.cards[c].zone in g.engine.in_play
+    and c not in g.arrived,
 }

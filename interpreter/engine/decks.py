@@ -64,7 +64,7 @@ def checked_deck(path: str | Path, rs: Ruleset, edition: str | None = None) -> D
 def _expanded(deck: DeckList, cards: dict[str, CardDesign]) -> Deck:
     expand: Callable[[tuple[Entry, ...]], list[CardDesign]]
     expand = lambda entries: [cards[e.name] for e in entries for _ in range(e.count)]  # noqa: E731
-    return Deck(expand(deck.entries), expand(deck.reserves))
+    return Deck(expand(deck.entries), {p.name: expand(p.entries) for p in deck.piles})
 
 
 def check_deck_file(path: str | Path, rs: Ruleset, edition: str | None = None) -> None:

@@ -71,15 +71,21 @@ STATE_FORMAT = 7
 
 @dataclass
 class Deck:
-    """The cards a player brings: the deck list, and a reserves pile if any."""
+    """The cards a player brings: the deck list, and its named piles set apart from
+    it (the reserves, a card that starts in a zone of its own), by name."""
 
     cards: list[CardDesign]
-    reserves: list[CardDesign] = field(default_factory=list)
+    piles: dict[str, list[CardDesign]] = field(default_factory=dict)
+
+    @property
+    def set_aside(self) -> list[CardDesign]:
+        """Every pile's cards, pile by pile."""
+        return [d for pile in self.piles.values() for d in pile]
 
 
 def card_pool(decks: list[Deck]) -> list[CardDesign]:
-    """Every design the decks hold, reserves included: what an engine compiles."""
-    return [d for deck in decks for d in deck.cards + deck.reserves]
+    """Every design the decks hold, piles included: what an engine compiles."""
+    return [d for deck in decks for d in deck.cards + deck.set_aside]
 
 
 
@@ -164,7 +170,11 @@ class Engine:
         zones = rs.zones.values()
         # where a deck's cards start, and its reserves (there, if no zone of their own)
         self.start_zone = next((z.name for z in zones if "starting" in z.flags), None)
-        self.reserve_zone = next((z.name for z in zones if "reserve" in z.flags), None)
+        reserve = next((z.name for z in zones if "reserve" in z.flags), None)
+        # the zone each named pile of a deck starts in (None: the starting zone)
+        self.pile_zones: dict[str, str | None] = {
+            name: reserve if pile.zone is None else pile.zone
+            for name, pile in rs.piles.items()}
         self.face_up = {z.name: z.face == "face_up" for z in rs.zones.values()}
         self.exhaustible = {z.name for z in rs.zones.values() if "exhaustible" in z.flags}
         self.in_play = {z.name for z in rs.zones.values() if "in_play" in z.flags}
@@ -375,7 +385,7 @@ class Game:
         "first_player", "phase", "step", "frames", "stack", "decision", "answer",
         "chain", "battle", "victims", "after", "dice", "recent", "events", "flags",
         "max_turns", "is_over", "outcome", "applied", "node", "dirty",
-        "counters_in_play", "marked", "away", "usage", "watches",
+        "counters_in_play", "marked", "away", "usage", "watches", "arrived",
         # the loop rounds run since decision number `work_at` (`Bounds.check_work`)
         "work", "work_at",
         # what a traced game records of the flow graph's nodes and edges it moves
@@ -515,14 +525,19 @@ class Game:
             g.trace = Trace(g.runner.tables, g.events)
         return g
 
-    def put(self, design: str, seat: int, zone: str, **state: Any) -> int:
+    def put(self, design: str, seat: int, zone: str, *, arrived: bool = False,
+            **state: Any) -> int:
         """Place a new card of a known design in a zone; returns its id. Keyword
-        arguments set its state (`exhausted=True`, `stats={"hp": 3}`)."""
+        arguments set its state (`exhausted=True`, `stats={"hp": 3}`); `arrived`:
+        it came there after its controller's latest turn began (see
+        `since_turn_start`), else it has been there since."""
         unknown = set(state.get("stats", ())) - self.engine.programs.card_keys
         if unknown:  # a card's stats hold only these (`Programs.card_keys`)
             raise ValueError(f"{design} has no stat {', '.join(sorted(unknown))}")
         card = self._new_card(self.engine.designs[design], seat, zone)
         self.namer = self.namer.adding(self.cards[card])
+        if arrived:
+            self.arrived.add(card)
         c = self.cards[card]
         for key, value in state.items():
             if key == "stats":
@@ -663,7 +678,9 @@ class Game:
         self.recent: list[list[Any]] = []
         self.events: list[Event] = []
         self.flags: dict[str, Any] = {}
-        self.max_turns = max_turns
+        # the ruleset's own turn cap, where it states one, bounds the caller's
+        cap = self.engine.rs.limits.get("turns")
+        self.max_turns = min(max_turns, cap.value) if cap else max_turns
         self.is_over = False  # whether the game has ended (read often: a plain field)
         self.outcome: dict[str, Any] | None = None
         self.applied = 0
@@ -681,16 +698,23 @@ class Game:
         # cards lying with a player other than the one who last had them in play
         # (see `kotc.engine.primitives`)
         self.away: set[int] = set()
+        # the cards that came into a zone in play, or under a new controller there,
+        # since their controller's latest turn began (`since_turn_start`): kept by
+        # `move`, `give` and `create_pawn`, and emptied of the active player's
+        # cards as each turn begins
+        self.arrived: set[int] = set()
         self.usage: dict[str, int] = {}  # keyword, counter and chain-length tallies
         # the watches players hold (see `watch`)
         self.watches: list[list[Any]] = []
 
     def _deal(self, seat: Seat, deck: Deck) -> None:
-        start, reserve = self.engine.start_zone, self.engine.reserve_zone
+        start, piles = self.engine.start_zone, self.engine.pile_zones
         for design in deck.cards:
             self._new_card(design, seat, start)
-        for design in deck.reserves:
-            self._new_card(design, seat, reserve or start)
+        for name, pile in deck.piles.items():
+            zone = piles.get(name) or start
+            for design in pile:
+                self._new_card(design, seat, zone)
 
     def _new_card(self, design: CardDesign, seat: int, zone: str | None) -> int:
         c = CardState(
@@ -795,6 +819,7 @@ class Game:
         g.counters_in_play = dict(self.counters_in_play)
         g.marked = set(self.marked)
         g.away = set(self.away)
+        g.arrived = set(self.arrived)
         g.watches = [[n, dict(env), times, keys, [list(u) for u in used]]
                      for n, env, times, keys, used in self.watches]
         return g
@@ -860,6 +885,7 @@ class Game:
             # written only when held: states written before watches existed, and
             # those of games with none, read alike
             **({"watches": encode(self.watches)} if self.watches else {}),
+            **({"arrived": sorted(self.arrived)} if self.arrived else {}),
         }
         return json.dumps(data, separators=(",", ":"))
 
@@ -962,6 +988,7 @@ class Game:
         g.marked = {c.id for c in g.cards if c.timed or c.tags}
         g.away = away_from_last_controller(g.cards)
         g.watches = decode(data.get("watches", []))
+        g.arrived = set(data.get("arrived", []))
         return g
 
     # --- the run loop ---------------------------------------------------------------

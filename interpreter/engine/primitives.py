@@ -122,11 +122,14 @@ def move(g: Game, card: int, seat: int, zone: str, mods: tuple[str, ...],
             "face_down" not in mods and engine.face_up[zone]
         )
         c.exhausted = "exhausted" in mods
-    if old_zone != zone or c.controller != seat:
+    moved_from = c.controller
+    if old_zone != zone or moved_from != seat:
         leave(g, c)
     c.zone, c.controller = zone, int(seat)
     if zone in engine.in_play:
         c.last_controller = c.controller
+        if old_zone != zone or moved_from != seat:
+            g.arrived.add(card)
     if c.last_controller != c.controller:
         g.away.add(card)
     elif g.away:
@@ -171,6 +174,7 @@ def give(g: Game, card: int, seat: int, cite: ast.Citation | None) -> None:
         c.controller = int(seat)
         if c.zone in g.engine.in_play:
             c.last_controller = c.controller
+            g.arrived.add(card)
         if c.last_controller != c.controller:
             g.away.add(card)
         else:
@@ -234,6 +238,7 @@ def create_pawn(g: Game, seat: int, zone: str, source: int | None,
     g.namer = g.namer.adding(c)
     g.players[seat].zones[zone].append(c.id)
     c.zone, c.face_up = zone, True
+    g.arrived.add(c.id)
     g.events.append(PawnMade(c.id, int(seat), printed, _text(cite)))
     return c.id
 

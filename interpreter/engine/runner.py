@@ -680,6 +680,9 @@ class Runner:
         else:
             g.turn += 1
             g.active = g.next_seat(g.active, self.turn_way)
+        if g.arrived:  # the active player's cards have now been there since it began
+            cards, active = g.cards, g.active
+            g.arrived = {c for c in g.arrived if cards[c].controller != active}
         g.events.append(TurnBegan(g.turn, g.active, self.turn_text))
         return True
 

@@ -626,11 +626,16 @@ class _Builder:
         if passing is not None:  # the active player is out: what they did is dropped
             self.edge(CHECK, TURN_START, "turn", "the active player is out",
                       cite=passing.cite, origin=passing.origin)
-        # the safety limits of the engine, which no rule states
+        # the safety limits of the engine, which no rule states, or the ruleset's
+        # own turn cap (`limit turns N`), citing its rule
+        cap = self.rs.limits.get("turns")
         for src, what in ((TURN_START, "turns"), (CHECK, "decisions")):
-            self.edge(src, GAME_OVER, "over", f"a safety limit on {what}",
-                      cite=ast.Citation("Endgame", f"a safety limit on {what}",
-                                        self.rs.name), origin=self.rs.origin)
+            cite = ast.Citation("Endgame", f"a safety limit on {what}", self.rs.name)
+            origin = self.rs.origin
+            if what == "turns" and cap is not None and cap.cite is not None:
+                cite, origin = cap.cite, cap.origin
+            self.edge(src, GAME_OVER, "over", f"a safety limit on {what}", cite=cite,
+                      origin=origin)
 
 
 def _check_lines(check: ast.Check) -> list[str]:

@@ -64,7 +64,7 @@ def table_digest(ruleset: Ruleset, decks: Iterable[Deck], deck_names: Iterable[s
     parts: list[Any] = [ruleset.name, players, max_turns, list(agents)]
     for name, deck in zip(deck_names, decks, strict=True):
         parts.append([name, sorted(Counter(c.name for c in deck.cards).items()),
-                      sorted(Counter(c.name for c in deck.reserves).items())])
+                      sorted(Counter(c.name for c in deck.set_aside).items())])
     text = json.dumps(parts, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 

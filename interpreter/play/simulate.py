@@ -180,7 +180,7 @@ def _ready(table: Table) -> _Ready:
         made = _READY[table.key, table.backend] = _Ready(
             engine, play_parameters(rs),
             {name: str(k.cite) for name, k in rs.keywords.items() if k.cite},
-            [sorted({c.name for c in d.cards + d.reserves}) for d in table.decks])
+            [sorted({c.name for c in d.cards + d.set_aside}) for d in table.decks])
         while len(_READY) > _KEPT:
             del _READY[next(iter(_READY))]
         # they last as long as the process: the collector's full passes, which

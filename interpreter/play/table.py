@@ -284,7 +284,8 @@ def board(
                 grid.add_row(zone_labels.get(zone, zone), _zone_text(cards, stat_labels))
         state = " · zombie" if p["zombie"] else " · out" if p["eliminated"] else ""
         you = p["seat"] == seat
-        title = f"player {p['seat']}{' (you)' if you else ''} · HP {p['hp']}{state}"
+        hp = f" · HP {p['hp']}" if "hp" in labels.get("players", {"hp": "HP"}) else ""
+        title = f"player {p['seat']}{' (you)' if you else ''}{hp}{state}"
         parts.append(Panel(grid, title=title, title_align="left",
                            border_style="green" if you else "red"))
     battle = view["battle"]
@@ -318,8 +319,11 @@ def board(
 
 def board_labels(game: Any) -> dict[str, dict[str, str]]:
     """The rulebook's names for the zones, stats and phases a board shows."""
+    hp = game.engine.rs.setting("setup", "starting_hp")
     return {"zones": _labels(game, "zones"), "stats": _labels(game, "cards"),
-            "phases": _labels(game, "turn")}
+            "phases": _labels(game, "turn"),
+            # a game whose players have no HP (their life is a card) shows none
+            "players": {"hp": "HP"} if hp is not None else {}}
 
 
 def board_text(view: dict[str, Any], labels: dict[str, dict[str, str]] | None = None,

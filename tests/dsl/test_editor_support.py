@@ -62,7 +62,9 @@ def test_a_card_ability_is_prose_not_keywords():
 
 def test_keywords_come_from_the_grammars():
     assert "shuffle" in keywords("kotc") and "interpretation" in keywords("kotc")
-    assert "reserves" in keywords("kdeck") and "shuffle" not in keywords("kdeck")
+    # a pile is named by the ruleset (`reserves { ... }`): no keyword of its own
+    assert "cards" in keywords("kdeck") and "reserves" not in keywords("kdeck")
+    assert "shuffle" not in keywords("kdeck")
     assert "expect" in keywords("kscn") and "flavor" in keywords("kscn")
 
 

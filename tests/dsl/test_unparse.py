@@ -96,7 +96,7 @@ SYNTAX_CLASSES = [
 ]
 # Not written: a citation's edition is its file's; a phrase's text is its label.
 IMPLICIT = {ast.Citation: {"edition"}, ast.Phrase: {"label"}, ast.Limit: {"label"},
-            ast.BattlePart: {"label"}}
+            ast.BattlePart: {"label"}, ast.PileRule: {"label"}}
 
 
 @pytest.mark.parametrize("cls", SYNTAX_CLASSES, ids=lambda c: c.__name__)

@@ -584,7 +584,8 @@ def test_a_block_is_frameless_where_only_its_last_statement_may_push():
 # --- whole games --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("edition", ["11th", "12th", "13th", "17th", "vanilla"])
+@pytest.mark.parametrize("edition",
+                         ["11th", "12th", "13th", "17th", "vanilla", "wow-core"])
 def test_seeded_games_play_alike_in_both_backends(edition):
     rs = load_edition("17th" if edition == "vanilla" else edition)
     decks = [vanilla_deck(rs)] if edition == "vanilla" else default_decks(rs)[0]

@@ -51,7 +51,9 @@ def test_every_node_and_edge_a_game_takes_is_in_the_graph(kotc, edition):
             assert all(d["node"] in nodes for d in decided)
     # games pass through windows, steps and returns, not one node
     kinds = {edges[e]["kind"] for e in taken}
-    assert {"next", "action", "pass"} <= kinds, kinds
+    # an action taken in place, or one that enters the chain (every action of
+    # wow-core adds a link)
+    assert {"next", "pass"} <= kinds and kinds & {"action", "call"}, kinds
     assert any(edges[e]["cite"] for e in taken)
 
 
