@@ -19,6 +19,7 @@ RUNS = [
     ("check", ("check", str(FUZZ / "counter_drains_hp_below_zero.kotc"), "nosuch.kotc")),
     ("show", ("show", "12th", "battle")),
     ("show", ("show", "17th")),
+    ("show", ("show", "wow-core")),
     ("diff", ("diff", "11th", "17th")),
     ("card-check", ("card", "check", "decks/13th/cinder.kcard", "-e", "17th")),
     ("deck-check", ("deck", "check", "decks/17th/raiders.kdeck")),
@@ -31,6 +32,9 @@ RUNS = [
     ("fmt", ("fmt", "--check", "editions/17th.kotc")),
     ("graph", ("graph", "12th")),
     ("graph", ("graph", "11th")),
+    ("graph", ("graph", "wow-core")),
+    ("simulate", ("simulate", "wow-core", "--games", "2", "--seed", "3")),
+    ("deck-check", ("deck", "check", "decks/wow-core/raiders.kdeck")),
 ]
 
 
