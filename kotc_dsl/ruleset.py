@@ -254,6 +254,16 @@ class Ruleset:
         """The bounds this edition states (the rest are kotc's: `kotc.dsl.limits`)."""
         return self._of("limits", ast.Limit)
 
+    def safety_limit(self, what: str) -> tuple[ast.Citation, ast.Origin]:
+        """What a game ended by the engine's safety limit on turns or decisions cites,
+        and where: the ruleset's own cap (`limit turns N`) where it states one, else
+        the limit as kotc's, under the endgame."""
+        cap = self.limits.get(what)
+        if cap is not None and cap.cite is not None:
+            return cap.cite, cap.origin
+        kotc_own = ast.Citation("Endgame", f"a safety limit on {what}", self.name)
+        return kotc_own, self.origin
+
     @property
     def counters(self) -> dict[str, ast.Counter]:
         return self._of("counters", ast.Counter)

@@ -294,12 +294,17 @@ def _not_read(n: int) -> str:
     return f"; {plural(n, 'card')} not read" if n else ""
 
 
+def _inherited(cite: ast.Citation | None, edition: str) -> bool:
+    """Whether a rule the verdict under `edition` cites is of an earlier rulebook."""
+    return cite is not None and cite.edition != edition
+
+
 def _cite_text(cite: ast.Citation | None, edition: str) -> str:
     """A rule's citation as a verdict shows it: ` [EDITION §Section]`, saying so where the
     rule is inherited from an earlier edition's rulebook."""
     if cite is None:
         return ""
-    inherited = f", inherited by the {edition}" if cite.edition != edition else ""
+    inherited = f", inherited by the {edition}" if _inherited(cite, edition) else ""
     return f" [{cite}{inherited}]"
 
 
@@ -338,7 +343,7 @@ def _origin_json(origin: ast.Origin) -> dict:
 def _finding_json(f: Finding, edition: str) -> dict:
     return {"status": f.status, "message": f.message, **_origin_json(f.origin),
             "cite": str(f.cite) if f.cite else None,
-            "inherited": f.cite is not None and f.cite.edition != edition}
+            "inherited": _inherited(f.cite, edition)}
 
 
 def _unread_json(u: Unread) -> dict:

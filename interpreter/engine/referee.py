@@ -264,13 +264,8 @@ class Referee(Listing):
         self.step_cite = (self.step_windows.cite if step_chaining and self.step_windows
                           else self.anytime_cite)
         self.chain_offer = self.bindable(self.chaining)
-        cap = rs.limits.get("turns")
-        self.turn_limit_cite = (
-            cap.cite if cap is not None and cap.cite is not None
-            else ast.Citation("Endgame", "a safety limit on turns", rs.name))
-        self.decision_limit_cite = ast.Citation(
-            "Endgame", "a safety limit on decisions", rs.name
-        )
+        self.turn_limit_cite = rs.safety_limit("turns")[0]
+        self.decision_limit_cite = rs.safety_limit("decisions")[0]
 
     def bindable(self, names: Iterable[str]) -> tuple[str, ...]:
         """The actions named that this game's cards may ever bind, in order."""

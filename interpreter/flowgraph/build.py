@@ -628,12 +628,8 @@ class _Builder:
                       cite=passing.cite, origin=passing.origin)
         # the safety limits of the engine, which no rule states, or the ruleset's
         # own turn cap (`limit turns N`), citing its rule
-        cap = self.rs.limits.get("turns")
         for src, what in ((TURN_START, "turns"), (CHECK, "decisions")):
-            cite = ast.Citation("Endgame", f"a safety limit on {what}", self.rs.name)
-            origin = self.rs.origin
-            if what == "turns" and cap is not None and cap.cite is not None:
-                cite, origin = cap.cite, cap.origin
+            cite, origin = self.rs.safety_limit(what)
             self.edge(src, GAME_OVER, "over", f"a safety limit on {what}", cite=cite,
                       origin=origin)
 
