@@ -527,15 +527,7 @@ class Runner:
                 act.stage = RUN
                 stage = RUN
             else:
-                act.stage = DONE
-                program = node.program
-                if program is not None:
-                    self._run(g, program, {"you": seat_of(g.active)})
-                    # a tail call: with no guard to read once it is done, the step
-                    # leaves as its program starts (or once it has run here), never
-                    # visited again
-                    return not node.guards
-                return True
+                return self._program(g, act)
         if stage == RUN:
             if node.each_player:
                 return self._each_player(g, act)
@@ -576,12 +568,18 @@ class Runner:
         if node.skips and self._skipped(g, act):
             return False
         g.events.append(PhaseBegan(phase, g.active, node.cite_text))
+        return self._program(g, act)
+
+    def _program(self, g: Game, act: Activation) -> bool:
+        """Run the step's program once, the active player as `you`. A tail call:
+        with no guard to read once it is done, the step leaves as its program
+        starts (or once it has run here), never visited again."""
         act.stage = DONE
-        program = node.program
-        if program is None:
+        node = act.node
+        if node.program is None:
             return True
-        self._run(g, program, {"you": seat_of(g.active)})
-        return not node.guards  # a tail call, as a step's program is
+        self._run(g, node.program, {"you": seat_of(g.active)})
+        return not node.guards
 
     def _skipped(self, g: Game, act: Activation) -> bool:
         """Whether a skip's guard holds at the step: then the skip is logged and the
