@@ -349,6 +349,15 @@ def judge_deck(deck: DeckList, cards: dict[str, CardDesign], rs: Ruleset) -> Dec
         if points > cap.cap:
             broken(f"the deck holds {points} Ultra Points; at most {cap.cap} are "
                    f"allowed", cap.cite)
+    copies = rs.setting("setup", "copies")
+    if copies:
+        held_of: dict[str, int] = {}
+        for e in deck.all_entries:
+            held_of[e.name] = held_of.get(e.name, 0) + e.count
+        for name, n in held_of.items():
+            if n > copies.cap:
+                broken(f"the deck holds {n} copies of \"{name}\"; the {rs.name} "
+                       f"edition allows at most {copies.cap} of one name", copies.cite)
     return result
 
 
