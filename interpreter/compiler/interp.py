@@ -14,7 +14,7 @@ from typing import Any
 
 from kotc.runtime.events import Revealed, Seen
 from kotc.runtime.values import DieRef, Seat, seat_of
-from kotc.runtime.vm import NEXT, PUSHED, Block, Frame
+from kotc.runtime.vm import NEXT, PUSHED, Block, Frame, leave_rest
 
 from . import ir, services
 from .builtins import BUILTINS, as_items_of, element_name
@@ -515,6 +515,8 @@ class Interpreter:
         if block.inline:
             return self.in_place(block, g, f)
         f.pc += 1
+        if block.frameless:  # with no frame of its own
+            return self.run_in_place(block, g, f.env)
         g.frames.append(Frame(self.blocks[block.id], f.env))
         return PUSHED
 
@@ -527,6 +529,20 @@ class Interpreter:
             return NEXT
         self.run_simple(g, f, stmts[:-1])
         return self._exec[type(stmts[-1])](stmts[-1], g, f)
+
+    def run_in_place(self, block: ir.Block, g: Game, env: Env) -> int:
+        """A frameless block run with no frame of its own (`vm.Block.in_place`):
+        its statements in turn; where one before the last pushes, the rest of the
+        block is left in a frame of its own, under what it pushed."""
+        f = Frame(self.blocks[block.id], env)
+        frames, run, stmts = g.frames, self._exec, block.stmts
+        for i, st in enumerate(stmts):
+            height = len(frames)
+            if run[type(st)](st, g, f):
+                if i + 1 == len(stmts):
+                    return PUSHED
+                return leave_rest(g, height, f.block, env, i + 1)
+        return NEXT
 
     def s_Repeat(self, st: ir.Repeat, g: Game, f: Frame) -> int:
         n = self.value(st.times, g, f)

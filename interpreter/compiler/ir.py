@@ -12,9 +12,11 @@ by the one function that looks at the value (`services.attr`).
 
 Statements know whether they may wait for a decision (`waits`) or push a frame
 (`pushes`); a block of statements that do neither is `simple`, and one that never
-waits and may push only as its last act (its tail) is `frameless`: both run
-without a frame of their own, by both backends alike, so the frames a state holds
-mean the same whichever backend made them.
+waits (each statement a tail, which may push) is `frameless`: both run without a
+frame of their own, by both backends alike, so the frames a state holds mean the
+same whichever backend made them. A frameless block's frame is made only where a
+statement before its last pushes: the rest of the block is left in it, under
+what was pushed (`kotc.runtime.vm.leave_rest`).
 
 Every node is a frozen, slotted dataclass: hashable, so generated code is cached
 by the form it was written from.
@@ -373,8 +375,9 @@ class Block:
     frame names its block by number). `simple`: none of them waits or pushes;
     `inline`: an `if` runs this branch in its own frame's place (simple
     statements, the last of which may be a tail); `framed`: some statement reads
-    its own frame; `frameless`: inline and not framed, so it runs with no frame
-    at all (`vm.Block.in_place`), leaving on top the frame its tail pushes."""
+    its own frame; `frameless`: none waits and none reads its own frame, so it
+    runs with no frame of its own (`vm.Block.in_place`), its frame made only
+    where a statement before its last pushes (for the rest of the block)."""
 
     id: int
     stmts: tuple[Stmt, ...]
@@ -393,7 +396,8 @@ class Block:
         object.__setattr__(self, "simple", simple)
         object.__setattr__(self, "inline", inline)
         object.__setattr__(self, "framed", framed)
-        object.__setattr__(self, "frameless", inline and not framed)
+        object.__setattr__(self, "frameless",
+                           all(s.tail for s in stmts) and not framed)
 
 
 # simple statements: they never wait nor push
