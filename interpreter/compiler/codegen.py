@@ -882,14 +882,12 @@ class Writer:
 
     def s_Call(self, st: ir.Call, i: int) -> None:
         fields = {p: ("None" if a is None else self.atom(a)) for p, a in st.args}
-        given = ", ".join(f"{p!r}: {v}" for p, v in fields.items())
+        kenv = ", ".join(f"{p!r}: {v}" for p, v in fields.items())
         required = [fields[p] for p in st.required]
         if "None" in required:
             return  # nothing to act on: the effect is impossible
         tests = [f"{v} is not None" for v in required if not _literal(v)]
-        # the keyword run as another player: its own environment, with that `you`
-        env = "env" if st.who is None else f"{{**env, 'you': {self.value(st.who)}}}"
-        call = (f"g.call_keyword({st.keyword!r}, {{{given}}}, {env}, {st.cost}, "
+        call = (f"g.call_keyword({st.keyword!r}, {{{kenv}}}, env, {st.cost}, "
                 f"{self.cite(st)})")
         with self._when(tests):
             self.moved_on(i)

@@ -444,9 +444,8 @@ class Interpreter:
         return NEXT
 
     def s_Call(self, st: ir.Call, g: Game, f: Frame) -> int:
-        fields = {p: None if a is None else self.value(a, g, f) for p, a in st.args}
-        who = None if st.who is None else self.value(st.who, g, f)
-        return services.call(g, f, st, fields, who)
+        kenv = {p: None if a is None else self.value(a, g, f) for p, a in st.args}
+        return services.call(g, f, st, kenv)
 
     def s_SetRecord(self, st: ir.SetRecord, g: Game, f: Frame) -> int:
         services.set_record(g, st.flow, st.field, self.value(st.value, g, f))

@@ -610,14 +610,15 @@ class MakeLink(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class Call(Stmt):
-    """A keyword's program, with its parameters bound (`args` in their order; a
-    required one left None: nothing to act on, nothing done)."""
+    """A keyword's program, run in the environment the call makes of `args`: `you`
+    (the player it runs as), its parameters in their order, and `__within` (the
+    keyword, which the events of the calls inside it name). A required parameter
+    left None: nothing to act on, nothing done."""
 
     keyword: str
     args: tuple[tuple[str, Expr | None], ...]
     required: tuple[str, ...]
     cost: bool
-    who: Expr | None = None  # the keyword runs as this player (`you`)
     pushes = True
 
 

@@ -727,8 +727,11 @@ class Lowering:
             else:
                 given[p.name] = self.expr(a, sc)
         required = tuple(p.name for p in kw.params if not p.optional)
-        return ir.Call(cite, s.keyword, tuple(given.items()), required, kw.cost,
-                       self.opt(s.who, sc))
+        # its environment, made by the call: the player it runs as (`by`, else the
+        # caller's), its parameters, the keyword it is within
+        you = ir.Name("you", bound=True) if s.who is None else self.expr(s.who, sc)
+        env = (("you", you), *given.items(), ("__within", ir.Const(s.keyword)))
+        return ir.Call(cite, s.keyword, env, required, kw.cost)
 
     def stmt_Drop(self, s: ast.Drop, cite: Cite, where: str,
                   sc: Scope) -> ir.Stmt:

@@ -99,7 +99,10 @@ class Programs:
             std.cond, self.lowering.scope({"you": PLAYER, "source": CARD,
                                            "ability": None}))
         self.keyword_blocks: dict[str, Block] = {}
+        # each keyword's parameters, in order (a watched call's event holds them)
+        self.keyword_params: dict[str, tuple[str, ...]] = {}
         for kw in ruleset.keywords.values():
+            self.keyword_params[kw.name] = tuple(p.name for p in kw.params)
             self.keyword_blocks[kw.name] = self.block(
                 kw.body, kw.cite, f"keyword {kw.name}",
                 keyword_names(kw, self.card_types))

@@ -569,17 +569,15 @@ def prevent(g: Game, env: dict[str, Any], cite: Any) -> None:
         g.events.append(Prevented(event.get("__name"), text(cite)))
 
 
-def call(g: Game, f: Frame, st: ir.Call, fields: dict[str, Any],
-         who: Any = None) -> int:
-    """A keyword's program, with its parameters bound: nothing, where a required
-    one is None (nothing to act on); run here, where it needs no frame. `who`: the
-    player it runs as (`by`), if not the program's own `you`."""
+def call(g: Game, f: Frame, st: ir.Call, kenv: dict[str, Any]) -> int:
+    """A keyword's program, in the environment `kenv` the call made of its
+    arguments (`ir.Call`): nothing, where a required parameter is None (nothing
+    to act on); run here, where it needs no frame."""
     for p in st.required:
-        if fields[p] is None:
+        if kenv[p] is None:
             return NEXT
     f.pc += 1
-    env = f.env if who is None else {**f.env, "you": who}
-    return PUSHED if g.call_keyword(st.keyword, fields, env, st.cost, st.cite) else NEXT
+    return PUSHED if g.call_keyword(st.keyword, kenv, f.env, st.cost, st.cite) else NEXT
 
 
 # --- dice ------------------------------------------------------------------------------

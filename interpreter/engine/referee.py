@@ -572,11 +572,14 @@ class Referee(Listing):
         or once done (see `Game.call_keyword`)."""
         return self._watching(g, ("would", name)) or self._watching(g, (None, name))
 
-    def call_watched(self, g: Game, name: str, fields: dict[str, Any], env: Env,
-                     kenv: Env) -> None:
+    def call_watched(self, g: Game, name: str, kenv: Env, env: Env) -> None:
         """A keyword call that abilities or counters may react to (see
-        `Game.call_keyword`): its event is made, and offered before and after."""
+        `Game.call_keyword`), its environment `kenv`, made in `env`: its event
+        (its parameters, its actor the player it runs as) is made, and offered
+        before and after."""
+        fields = {p: kenv[p] for p in self.programs.keyword_params[name]}
         event = _event(name, fields, env, bool(kenv.get("__cost")))
+        event["actor"] = kenv["you"]
         g.frames.append(Frame(self.call_blocks[name], kenv, event=event))
 
     def react(self, g: Game, f: Frame, timing: str | None) -> int:
