@@ -681,9 +681,10 @@ class Writer:
         def block(b: ir.Block) -> str:
             return self.const(self.blocks[b.id])
 
-        if isinstance(st, ir.Choose):
-            fns = ", ".join(fn(e) for e in (st.what, st.lo, st.hi, st.n, st.chooser))
-            return f"services.choose(g, f, {s}, ({fns}))"
+        if isinstance(st, ir.Choose):  # its functions, one tuple made here
+            fns = self.const(tuple(None if e is None else self.fn(e)
+                                   for e in (st.what, st.lo, st.hi, st.n, st.chooser)))
+            return f"services.choose(g, f, {s}, {fns})"
         if isinstance(st, ir.ChooseDie):
             holes = "(" + "".join(f"({n!r}, {fn(e)}), " for n, e in st.holes) + ")"
             return (f"services.choose_die(g, f, {s}, {fn(st.what)}, {fn(st.chooser)}, "

@@ -748,7 +748,7 @@ class Choose(Stmt):
     single: bool  # `exactly 1`: the name holds the one chosen, not a list
     chooser: Expr | None
     random: bool
-    prompt: str | None = None  # what the chooser is asked
+    prompt: str  # what the chooser is asked
     waits = True
 
 

@@ -572,7 +572,7 @@ class Lowering:
         return ir.Choose(
             cite, self.expr(s.what, sc), s.name, self.opt(s.count.lo, sc),
             self.opt(s.count.hi, sc), self.opt(s.count.n, sc), s.count.any, single,
-            self.opt(s.chooser, sc), s.random, s.prompt,
+            self.opt(s.chooser, sc), s.random, s.prompt or f"choose for '{s.name}'",
         )
 
     def stmt_Either(self, s: ast.Either, cite: Cite, where: str,

@@ -282,8 +282,7 @@ def choose(g: Game, f: Frame, st: ir.Choose, fns: Sequence[Fn | None]) -> int:
         options = picks(items, g.namer)
     if len(picked) >= least:
         options.append(DONE)
-    prompt = st.prompt or f"choose for '{name}'"
-    g.decision = Decision(int(who), prompt, options, "vm", st.cite,
+    g.decision = Decision(int(who), st.prompt, options, "vm", st.cite,
                           (len(picked), least, most))
     return WAIT
 

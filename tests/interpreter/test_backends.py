@@ -572,7 +572,7 @@ def test_a_block_is_frameless_where_no_statement_waits():
     assert ir.Block(0, (let, call), None, "test").frameless
     assert ir.Block(0, (call, let), None, "test").frameless
     choose = ir.Choose(None, ir.Const(None), "x", None, None, ir.Const(1), False,
-                       True, None, False)
+                       True, None, False, "choose for 'x'")
     assert not ir.Block(0, (call, choose), None, "test").frameless
     branch = ir.Block(1, (call,), None, "test")
     assert ir.Block(0, (let, ir.If(None, ir.Const(True), branch, None)), None,
