@@ -822,7 +822,9 @@ class Append(Stmt):
 @dataclass(frozen=True, slots=True)
 class Form(Stmt):
     """`form battle.FIELD from CANDIDATES by P ...`: the player selects the list
-    front to back, one member at a time (see `services.form`)."""
+    front to back, one member at a time (see `services.form`). `fixed`: the
+    candidates read nothing a pick changes (the list formed, the recent events
+    a pick notes), so they are read once, as it begins."""
 
     flow: str
     field: str
@@ -832,6 +834,7 @@ class Form(Stmt):
     prompt: str
     done: str
     event: str | None
+    fixed: bool = False
     waits = True
 
 

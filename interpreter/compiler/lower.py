@@ -747,8 +747,10 @@ class Lowering:
     def stmt_Form(self, s: ast.Form, cite: Cite, where: str,
                   sc: Scope) -> ir.Stmt:
         flow, field = s.target.parts
-        return ir.Form(cite, flow, field, self.expr(s.what, sc), self.expr(s.chooser, sc),
-                       self.opt(s.least, sc), s.prompt, s.done, s.event)
+        what = self.expr(s.what, sc)
+        return ir.Form(cite, flow, field, what, self.expr(s.chooser, sc),
+                       self.opt(s.least, sc), s.prompt, s.done, s.event,
+                       not reads_picked(what, field))
 
     def stmt_Log(self, s: ast.Log, cite: Cite, where: str,
                  sc: Scope) -> ir.Stmt:
@@ -866,6 +868,18 @@ def any_of(what: ir.Expr) -> ir.Expr:
             found = ir.Or(any_of(part), found)
         return found
     return ir.Exists(what)
+
+
+def reads_picked(e: ir.Expr, field: str) -> bool:
+    """Whether `e` may read what a pick of `form battle.FIELD` changes: the list
+    formed (`battle.FIELD`, or a field of that name read of any value), the
+    recent events (which a pick may note), or a term not written in place (what
+    it reads is not seen here)."""
+    if isinstance(e, (ir.BattleField, ir.DynAttr)) and e.name == field:
+        return True
+    if isinstance(e, ir.GameField) and e.name == "recent" or isinstance(e, ir.TermCall):
+        return True
+    return any(reads_picked(v, field) for v in ir.operands(e))
 
 
 def locals_read(e: Any) -> set[str]:

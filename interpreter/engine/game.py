@@ -66,7 +66,7 @@ DEFAULT_MAX_TURNS = 300
 # agreement after this many decisions.
 MAX_DECISIONS = 100_000
 # the layout of `Game.to_json`; a state written in another cannot be restored
-STATE_FORMAT = 7
+STATE_FORMAT = 8
 
 
 @dataclass
