@@ -557,14 +557,18 @@ class Referee(Listing):
 
     def call_body(self, g: Game, f: Frame, name: str, params: tuple[str, ...]) -> int:
         """A watched keyword call's own body, with the event's fields (which a
-        reaction may have changed), unless a reaction prevented it."""
+        reaction may have changed), unless a reaction prevented it: with no frame
+        of its own where it needs none (`Block.in_place`), as an unwatched call's."""
         f.pc += 1
         event = _event_of(f)
         if event.get("__prevented"):
             return PUSHED
         for p in params:
             f.env[p] = event[p]
-        g.frames.append(Frame(self.programs.keyword_blocks[name], f.env))
+        body = self.programs.keyword_blocks[name]
+        if body.in_place is not None:
+            return body.in_place(g, f.env)
+        g.frames.append(Frame(body, f.env))
         return PUSHED
 
     def watching_call(self, g: Game, name: str) -> bool:
