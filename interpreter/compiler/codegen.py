@@ -27,7 +27,7 @@ from typing import Any
 from kotc.runtime.actions import Action, Made
 from kotc.runtime.events import Revealed, Seen
 from kotc.runtime.values import AbilityRef, DieRef, Seat, ability_ref, seat_of
-from kotc.runtime.vm import Frame, leave_rest
+from kotc.runtime.vm import Frame, leave_rest, leave_rounds
 
 from . import ir, services
 from .builtins import BUILTINS, GAME_METHODS, as_items_of, element_name
@@ -43,6 +43,7 @@ HELPERS: dict[str, Any] = {
     "ability_ref": ability_ref,
     "Frame": Frame,
     "leave_rest": leave_rest,
+    "leave_rounds": leave_rounds,
     "Seat": Seat,
     "DieRef": DieRef,
     "seat_of": seat_of,
@@ -1020,14 +1021,29 @@ class Writer:
             self.forget()
             return
         body = self.const(self.blocks[st.body.id])
+        rounds = self.rounds_in_place if st.body.frameless else self.push_rounds
         if not st.body.inline:
-            self.push_rounds(body, n, i)
+            rounds(body, n, i)
+            self.forget()
             return
         with self.block(f"if {n} == 1:"):  # in the frame's place, as an `if`'s branch
             self.branch(st.body, i)
         with self.block("else:"):
-            self.push_rounds(body, n, i)
+            rounds(body, n, i)
         self.forget()  # the round may have bound names anew
+
+    def rounds_in_place(self, body: str, n: str, i: int) -> None:
+        """The `repeat` at `i`, its body frameless: each of its `n` rounds with no
+        frame of its own (`Block.in_place`), the frame moved past the `repeat`
+        first; a round that pushes leaves the rounds after it in a frame under
+        what it pushed (`vm.leave_rounds`)."""
+        self.moved_on(i)
+        left, height = self.tmp(), self.tmp()
+        self.src.line(f"{height} = len(frames)")
+        with self.block(f"for {left} in range({n}, 0, -1):"), self.block(
+                f"if {body}.in_place(g, env):"):
+            self.src.line(f"leave_rounds(g, {height}, {body}, env, {left} - 1)")
+            self.pushed(i)
 
     def push_rounds(self, body: str, n: str, i: int) -> None:
         """The `repeat` at `i`: its body's block `body` pushed to go round `n`

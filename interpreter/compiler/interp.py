@@ -14,7 +14,7 @@ from typing import Any
 
 from kotc.runtime.events import Revealed, Seen
 from kotc.runtime.values import DieRef, Seat, seat_of
-from kotc.runtime.vm import NEXT, PUSHED, Block, Frame, leave_rest
+from kotc.runtime.vm import NEXT, PUSHED, Block, Frame, leave_rest, leave_rounds
 
 from . import ir, services
 from .builtins import BUILTINS, as_items_of, element_name
@@ -553,6 +553,13 @@ class Interpreter:
         if n == 1 and st.body.inline:  # one round, in this frame's place
             return self.in_place(st.body, g, f)
         f.pc += 1
+        if st.body.frameless:  # each round with no frame of its own
+            height = len(g.frames)
+            for left in range(n, 0, -1):
+                if self.run_in_place(st.body, g, f.env):
+                    leave_rounds(g, height, self.blocks[st.body.id], f.env, left - 1)
+                    return PUSHED
+            return NEXT
         if n > 0:
             g.frames.append(Frame(self.blocks[st.body.id], f.env, ["repeat", n]))
         return PUSHED

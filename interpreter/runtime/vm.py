@@ -102,6 +102,15 @@ def leave_rest(g: Any, height: int, block: Block, env: dict[str, Any], pc: int) 
     return PUSHED
 
 
+def leave_rounds(g: Any, height: int, block: Block, env: dict[str, Any],
+                 rounds: int) -> None:
+    """A `repeat` whose rounds run in place (its body's `Block.in_place`), one of
+    which pushed frames onto `g.frames`, which stood `height` high before it: the
+    `rounds` left, if any, go round in a frame of their own under them."""
+    if rounds > 0:
+        g.frames.insert(height, Frame(block, env, ["repeat", rounds]))
+
+
 def next_iteration(f: Frame, loop: list[Any]) -> bool:
     """Advance a `for each` or `repeat` frame; False when the loop is done."""
     if loop[0] == "repeat":
@@ -120,5 +129,5 @@ def next_iteration(f: Frame, loop: list[Any]) -> bool:
     return True
 
 
-__all__ = ["NEXT", "PUSHED", "WAIT", "Block", "Frame", "leave_rest", "next_iteration",
-           "run"]
+__all__ = ["NEXT", "PUSHED", "WAIT", "Block", "Frame", "leave_rest", "leave_rounds",
+           "next_iteration", "run"]
