@@ -13,6 +13,8 @@ from kotc.runtime.values import AbilityRef, DieRef, Seat
 
 def as_items_of(value: Any) -> list[Any] | tuple[Any, ...]:
     """The items of a value that may be one item or a collection (None: none)."""
+    if type(value) is list:  # most often: a zone's cards, a `where`'s
+        return value
     if value is None:
         return ()
     if isinstance(value, (list, tuple)) and not isinstance(value, AbilityRef):

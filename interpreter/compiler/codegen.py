@@ -27,7 +27,7 @@ from typing import Any
 from kotc.runtime.actions import Action, Made
 from kotc.runtime.events import Revealed, Seen
 from kotc.runtime.values import AbilityRef, DieRef, Seat, ability_ref, seat_of
-from kotc.runtime.vm import Frame
+from kotc.runtime.vm import Frame, leave_rest, leave_rounds
 
 from . import ir, services
 from .builtins import BUILTINS, GAME_METHODS, as_items_of, element_name
@@ -42,6 +42,8 @@ HELPERS: dict[str, Any] = {
     "AbilityRef": AbilityRef,
     "ability_ref": ability_ref,
     "Frame": Frame,
+    "leave_rest": leave_rest,
+    "leave_rounds": leave_rounds,
     "Seat": Seat,
     "DieRef": DieRef,
     "seat_of": seat_of,
@@ -172,8 +174,10 @@ class Writer:
         self._names: dict[int, str] = {}  # id of a constant -> its name
         self.count = 0
         # whether the statements run in a frame of their own (`f`), which a tail
-        # moves on before it pushes; a frameless block's do not (`frameless_body`)
+        # moves on before it pushes; a frameless block's do not (`frameless_body`):
+        # for those, the block and the position of its last statement
         self.framed = True
+        self.in_place: tuple[str, int] | None = None
 
     # --- names ----------------------------------------------------------------------
 
@@ -619,21 +623,37 @@ class Writer:
         src.depth = depth
         src.line("return 0")
 
-    def frameless_body(self, stmts: tuple[ir.Stmt, ...]) -> None:
-        """A frameless block's statements, run with no frame of their own (`for
-        each`'s simple body, a keyword's, a step's): `run(g, env)`, which returns
-        1 (`PUSHED`) where its tail pushed a frame, else 0."""
+    def frameless_body(self, form: ir.Block, block: Any) -> None:
+        """A frameless block's statements (`form`'s, of the runtime block `block`),
+        run with no frame of their own (`for each`'s simple body, a keyword's, a
+        step's, an `if`'s branch): `run(g, env)`, which returns 1 (`PUSHED`) where
+        a statement pushed a frame, else 0. One before the last that pushes
+        leaves the rest in a frame of its own, under what it pushed."""
         self.framed = False
+        self.in_place = (self.const(block), len(form.stmts) - 1)
         self.src.line("frames = g.frames")
-        for i, st in enumerate(stmts):
+        for i, st in enumerate(form.stmts):
             self.stmt(st, i)
         self.src.line("return 0")
 
     def moved_on(self, i: int) -> None:
-        """A tail at `i` moves its frame past itself before it pushes (none to
-        move where the block runs with no frame)."""
+        """A tail at `i` moves its frame past itself before it may push; with no
+        frame, where a statement follows it, the stack's height is noted (what
+        follows is left in a frame there, should it push: `pushed`)."""
         if self.framed:
             self.src.line(f"f.pc = {i + 1}")
+        elif self.in_place is not None and i < self.in_place[1]:
+            self.src.line("height = len(frames)")
+
+    def pushed(self, i: int) -> None:
+        """The tail at `i` has pushed a frame: what is on top runs next, and, with
+        no frame, where a statement follows it, the rest of the block is left in a
+        frame under what it pushed (`vm.leave_rest`)."""
+        if self.framed or self.in_place is None or i == self.in_place[1]:
+            self.src.line("return 1")
+            return
+        block = self.in_place[0]
+        self.src.line(f"return leave_rest(g, height, {block}, env, {i + 1})")
 
     def stmt(self, st: ir.Stmt, i: int) -> None:
         """Statement `st`, at position `i` of the frame's block (or in a branch of
@@ -662,9 +682,10 @@ class Writer:
         def block(b: ir.Block) -> str:
             return self.const(self.blocks[b.id])
 
-        if isinstance(st, ir.Choose):
-            fns = ", ".join(fn(e) for e in (st.what, st.lo, st.hi, st.n, st.chooser))
-            return f"services.choose(g, f, {s}, ({fns}))"
+        if isinstance(st, ir.Choose):  # its functions, one tuple made here
+            fns = self.const(tuple(None if e is None else self.fn(e)
+                                   for e in (st.what, st.lo, st.hi, st.n, st.chooser)))
+            return f"services.choose(g, f, {s}, {fns})"
         if isinstance(st, ir.ChooseDie):
             holes = "(" + "".join(f"({n!r}, {fn(e)}), " for n, e in st.holes) + ")"
             return (f"services.choose_die(g, f, {s}, {fn(st.what)}, {fn(st.chooser)}, "
@@ -863,19 +884,17 @@ class Writer:
 
     def s_Call(self, st: ir.Call, i: int) -> None:
         fields = {p: ("None" if a is None else self.atom(a)) for p, a in st.args}
-        given = ", ".join(f"{p!r}: {v}" for p, v in fields.items())
+        kenv = ", ".join(f"{p!r}: {v}" for p, v in fields.items())
         required = [fields[p] for p in st.required]
         if "None" in required:
             return  # nothing to act on: the effect is impossible
         tests = [f"{v} is not None" for v in required if not _literal(v)]
-        # the keyword run as another player: its own environment, with that `you`
-        env = "env" if st.who is None else f"{{**env, 'you': {self.value(st.who)}}}"
-        call = (f"g.call_keyword({st.keyword!r}, {{{given}}}, {env}, {st.cost}, "
+        call = (f"g.call_keyword({st.keyword!r}, {{{kenv}}}, env, {st.cost}, "
                 f"{self.cite(st)})")
         with self._when(tests):
             self.moved_on(i)
             with self.block(f"if {call}:"):  # else it ran here, with no frame
-                self.src.line("return 1")
+                self.pushed(i)
 
     def s_Link(self, st: ir.Link, i: int) -> None:
         source = "None" if st.source is None else self.value(st.source)
@@ -885,7 +904,7 @@ class Writer:
         self.moved_on(i)
         body = self.const(self.blocks[st.body.id])
         self.src.line(f"services.after_flow(g, {st.flow!r}, {body}, env)")
-        self.src.line("return 1")
+        self.pushed(i)
 
     @contextmanager
     def _when(self, tests: list[str]) -> Iterator[None]:
@@ -919,14 +938,14 @@ class Writer:
         fields = ", ".join(f"{p!r}: {self.atom(a)}" for p, a in st.args)
         self.moved_on(i)
         self.src.line(f"g.emit({st.event!r}, {{{fields}}}, env, {self.cite(st)})")
-        self.src.line("return 1")
+        self.pushed(i)
 
     def s_Resolve(self, st: ir.Resolve, i: int) -> None:
         self.moved_on(i)
         then = "None" if st.then is None else self.const(self.blocks[st.then.id])
         what = self.atom(st.what)
         self.src.line(f"g.resolve({what}, env, {self.cite(st)}, {then})")
-        self.src.line("return 1")
+        self.pushed(i)
 
     def s_Roll(self, st: ir.Roll, i: int) -> None:
         cite = self.cite(st)
@@ -950,14 +969,14 @@ class Writer:
         else:
             pairs = ", ".join(f"({dice}, {who})" for dice, who in rolled)
             self.src.line(f"services.announce(g, [{pairs}], env, {cite})")
-        self.src.line("return 1")
+        self.pushed(i)
 
     def s_Pop(self, st: ir.Pop, i: int) -> None:
         self.moved_on(i)
         target = self.atom(st.target)
         kind = self.atom(st.kind)
         self.src.line(f"g.pop_counter({target}, {kind}, env['you'], {self.cite(st)})")
-        self.src.line("return 1")
+        self.pushed(i)
 
     def s_If(self, st: ir.If, i: int) -> None:
         cond = self.test(st.cond)
@@ -970,15 +989,21 @@ class Writer:
 
     def branch(self, block: ir.Block, i: int) -> None:
         """A branch of the `if` at `i`: in the frame's place where it is `inline`
-        (its tail, if any, moves the frame past the `if`), else in a frame of its
-        own, the frame moved past the `if` first."""
+        (its tail, if any, moves the frame past the `if`); else, the frame moved
+        past the `if` first, with no frame of its own where it is `frameless`
+        (`Block.in_place`: it may push), or in one."""
         if block.inline:
             for st in block.stmts:
                 self.stmt_in_place(st, i)
             return
         self.moved_on(i)
-        self.src.line(f"frames.append(Frame({self.const(self.blocks[block.id])}, env))")
-        self.src.line("return 1")
+        runtime = self.const(self.blocks[block.id])
+        if block.frameless:
+            with self.block(f"if {runtime}.in_place(g, env):"):
+                self.pushed(i)
+            return
+        self.src.line(f"frames.append(Frame({runtime}, env))")
+        self.pushed(i)
 
     def stmt_in_place(self, st: ir.Stmt, i: int) -> None:
         """A statement of an inline branch: simple, or a tail (written as at `i`)."""
@@ -996,14 +1021,29 @@ class Writer:
             self.forget()
             return
         body = self.const(self.blocks[st.body.id])
+        rounds = self.rounds_in_place if st.body.frameless else self.push_rounds
         if not st.body.inline:
-            self.push_rounds(body, n, i)
+            rounds(body, n, i)
+            self.forget()
             return
         with self.block(f"if {n} == 1:"):  # in the frame's place, as an `if`'s branch
             self.branch(st.body, i)
         with self.block("else:"):
-            self.push_rounds(body, n, i)
+            rounds(body, n, i)
         self.forget()  # the round may have bound names anew
+
+    def rounds_in_place(self, body: str, n: str, i: int) -> None:
+        """The `repeat` at `i`, its body frameless: each of its `n` rounds with no
+        frame of its own (`Block.in_place`), the frame moved past the `repeat`
+        first; a round that pushes leaves the rounds after it in a frame under
+        what it pushed (`vm.leave_rounds`)."""
+        self.moved_on(i)
+        left, height = self.tmp(), self.tmp()
+        self.src.line(f"{height} = len(frames)")
+        with self.block(f"for {left} in range({n}, 0, -1):"), self.block(
+                f"if {body}.in_place(g, env):"):
+            self.src.line(f"leave_rounds(g, {height}, {body}, env, {left} - 1)")
+            self.pushed(i)
 
     def push_rounds(self, body: str, n: str, i: int) -> None:
         """The `repeat` at `i`: its body's block `body` pushed to go round `n`
@@ -1011,7 +1051,7 @@ class Writer:
         self.moved_on(i)
         with self.block(f"if {n} > 0:"):
             self.src.line(f"frames.append(Frame({body}, env, ['repeat', {n}]))")
-        self.src.line("return 1")
+        self.pushed(i)
 
 
 class WindowWriter(Writer):

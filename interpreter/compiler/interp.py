@@ -14,7 +14,7 @@ from typing import Any
 
 from kotc.runtime.events import Revealed, Seen
 from kotc.runtime.values import DieRef, Seat, seat_of
-from kotc.runtime.vm import NEXT, PUSHED, Block, Frame
+from kotc.runtime.vm import NEXT, PUSHED, Block, Frame, leave_rest, leave_rounds
 
 from . import ir, services
 from .builtins import BUILTINS, as_items_of, element_name
@@ -444,9 +444,8 @@ class Interpreter:
         return NEXT
 
     def s_Call(self, st: ir.Call, g: Game, f: Frame) -> int:
-        fields = {p: None if a is None else self.value(a, g, f) for p, a in st.args}
-        who = None if st.who is None else self.value(st.who, g, f)
-        return services.call(g, f, st, fields, who)
+        kenv = {p: None if a is None else self.value(a, g, f) for p, a in st.args}
+        return services.call(g, f, st, kenv)
 
     def s_SetRecord(self, st: ir.SetRecord, g: Game, f: Frame) -> int:
         services.set_record(g, st.flow, st.field, self.value(st.value, g, f))
@@ -515,6 +514,8 @@ class Interpreter:
         if block.inline:
             return self.in_place(block, g, f)
         f.pc += 1
+        if block.frameless:  # with no frame of its own
+            return self.run_in_place(block, g, f.env)
         g.frames.append(Frame(self.blocks[block.id], f.env))
         return PUSHED
 
@@ -528,6 +529,20 @@ class Interpreter:
         self.run_simple(g, f, stmts[:-1])
         return self._exec[type(stmts[-1])](stmts[-1], g, f)
 
+    def run_in_place(self, block: ir.Block, g: Game, env: Env) -> int:
+        """A frameless block run with no frame of its own (`vm.Block.in_place`):
+        its statements in turn; where one before the last pushes, the rest of the
+        block is left in a frame of its own, under what it pushed."""
+        f = Frame(self.blocks[block.id], env)
+        frames, run, stmts = g.frames, self._exec, block.stmts
+        for i, st in enumerate(stmts):
+            height = len(frames)
+            if run[type(st)](st, g, f):
+                if i + 1 == len(stmts):
+                    return PUSHED
+                return leave_rest(g, height, f.block, env, i + 1)
+        return NEXT
+
     def s_Repeat(self, st: ir.Repeat, g: Game, f: Frame) -> int:
         n = self.value(st.times, g, f)
         g.engine.bounds.check_repeat(n, st.cite, g)
@@ -538,6 +553,13 @@ class Interpreter:
         if n == 1 and st.body.inline:  # one round, in this frame's place
             return self.in_place(st.body, g, f)
         f.pc += 1
+        if st.body.frameless:  # each round with no frame of its own
+            height = len(g.frames)
+            for left in range(n, 0, -1):
+                if self.run_in_place(st.body, g, f.env):
+                    leave_rounds(g, height, self.blocks[st.body.id], f.env, left - 1)
+                    return PUSHED
+            return NEXT
         if n > 0:
             g.frames.append(Frame(self.blocks[st.body.id], f.env, ["repeat", n]))
         return PUSHED

@@ -12,9 +12,11 @@ by the one function that looks at the value (`services.attr`).
 
 Statements know whether they may wait for a decision (`waits`) or push a frame
 (`pushes`); a block of statements that do neither is `simple`, and one that never
-waits and may push only as its last act (its tail) is `frameless`: both run
-without a frame of their own, by both backends alike, so the frames a state holds
-mean the same whichever backend made them.
+waits (each statement a tail, which may push) is `frameless`: both run without a
+frame of their own, by both backends alike, so the frames a state holds mean the
+same whichever backend made them. A frameless block's frame is made only where a
+statement before its last pushes: the rest of the block is left in it, under
+what was pushed (`kotc.runtime.vm.leave_rest`).
 
 Every node is a frozen, slotted dataclass: hashable, so generated code is cached
 by the form it was written from.
@@ -373,8 +375,9 @@ class Block:
     frame names its block by number). `simple`: none of them waits or pushes;
     `inline`: an `if` runs this branch in its own frame's place (simple
     statements, the last of which may be a tail); `framed`: some statement reads
-    its own frame; `frameless`: inline and not framed, so it runs with no frame
-    at all (`vm.Block.in_place`), leaving on top the frame its tail pushes."""
+    its own frame; `frameless`: none waits and none reads its own frame, so it
+    runs with no frame of its own (`vm.Block.in_place`), its frame made only
+    where a statement before its last pushes (for the rest of the block)."""
 
     id: int
     stmts: tuple[Stmt, ...]
@@ -393,7 +396,8 @@ class Block:
         object.__setattr__(self, "simple", simple)
         object.__setattr__(self, "inline", inline)
         object.__setattr__(self, "framed", framed)
-        object.__setattr__(self, "frameless", inline and not framed)
+        object.__setattr__(self, "frameless",
+                           all(s.tail for s in stmts) and not framed)
 
 
 # simple statements: they never wait nor push
@@ -606,14 +610,15 @@ class MakeLink(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class Call(Stmt):
-    """A keyword's program, with its parameters bound (`args` in their order; a
-    required one left None: nothing to act on, nothing done)."""
+    """A keyword's program, run in the environment the call makes of `args`: `you`
+    (the player it runs as), its parameters in their order, and `__within` (the
+    keyword, which the events of the calls inside it name). A required parameter
+    left None: nothing to act on, nothing done."""
 
     keyword: str
     args: tuple[tuple[str, Expr | None], ...]
     required: tuple[str, ...]
     cost: bool
-    who: Expr | None = None  # the keyword runs as this player (`you`)
     pushes = True
 
 
@@ -743,7 +748,7 @@ class Choose(Stmt):
     single: bool  # `exactly 1`: the name holds the one chosen, not a list
     chooser: Expr | None
     random: bool
-    prompt: str | None = None  # what the chooser is asked
+    prompt: str  # what the chooser is asked
     waits = True
 
 
@@ -817,7 +822,9 @@ class Append(Stmt):
 @dataclass(frozen=True, slots=True)
 class Form(Stmt):
     """`form battle.FIELD from CANDIDATES by P ...`: the player selects the list
-    front to back, one member at a time (see `services.form`)."""
+    front to back, one member at a time (see `services.form`). `fixed`: the
+    candidates read nothing a pick changes (the list formed, the recent events
+    a pick notes), so they are read once, as it begins."""
 
     flow: str
     field: str
@@ -827,6 +834,7 @@ class Form(Stmt):
     prompt: str
     done: str
     event: str | None
+    fixed: bool = False
     waits = True
 
 

@@ -302,7 +302,7 @@ class Listing:
                 g, {"you": seat, "this": card}):
             return False
         if trigger is not None:  # `_answerable`, but for the first it finds
-            events, cond = frozenset(trigger.events), ab.trigger_cond
+            events, cond = trigger.events, ab.trigger_cond
             for name, fields in g.recent:
                 if name in events:
                     answered = fields.get("__answered")

@@ -572,7 +572,7 @@ class Lowering:
         return ir.Choose(
             cite, self.expr(s.what, sc), s.name, self.opt(s.count.lo, sc),
             self.opt(s.count.hi, sc), self.opt(s.count.n, sc), s.count.any, single,
-            self.opt(s.chooser, sc), s.random, s.prompt,
+            self.opt(s.chooser, sc), s.random, s.prompt or f"choose for '{s.name}'",
         )
 
     def stmt_Either(self, s: ast.Either, cite: Cite, where: str,
@@ -727,8 +727,11 @@ class Lowering:
             else:
                 given[p.name] = self.expr(a, sc)
         required = tuple(p.name for p in kw.params if not p.optional)
-        return ir.Call(cite, s.keyword, tuple(given.items()), required, kw.cost,
-                       self.opt(s.who, sc))
+        # its environment, made by the call: the player it runs as (`by`, else the
+        # caller's), its parameters, the keyword it is within
+        you = ir.Name("you", bound=True) if s.who is None else self.expr(s.who, sc)
+        env = (("you", you), *given.items(), ("__within", ir.Const(s.keyword)))
+        return ir.Call(cite, s.keyword, env, required, kw.cost)
 
     def stmt_Drop(self, s: ast.Drop, cite: Cite, where: str,
                   sc: Scope) -> ir.Stmt:
@@ -744,8 +747,10 @@ class Lowering:
     def stmt_Form(self, s: ast.Form, cite: Cite, where: str,
                   sc: Scope) -> ir.Stmt:
         flow, field = s.target.parts
-        return ir.Form(cite, flow, field, self.expr(s.what, sc), self.expr(s.chooser, sc),
-                       self.opt(s.least, sc), s.prompt, s.done, s.event)
+        what = self.expr(s.what, sc)
+        return ir.Form(cite, flow, field, what, self.expr(s.chooser, sc),
+                       self.opt(s.least, sc), s.prompt, s.done, s.event,
+                       not reads_picked(what, field))
 
     def stmt_Log(self, s: ast.Log, cite: Cite, where: str,
                  sc: Scope) -> ir.Stmt:
@@ -863,6 +868,18 @@ def any_of(what: ir.Expr) -> ir.Expr:
             found = ir.Or(any_of(part), found)
         return found
     return ir.Exists(what)
+
+
+def reads_picked(e: ir.Expr, field: str) -> bool:
+    """Whether `e` may read what a pick of `form battle.FIELD` changes: the list
+    formed (`battle.FIELD`, or a field of that name read of any value), the
+    recent events (which a pick may note), or a term not written in place (what
+    it reads is not seen here)."""
+    if isinstance(e, (ir.BattleField, ir.DynAttr)) and e.name == field:
+        return True
+    if isinstance(e, ir.GameField) and e.name == "recent" or isinstance(e, ir.TermCall):
+        return True
+    return any(reads_picked(v, field) for v in ir.operands(e))
 
 
 def locals_read(e: Any) -> set[str]:

@@ -99,7 +99,10 @@ class Programs:
             std.cond, self.lowering.scope({"you": PLAYER, "source": CARD,
                                            "ability": None}))
         self.keyword_blocks: dict[str, Block] = {}
+        # each keyword's parameters, in order (a watched call's event holds them)
+        self.keyword_params: dict[str, tuple[str, ...]] = {}
         for kw in ruleset.keywords.values():
+            self.keyword_params[kw.name] = tuple(p.name for p in kw.params)
             self.keyword_blocks[kw.name] = self.block(
                 kw.body, kw.cite, f"keyword {kw.name}",
                 keyword_names(kw, self.card_types))
@@ -132,9 +135,10 @@ class Programs:
         """Runtime blocks for the blocks lowered since the last."""
         forms = self.lowering.blocks
         for form in forms[len(self.blocks):]:
-            # a program that never waits, and pushes only as its last act, may
-            # run with no frame of its own (`Block.in_place`): a keyword's does
-            # (`Game.call_keyword`), and a step's (`Runner`)
+            # a program that never waits may run with no frame of its own
+            # (`Block.in_place`), one made only for what is left where a statement
+            # before its last pushes: a keyword's does (`Game.call_keyword`), a
+            # step's (`Runner`), an `if`'s branch
             in_place = self._first_run(form) if form.frameless else None
             self.blocks.append(Block(form, self._go(form), in_place))
 
@@ -166,13 +170,14 @@ class Programs:
     def _simple(self, form: ir.Block) -> Callable[[Any, dict[str, Any]], int]:
         """The statements of a frameless block, as a function `(game, env)` run with
         no frame of its own (a `for each`'s simple body, a keyword's program, a
-        step's): `NEXT`, or `PUSHED` where its last statement pushed a frame."""
+        step's, an `if`'s branch): `NEXT`, or `PUSHED` where a statement pushed a
+        frame (one before the last leaves the rest of the block in a frame, under
+        what it pushed)."""
         if self.backend == "reference":
-            block = self.blocks[form.id]
-            run = self.interpreter.in_place
-            return lambda g, env: run(form, g, Frame(block, env))
+            run = self.interpreter.run_in_place
+            return lambda g, env: run(form, g, env)
         writer = self._writer()
-        writer.frameless_body(form.stmts)
+        writer.frameless_body(form, self.blocks[form.id])
         where = f"block {form.id}: {form.where}, in place"
         return compiled("run", "g, env", writer.src.text(), where, writer.namespace())
 

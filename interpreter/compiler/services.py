@@ -282,8 +282,7 @@ def choose(g: Game, f: Frame, st: ir.Choose, fns: Sequence[Fn | None]) -> int:
         options = picks(items, g.namer)
     if len(picked) >= least:
         options.append(DONE)
-    prompt = st.prompt or f"choose for '{name}'"
-    g.decision = Decision(int(who), prompt, options, "vm", st.cite,
+    g.decision = Decision(int(who), st.prompt, options, "vm", st.cite,
                           (len(picked), least, most))
     return WAIT
 
@@ -465,14 +464,20 @@ def form(g: Game, f: Frame, st: ir.Form, what: Fn, chooser: Fn,
     player orders the whole list). It is done once the player says so, which the
     player may once it holds `least` and at most one is left to place (that one
     takes the last place), or when nothing is left to select. A new member is noted
-    as `st.event`, for the abilities that wait for it."""
+    as `st.event`, for the abilities that wait for it. The candidates not in the
+    list are read at each pick, or, where no pick can change them (`st.fixed`),
+    once, as it begins, and kept (a pick takes its card out)."""
     b = g.battle
     if b is None:
         return NEXT
     listed = getattr(b, st.field)
-    unplaced = f.scratch
-    if unplaced is None:
-        unplaced = f.scratch = list(listed)
+    env = f.env
+    scratch = f.scratch
+    if scratch is None:  # those to place, and the candidates kept (if `fixed`)
+        kept = [c for c in as_items_of(what(g, env)) if c not in listed] \
+            if st.fixed else None
+        scratch = f.scratch = [list(listed), kept]
+    unplaced, kept = scratch
     answer = g.take_answer()
     if answer is not None:
         if answer.kind == "done":
@@ -486,17 +491,19 @@ def form(g: Game, f: Frame, st: ir.Form, what: Fn, chooser: Fn,
             listed.insert(place, card)
         else:
             listed.insert(place, card)
+            if kept is not None:
+                kept.remove(card)
             event = st.event
             if event is not None and event in g.referee.listened:
                 g.referee.note(g, event, {"target": card})
-    env = f.env
-    candidates = [c for c in as_items_of(what(g, env)) if c not in listed]
+    candidates = kept if kept is not None else [
+        c for c in as_items_of(what(g, env)) if c not in listed]
     last = len(unplaced) < 2  # none or one left to place: it takes the last place
     if not candidates and last:
         f.scratch = None
         return NEXT
     if unplaced:
-        candidates += unplaced
+        candidates = candidates + unplaced
     options = picks(candidates, g.namer)
     if last and len(listed) >= (0 if least is None else least(g, env)):
         options.append(Action("done", None, st.done))
@@ -569,17 +576,15 @@ def prevent(g: Game, env: dict[str, Any], cite: Any) -> None:
         g.events.append(Prevented(event.get("__name"), text(cite)))
 
 
-def call(g: Game, f: Frame, st: ir.Call, fields: dict[str, Any],
-         who: Any = None) -> int:
-    """A keyword's program, with its parameters bound: nothing, where a required
-    one is None (nothing to act on); run here, where it needs no frame. `who`: the
-    player it runs as (`by`), if not the program's own `you`."""
+def call(g: Game, f: Frame, st: ir.Call, kenv: dict[str, Any]) -> int:
+    """A keyword's program, in the environment `kenv` the call made of its
+    arguments (`ir.Call`): nothing, where a required parameter is None (nothing
+    to act on); run here, where it needs no frame."""
     for p in st.required:
-        if fields[p] is None:
+        if kenv[p] is None:
             return NEXT
     f.pc += 1
-    env = f.env if who is None else {**f.env, "you": who}
-    return PUSHED if g.call_keyword(st.keyword, fields, env, st.cost, st.cite) else NEXT
+    return PUSHED if g.call_keyword(st.keyword, kenv, f.env, st.cost, st.cite) else NEXT
 
 
 # --- dice ------------------------------------------------------------------------------

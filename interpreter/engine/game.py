@@ -63,7 +63,7 @@ from .view import view as seen_by
 
 DEFAULT_MAX_TURNS = 300
 # the layout of `Game.to_json`; a state written in another cannot be restored
-STATE_FORMAT = 7
+STATE_FORMAT = 8
 
 
 @dataclass
@@ -1159,21 +1159,22 @@ class Game:
         self.referee.fire(self, name, fields, env, cite)
 
     def call_keyword(
-        self, name: str, fields: dict[str, Any], env: dict[str, Any], as_cost: bool,
+        self, name: str, kenv: dict[str, Any], env: dict[str, Any], as_cost: bool,
         cite: ast.Citation | None,
     ) -> bool:
-        """Run a keyword's program; when an ability or a counter in play may watch
-        the call, through the referee, which offers it to them. Whether it pushed a
-        frame (a frameless program, unwatched, runs here, with no frame of its own,
-        and pushes one only where its last statement does). Written here, not
-        forwarded: effects call keywords at most steps."""
+        """Run a keyword's program in `kenv`, the environment its call made (`you`,
+        its parameters, `__within`: see `ir.Call`), from a program running in
+        `env`; when an ability or a counter in play may watch the call, through
+        the referee, which offers it to them. Whether it pushed a frame (a
+        frameless program, unwatched, runs here, with no frame of its own, and
+        pushes one only where a statement does). Written here, not forwarded:
+        effects call keywords at most steps."""
         usage = self.usage
         try:
             usage[name] += 1
         except KeyError:
             usage[name] = 1
-        kenv = {"you": env["you"], **fields, "__within": name}
-        if env.get("__cost") or as_cost:
+        if as_cost or env.get("__cost"):  # a cost's keywords, and those they call
             kenv["__cost"] = True
         referee = self.referee
         if name not in referee.listened and (
@@ -1184,7 +1185,7 @@ class Game:
                 return block.in_place(self, kenv) == PUSHED
             self.frames.append(Frame(block, kenv))
             return True
-        referee.call_watched(self, name, fields, env, kenv)
+        referee.call_watched(self, name, kenv, env)
         return True
 
     def resolve(self, what: Any, env: dict[str, Any], cite: ast.Citation | None,

@@ -557,14 +557,18 @@ class Referee(Listing):
 
     def call_body(self, g: Game, f: Frame, name: str, params: tuple[str, ...]) -> int:
         """A watched keyword call's own body, with the event's fields (which a
-        reaction may have changed), unless a reaction prevented it."""
+        reaction may have changed), unless a reaction prevented it: with no frame
+        of its own where it needs none (`Block.in_place`), as an unwatched call's."""
         f.pc += 1
         event = _event_of(f)
         if event.get("__prevented"):
             return PUSHED
         for p in params:
             f.env[p] = event[p]
-        g.frames.append(Frame(self.programs.keyword_blocks[name], f.env))
+        body = self.programs.keyword_blocks[name]
+        if body.in_place is not None:
+            return body.in_place(g, f.env)
+        g.frames.append(Frame(body, f.env))
         return PUSHED
 
     def watching_call(self, g: Game, name: str) -> bool:
@@ -572,11 +576,14 @@ class Referee(Listing):
         or once done (see `Game.call_keyword`)."""
         return self._watching(g, ("would", name)) or self._watching(g, (None, name))
 
-    def call_watched(self, g: Game, name: str, fields: dict[str, Any], env: Env,
-                     kenv: Env) -> None:
+    def call_watched(self, g: Game, name: str, kenv: Env, env: Env) -> None:
         """A keyword call that abilities or counters may react to (see
-        `Game.call_keyword`): its event is made, and offered before and after."""
+        `Game.call_keyword`), its environment `kenv`, made in `env`: its event
+        (its parameters, its actor the player it runs as) is made, and offered
+        before and after."""
+        fields = {p: kenv[p] for p in self.programs.keyword_params[name]}
         event = _event(name, fields, env, bool(kenv.get("__cost")))
+        event["actor"] = kenv["you"]
         g.frames.append(Frame(self.call_blocks[name], kenv, event=event))
 
     def react(self, g: Game, f: Frame, timing: str | None) -> int:

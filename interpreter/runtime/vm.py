@@ -27,10 +27,11 @@ NEXT, PUSHED, WAIT = 0, 1, 2
 class Block:
     """A block of statements ready to run: its number, statements (the
     intermediate form's), citation, where it comes from, and `go`; for a block
-    whose statements never wait and push only as its last act (the form's
-    `frameless`), `in_place` runs them with no frame of their own, `(game, env)`,
-    and returns `NEXT` (nothing pushed), or `PUSHED` where that last act may have
-    pushed a frame (to run next, in the block's place); else it is None."""
+    whose statements never wait (the form's `frameless`), `in_place` runs them
+    with no frame of their own, `(game, env)`, and returns `NEXT` (nothing
+    pushed), or `PUSHED` where a statement may have pushed a frame (to run next,
+    in the block's place): one before the last leaves the rest of the block in a
+    frame of its own, under what it pushed (`leave_rest`); else it is None."""
 
     __slots__ = ("id", "stmts", "cite", "where", "go", "form", "in_place")
 
@@ -90,6 +91,26 @@ def run(g: Any) -> int:
     return NEXT
 
 
+def leave_rest(g: Any, height: int, block: Block, env: dict[str, Any], pc: int) -> int:
+    """A block run in place (`Block.in_place`) whose statement before `pc` pushed
+    frames onto `g.frames`, which stood `height` high before it: the rest of the
+    block, from `pc`, left in a frame of its own under them (where its frame,
+    had it run in one, would stand). Returns PUSHED."""
+    f = Frame(block, env)
+    f.pc = pc
+    g.frames.insert(height, f)
+    return PUSHED
+
+
+def leave_rounds(g: Any, height: int, block: Block, env: dict[str, Any],
+                 rounds: int) -> None:
+    """A `repeat` whose rounds run in place (its body's `Block.in_place`), one of
+    which pushed frames onto `g.frames`, which stood `height` high before it: the
+    `rounds` left, if any, go round in a frame of their own under them."""
+    if rounds > 0:
+        g.frames.insert(height, Frame(block, env, ["repeat", rounds]))
+
+
 def next_iteration(f: Frame, loop: list[Any]) -> bool:
     """Advance a `for each` or `repeat` frame; False when the loop is done."""
     if loop[0] == "repeat":
@@ -108,4 +129,5 @@ def next_iteration(f: Frame, loop: list[Any]) -> bool:
     return True
 
 
-__all__ = ["NEXT", "PUSHED", "WAIT", "Block", "Frame", "next_iteration", "run"]
+__all__ = ["NEXT", "PUSHED", "WAIT", "Block", "Frame", "leave_rest", "leave_rounds",
+           "next_iteration", "run"]

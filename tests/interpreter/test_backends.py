@@ -534,10 +534,10 @@ def test_random_programs_run_alike_in_both_backends(data):
 @settings(max_examples=100, deadline=None)
 @given(data=st.data())
 def test_frameless_programs_run_in_place_as_in_a_frame(data):
-    """A program that never waits and pushes only as its last act runs with no
-    frame of its own (`Block.in_place`, as a keyword's or a step's does): what it
-    does (with the frame it leaves run after it) is what it does in a frame, in
-    both backends."""
+    """A program that never waits runs with no frame of its own (`Block.in_place`,
+    as a keyword's or a step's does; where a statement before its last pushes, the
+    rest is left in a frame under what it pushed): what it does (with the frames
+    it leaves run after it) is what it does in a frame, in both backends."""
     stmts = tuple(_statement(data.draw, 2) for _ in range(data.draw(st.integers(1, 3))))
     rs = load_edition(EDITION)
     decks, _ = default_decks(rs)
@@ -566,11 +566,14 @@ def test_frameless_programs_run_in_place_as_in_a_frame(data):
     assert all(r == runs[0] for r in runs), stmts
 
 
-def test_a_block_is_frameless_where_only_its_last_statement_may_push():
+def test_a_block_is_frameless_where_no_statement_waits():
     call = ir.Call(None, "draw", (), (), False)
     let = ir.Let(None, "x", ir.Const(1))
     assert ir.Block(0, (let, call), None, "test").frameless
-    assert not ir.Block(0, (call, let), None, "test").frameless
+    assert ir.Block(0, (call, let), None, "test").frameless
+    choose = ir.Choose(None, ir.Const(None), "x", None, None, ir.Const(1), False,
+                       True, None, False, "choose for 'x'")
+    assert not ir.Block(0, (call, choose), None, "test").frameless
     branch = ir.Block(1, (call,), None, "test")
     assert ir.Block(0, (let, ir.If(None, ir.Const(True), branch, None)), None,
                     "test").frameless

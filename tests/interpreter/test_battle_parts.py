@@ -4,13 +4,14 @@ its player, and are announced the last first; `choose die` offers one option per
 value, lowest first, labelled from the names bound; a keyword called `by` a
 player runs as that player; `drop` takes one item, or all, out of a list the
 battle's record keeps, and a part's `set` of its record is silent where an
-effect's is logged."""
+effect's is logged; `form` offers at each pick the candidates not in the list,
+read once where no pick can change them."""
 
 from __future__ import annotations
 
 import pytest
-from kotc.compiler import services
-from kotc.compiler.lower import PLAYER
+from kotc.compiler import ir, services
+from kotc.compiler.lower import PLAYER, reads_picked
 from kotc.dsl import ast, load_edition
 from kotc.engine.decks import default_decks
 from kotc.engine.game import Engine, Game, card_pool
@@ -134,3 +135,55 @@ def test_a_part_sets_its_record_silently_and_an_effect_is_logged(backend):
     _run(g, engine, setting, env)
     assert g.battle.victim == cards[0]
     assert [e.kind for e in g.events] == ["victim"]
+
+
+def _forming(g: Game, engine: Engine, what: ast.Expr) -> None:
+    """`form battle.attack_team from WHAT by you`, begun: the first pick asked."""
+    for seat in (0, 1):  # a deck each: no player out of the game as picks are made
+        g.put(sorted(engine.designs)[0], seat, "deck")
+    g.battle = new_battle(0)
+    form = ast.Form(p("battle", "attack_team"), what, p("you"), "enlist", "done")
+    _run(g, engine, (form,), {"you": Seat(0)}, "battle")
+
+
+def _picks(g: Game) -> list[int]:
+    assert g.decision is not None
+    return [a.value for a in g.decision.options if a.kind == "pick"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_form_s_candidates_that_no_pick_changes_are_kept_from_its_start(backend):
+    g, engine, cards = _table("11th", backend)
+    _forming(g, engine, p("you", "hand"))
+    assert _picks(g) == cards
+    g.apply(next(a for a in g.decision.options if a.value == cards[1]))
+    assert _picks(g) == [cards[0], cards[2]]
+    # a game saved between picks keeps them (its state's format says so)
+    there = Game.from_json(g.to_json(), engine)
+    assert _picks(there) == [cards[0], cards[2]]
+    for game in (g, there):
+        game.apply(next(a for a in game.decision.options if a.value == cards[2]))
+        assert _picks(game) == [cards[0]]
+    assert there.to_json() == g.to_json()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_form_s_candidates_that_read_the_list_formed_are_read_at_each_pick(backend):
+    # the hand's cards while the team has fewer than two: none once it has two
+    g, engine, cards = _table("11th", backend)
+    small = ast.Binary("<", ast.FuncCall("count", (p("battle", "attack_team"),)),
+                       ast.IntLit(2))
+    _forming(g, engine, ast.Filtered(p("you", "hand"), small))
+    for card in cards[:2]:
+        g.apply(next(a for a in g.decision.options if a.value == card))
+    assert g.decision is None and g.battle.attack_team == cards[:2]
+
+
+def test_form_s_candidates_are_kept_unless_they_read_what_a_pick_changes():
+    team = ir.BattleField("attack_team")
+    assert not reads_picked(ir.PlayerZone(ir.Name("you"), "hand", False), "attack_team")
+    assert not reads_picked(ir.BattleField("defense_team"), "attack_team")
+    assert reads_picked(ir.Builtin("count", (team,)), "attack_team")
+    context = ir.Builtin("context", (ir.Const("battle"),))
+    assert reads_picked(ir.DynAttr(context, "attack_team", True), "attack_team")
+    assert reads_picked(ir.GameField("recent"), "attack_team")

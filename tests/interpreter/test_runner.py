@@ -9,7 +9,7 @@ import random
 import pytest
 from kotc.dsl import load_edition
 from kotc.engine.decks import default_decks
-from kotc.engine.game import Game
+from kotc.engine.game import STATE_FORMAT, Game
 from kotc.engine.runner import Activation, Runner, RunNode
 from kotc.flowgraph.build import compile_ruleset
 from kotc.flowgraph.flow import NODE_KINDS
@@ -89,5 +89,5 @@ def test_a_state_of_the_task_lists_format_is_refused_with_the_format():
     data = json.loads(g.to_json())
     old = {k: v for k, v in data.items() if k != "stack"}
     old.update(format=6, tasks=[["phase", 0, "window"]])
-    with pytest.raises(ValueError, match="format 6; it reads format 7"):
+    with pytest.raises(ValueError, match=f"format 6; it reads format {STATE_FORMAT}"):
         Game.from_json(json.dumps(old), g.engine)
