@@ -101,6 +101,10 @@ class RunNode:
         # the rule that asks, the kind of decision it asks (`Decision.resume`)
         "policy", "offers", "gate", "ask_when_empty", "auto_pass", "start",
         "after_action", "way", "close", "prompt", "cite", "resume",
+        # `passes_shut`: a window passed over as it is entered while its gate
+        # is shut (`others`: nobody is asked only to pass); `plain`: entering the
+        # node is only standing there (no such window, no stack)
+        "passes_shut", "plain",
         # the stack: its resolution policy (`last_in_first_out`: every link in
         # turn; `top_link`: the top one, then back to `again`, the responses)
         "resolution", "again",
@@ -145,6 +149,8 @@ class RunNode:
         self.prompt = ""
         self.cite: ast.Citation | None = None
         self.resume = ""
+        self.passes_shut = False
+        self.plain = True
         self.resolution = ""
         self.again: RunNode | None = None
         self.through: frozenset[str] = frozenset()
@@ -338,8 +344,14 @@ class Runner:
                 node.way = referee.turn_way
             if node.record is not None and "/" in node.name:  # after a step
                 node.index = self.nodes[node.name.rpartition("/")[0]].index
+            if node.policy == "others":  # where it offers nothing, its gate is shut
+                if not node.offers:
+                    node.gate = frozenset()
+                node.passes_shut = node.gate is not None
+                node.plain = not node.passes_shut
         elif kind == "stack":
             node.visit = self._stack
+            node.plain = False  # its record's links resolve as it is entered
             node.resolution = d.get("resolution") or "last_in_first_out"
             if node.resolution == "top_link":  # back to the responses
                 node.again = next(
@@ -442,13 +454,11 @@ class Runner:
                 return
             if act.node.visit(g, act):  # done: it leaves by its edges (`leave`)
                 node = act.node
-                target = node.next
-                if node.guards:
-                    target = self.guarded(g, node)
-                if target is None or target.kind == "stack":
-                    self.enter(g, act, target)
-                else:  # `enter`, written out: most moves are to a window or a step
+                target = self.guarded(g, node) if node.guards else node.next
+                if target is not None and target.plain:  # `enter`, written out
                     act.node, act.stage, act.count = target, BEGIN, 0
+                else:
+                    self.enter(g, act, target)
             if g.dirty:
                 self.check_end(g)
 
@@ -461,7 +471,13 @@ class Runner:
 
     def enter(self, g: Game, act: Activation, node: RunNode | None) -> None:
         """The activation moves on to `node` (None: its sub-flow has no more:
-        it returns). A stack entered resolves its sub-flow's record."""
+        it returns). A window whose gate is shut (`RunNode.passes_shut`) is
+        passed over by its edges as it is entered, where nothing comes first
+        (programs to run, the state checks): its visit would find as much, and
+        leave. A stack entered resolves its sub-flow's record."""
+        while (node is not None and node.passes_shut and not g.frames
+               and not g.dirty and not _gate_open(g, node.gate)):
+            node = self.guarded(g, node) if node.guards else node.next
         if node is None:
             g.stack.pop()
             return
@@ -483,10 +499,10 @@ class Runner:
         """Leave the node by its first out-edge whose guard holds."""
         node = act.node
         target = self.guarded(g, node) if node.guards else node.next
-        if target is None or target.kind == "stack":
-            self.enter(g, act, target)
-        else:  # `enter`, written out: most moves are to a window or a step
+        if target is not None and target.plain:  # `enter`, when it only stands there
             act.node, act.stage, act.count = target, BEGIN, 0
+        else:
+            self.enter(g, act, target)
 
     # --- steps -------------------------------------------------------------------------
 
@@ -736,10 +752,10 @@ class Runner:
             act.stage = DONE
         else:  # closed: it leaves now (`enter`, written out)
             target = node.next
-            if target is None or target.kind == "stack":
-                self.enter(g, act, target)
-            else:
+            if target is not None and target.plain:
                 act.node, act.stage, act.count = target, BEGIN, 0
+            else:
+                self.enter(g, act, target)
 
     def _ask_round(self, g: Game, act: Activation) -> bool:
         """Each player in turn from the seat the round started at, until all have
@@ -785,9 +801,10 @@ class Runner:
         node = act.node
         if act.stage == BEGIN:
             # nothing to offer (no counters in play of the kinds its actions
-            # take: `_gate_open`, written out), or nobody else to offer it to
+            # take: `_gate_open`, written out; one offering nothing has a gate
+            # nothing opens), or nobody else to offer it to
             gate, in_play = node.gate, g.counters_in_play
-            if (not node.offers or len(g.players) < 2 or gate is not None and (
+            if (len(g.players) < 2 or gate is not None and (
                     not in_play or in_play.keys().isdisjoint(gate))):
                 return True
             act.stage, act.count = RUN, 1
