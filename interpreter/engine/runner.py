@@ -555,18 +555,23 @@ class Runner:
                 self.enter(g, act, node.end)
                 return False
             return self._part(g, act, node)
-        if stage == AFTER:  # a window after the step, where anything may be taken
-            window = node.next
-            if (window is not None and window.kind == "window" and window.offers
-                    and _gate_open(g, window.gate)):
-                act.node, act.stage = window, BEGIN
-                # from the seat its `start` names in the record (the attacker)
-                record = getattr(g, node.record)  # type: ignore[arg-type]
-                act.seat, act.count = getattr(record, window.start), 0
-            else:
-                self.enter(g, act, node.skip_to)
-            return False
+        if stage == AFTER:
+            return self._after(g, act, node)
         return True
+
+    def _after(self, g: Game, act: Activation, node: RunNode) -> bool:
+        """After a step's parts (and the reactions after it): the window after the
+        step, where anything may be taken, or else the step after it."""
+        window = node.next
+        if (window is not None and window.kind == "window" and window.offers
+                and _gate_open(g, window.gate)):
+            act.node, act.stage = window, BEGIN
+            # from the seat its `start` names in the record (the attacker)
+            record = getattr(g, node.record)  # type: ignore[arg-type]
+            act.seat, act.count = getattr(record, window.start), 0
+        else:
+            self.enter(g, act, node.skip_to)
+        return False
 
     def _phase(self, g: Game, act: Activation) -> bool:
         """A phase's step (`level` phase): the phase begins (what the game keeps per
@@ -614,7 +619,8 @@ class Runner:
         `you` (`_run`: here, or in a frame of its own); the parts after one done
         here run here too, where nothing else would come first (the state checks,
         the end of the game, a sub-flow above). After the last, the reactions after
-        the step (the state checks wait on for a `joined` step)."""
+        the step (the state checks wait on for a `joined` step), and, where nothing
+        comes first, what follows the step (`_after`), in the same visit."""
         parts, k = node.parts, act.count
         record = getattr(g, node.record)  # type: ignore[arg-type]
         while k < len(parts):
@@ -633,7 +639,9 @@ class Runner:
         record.holding = node.joined
         if node.reacts and g.counters_in_play:
             self.referee.fire_step(g, "after", node.marks or node.name)
-        return False
+        if g.frames or g.dirty:  # the reactions, the state checks come first
+            return False
+        return self._after(g, act, node)
 
     def _each_player(self, g: Game, act: Activation) -> bool:
         """A step done by every player in turn, from the first player (or the
