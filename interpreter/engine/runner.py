@@ -91,8 +91,10 @@ class RunNode:
         "marks", "level", "skips", "skip_cite", "skip_to", "record",
         "end", "program", "primitive", "each_player", "parts", "reacts", "joined",
         "cite_text",
-        # leaving: the guarded edges (in order), then the edge when none holds
-        "guards", "next",
+        # leaving: the guarded edges (in order), then the edge when none holds;
+        # `then`: where it leaves to when that is only a move (no guard to read;
+        # a step or a window not passed over; None: `Runner.leave` finds it)
+        "guards", "next", "then",
         # a window: its policy and what it offers (`gate`: the kinds of counters
         # its actions take, none in play: nothing to offer), whether it asks a
         # player with nothing to take but its close, whether a player with
@@ -102,9 +104,8 @@ class RunNode:
         "policy", "offers", "gate", "ask_when_empty", "auto_pass", "start",
         "after_action", "way", "close", "prompt", "cite", "resume",
         # `passes_shut`: a window passed over as it is entered while its gate
-        # is shut (`others`: nobody is asked only to pass); `plain`: entering the
-        # node is only standing there (no such window, no stack)
-        "passes_shut", "plain",
+        # is shut (`others`: nobody is asked only to pass)
+        "passes_shut",
         # the stack: its resolution policy (`last_in_first_out`: every link in
         # turn; `top_link`: the top one, then back to `again`, the responses)
         "resolution", "again",
@@ -137,6 +138,7 @@ class RunNode:
         self.cite_text: str | None = None
         self.guards: tuple[tuple[Guard, RunNode], ...] = ()
         self.next: RunNode | None = None
+        self.then: RunNode | None = None
         self.policy = ""
         self.offers: tuple[str, ...] = ()
         self.gate: frozenset[str] | None = None
@@ -150,7 +152,6 @@ class RunNode:
         self.cite: ast.Citation | None = None
         self.resume = ""
         self.passes_shut = False
-        self.plain = True
         self.resolution = ""
         self.again: RunNode | None = None
         self.through: frozenset[str] = frozenset()
@@ -259,6 +260,14 @@ class Runner:
             node.cite_text = None if node.cite is None else node.cite.text
         for name, d in graph.nodes(data=True):
             self._compile(nodes[name], d, graph)
+        # where leaving is only a move (`then`): no guard to read, and nothing
+        # to do as the node after is entered (`enter`: a stack's record resolves,
+        # a window with a gate may be passed over)
+        for node in nodes.values():
+            to = node.next
+            if not node.guards and to is not None and to.kind != "stack" and (
+                    not to.passes_shut):
+                node.then = to
         # where the turns start again (once the active player is out), and where
         # a new game starts: the node after the graph's start
         self.turn_start = nodes[TURN_START]
@@ -348,10 +357,8 @@ class Runner:
                 if not node.offers:
                     node.gate = frozenset()
                 node.passes_shut = node.gate is not None
-                node.plain = not node.passes_shut
         elif kind == "stack":
             node.visit = self._stack
-            node.plain = False  # its record's links resolve as it is entered
             node.resolution = d.get("resolution") or "last_in_first_out"
             if node.resolution == "top_link":  # back to the responses
                 node.again = next(
@@ -452,13 +459,12 @@ class Runner:
             except IndexError:
                 self.finish(g, "no more play", None)
                 return
-            if act.node.visit(g, act):  # done: it leaves by its edges (`leave`)
-                node = act.node
-                target = self.guarded(g, node) if node.guards else node.next
-                if target is not None and target.plain:  # `enter`, written out
-                    act.node, act.stage, act.count = target, BEGIN, 0
+            if act.node.visit(g, act):  # done: it leaves by its edges
+                then = act.node.then
+                if then is not None:  # `leave`, where it is only a move
+                    act.node, act.stage, act.count = then, BEGIN, 0
                 else:
-                    self.enter(g, act, target)
+                    self.leave(g, act)
             if g.dirty:
                 self.check_end(g)
 
@@ -498,11 +504,7 @@ class Runner:
     def leave(self, g: Game, act: Activation) -> None:
         """Leave the node by its first out-edge whose guard holds."""
         node = act.node
-        target = self.guarded(g, node) if node.guards else node.next
-        if target is not None and target.plain:  # `enter`, when it only stands there
-            act.node, act.stage, act.count = target, BEGIN, 0
-        else:
-            self.enter(g, act, target)
+        self.enter(g, act, self.guarded(g, node) if node.guards else node.next)
 
     # --- steps -------------------------------------------------------------------------
 
@@ -758,12 +760,10 @@ class Runner:
             self.referee.take(g, g.active, action)
         elif node.guards:  # read as it is left, at its next visit
             act.stage = DONE
-        else:  # closed: it leaves now (`enter`, written out)
-            target = node.next
-            if target is not None and target.plain:
-                act.node, act.stage, act.count = target, BEGIN, 0
-            else:
-                self.enter(g, act, target)
+        elif node.then is not None:  # closed: it leaves now (`leave`, written out)
+            act.node, act.stage, act.count = node.then, BEGIN, 0
+        else:
+            self.enter(g, act, node.next)
 
     def _ask_round(self, g: Game, act: Activation) -> bool:
         """Each player in turn from the seat the round started at, until all have
