@@ -38,7 +38,7 @@ from typing import Any
 from kotc.bots import EXPLICIT, BotGame, Table
 from kotc.dsl import Ruleset, load_edition
 from kotc.dsl.load import edition_files
-from kotc.engine.game import DEFAULT_MAX_TURNS, MAX_DECISIONS
+from kotc.engine.game import DEFAULT_MAX_TURNS
 
 try:
     import numpy as np
@@ -98,7 +98,7 @@ class KotcGame(pyspiel.Game):
             min_utility=-1.0 / (players - 1) if players > 1 else 0.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=MAX_DECISIONS,
+            max_game_length=self.table.engine.max_decisions,
         )
         super().__init__(_TYPES[self.EDITION], info, self.params)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from . import ast
@@ -39,15 +39,23 @@ _COUNTER_HOLE = "counter"
 
 @dataclass(frozen=True)
 class Usage:
-    """One kind of an edition's vocabulary: the names used and those left unused."""
+    """One kind of an edition's vocabulary: the names the cards use, those they
+    leave unused, and of these the ones the rules' own flow uses all the same
+    (`by_rules`: every game exercises them, so no card need)."""
 
     kind: str
     used: tuple[str, ...]
     unused: tuple[str, ...]
+    by_rules: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
         return len(self.used) + len(self.unused)
+
+    @property
+    def idle(self) -> tuple[str, ...]:
+        """The names no game exercises: unused by the cards and by the rules."""
+        return tuple(n for n in self.unused if n not in self.by_rules)
 
 
 @dataclass(frozen=True)
@@ -68,8 +76,9 @@ class Coverage:
 
     @property
     def complete(self) -> bool:
-        """Whether every keyword and every counter is used."""
-        return not self.keywords.unused and not self.counters.unused
+        """Whether every keyword and every counter is used, by the cards or by the
+        rules' own flow."""
+        return not self.keywords.idle and not self.counters.idle
 
 
 def coverage(rs: Ruleset, readings: Iterable[AbilityReading]) -> Coverage:
@@ -98,11 +107,12 @@ def coverage(rs: Ruleset, readings: Iterable[AbilityReading]) -> Coverage:
     value_terms = [n for n, t in terms.items() if t.value is not None]
     builtins = [n for n, t in terms.items() if t.builtin is not None]
     printed = {n for n in builtins if any(_mentions(terms[n].label, t) for t in texts)}
+    rules = _rules_walk(rs)
     return Coverage(
         rs.name,
-        _usage("keywords", rs.keywords, walker.keywords),
-        _usage("counters", rs.counters, walker.counters),
-        _usage("value terms", value_terms, walker.terms),
+        _usage("keywords", rs.keywords, walker.keywords, rules.keywords),
+        _usage("counters", rs.counters, walker.counters, rules.counters),
+        _usage("value terms", value_terms, walker.terms, rules.terms),
         _usage("activation modifiers", rs.modifiers, modifiers),
         _usage("glossary terms", builtins, printed),
     )
@@ -113,6 +123,12 @@ def used_by_the_rules(rs: Ruleset) -> tuple[set[str], set[str]]:
     whatever the cards: in the phases' and setup's programs, the actions and the
     battle's parts and the checks (damage kept as counters that combat places).
     Every game uses these; no card need."""
+    rules = _rules_walk(rs)
+    return rules.keywords, rules.counters
+
+
+def _rules_walk(rs: Ruleset) -> _Walker:
+    """What the rules' own flow uses (`used_by_the_rules`), value terms too."""
     rules = _Walker(rs)
     for phase in rs.phases:
         rules.visit(phase.run)
@@ -122,7 +138,7 @@ def used_by_the_rules(rs: Ruleset) -> tuple[set[str], set[str]]:
                     *rs.checks):
         rules.visit(program)
     rules.drain()
-    return rules.keywords, rules.counters
+    return rules
 
 
 def card_readings(cards: Iterable[CardDesign], rs: Ruleset) -> list[AbilityReading]:
@@ -130,10 +146,12 @@ def card_readings(cards: Iterable[CardDesign], rs: Ruleset) -> list[AbilityReadi
     return [a for card in cards for a in judge_card(card, rs).readings]
 
 
-def _usage(kind: str, names: Iterable[str], used: set[str]) -> Usage:
+def _usage(kind: str, names: Iterable[str], used: set[str],
+           by_rules: Collection[str] = ()) -> Usage:
     names = list(names)
-    return Usage(kind, tuple(n for n in names if n in used),
-                 tuple(n for n in names if n not in used))
+    unused = tuple(n for n in names if n not in used)
+    return Usage(kind, tuple(n for n in names if n in used), unused,
+                 tuple(n for n in unused if n in by_rules))
 
 
 def _pieces(ability: AbilityReading) -> Iterator[Reading]:

@@ -24,6 +24,7 @@ DEFAULT_LIMITS: dict[str, tuple[int, str]] = {
     "repeat_rounds": (100_000, "the rounds of one repeat"),
     "work_per_step": (1_000_000, "the loop rounds run between two decisions"),
     "turns": (100_000, "the turns of one game"),
+    "decisions": (100_000, "the decisions of one game"),
 }
 
 

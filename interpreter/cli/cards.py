@@ -6,10 +6,12 @@ edition reads it as; pruned, banned or invalid, each citing the rule), and,
 apart from the verdict, what kotc could not read of it (each located, with the
 edition's closest phrase). `kotc deck check FILE` does the same for a deck's
 cards and the edition's deck rules, and says how many cards it could not read;
-`kotc deck coverage` lists the keywords and counters no starter deck uses.
+`kotc deck coverage` lists the keywords and counters no starter deck uses, and
+which of them the rules' own flow uses all the same (every game exercises those).
 
 Exit status: 0 when every verdict lets the cards be played and every card was
-read (or, for coverage, every keyword and counter is used); 1 otherwise; 2 when
+read (or, for coverage, every keyword and counter is used, by a card or by the
+rules' own flow); 1 otherwise; 2 when
 the input itself is malformed: a syntax error, an unknown card name or edition,
 a missing file. Malformed input is reported as `file:line:col: message`, never
 as a traceback.
@@ -130,9 +132,11 @@ def deck_command(args: argparse.Namespace, con: Console) -> int:
     kotc could not read (a game cannot play them), and what of each. The
     edition is the deck's own unless --edition names another. `deck coverage
     [EDITION]` lists the keywords and counters (and, for information, terms and
-    modifiers) that no starter deck of the edition uses. Exit status: 0 when
-    legal and every card was read (or nothing is unused), 1 when not, 2 when a
-    file or an edition cannot be read.
+    modifiers) that no starter deck of the edition uses, and which of them the
+    rules' own flow uses (the draw of each turn, the battle's parts): every game
+    exercises those. Exit status: 0 when legal and every card was read (or no
+    keyword or counter is left to no game), 1 when not, 2 when a file or an
+    edition cannot be read.
     """
     run = _deck_check if args.deck_action == "check" else _deck_coverage
     return _guarded(con, lambda: run(args, con))
@@ -393,13 +397,16 @@ def _print_coverage(cov: Coverage, decks: list[DeckList], con: Console) -> None:
     con.print(con.style(f"{cov.edition}", "bold") + f" ({names}): {state}")
     for usage in cov.kinds:
         line = f"  {usage.kind}: {len(usage.used)}/{usage.total} used"
-        if usage.unused:
-            line += "; unused: " + ", ".join(usage.unused)
+        if usage.idle:
+            line += "; unused: " + ", ".join(usage.idle)
+        if usage.by_rules:
+            line += "; no card, but the rules' own flow: " + ", ".join(usage.by_rules)
         con.print(line)
 
 
 def _coverage_json(cov: Coverage, decks: list[DeckList]) -> dict:
     return {"edition": cov.edition, "complete": cov.complete,
             "decks": [_path(d.path) for d in decks],
-            **{u.kind: {"used": list(u.used), "unused": list(u.unused)}
+            **{u.kind: {"used": list(u.used), "unused": list(u.unused),
+                        "by_rules": list(u.by_rules)}
                for u in cov.kinds}}

@@ -62,9 +62,6 @@ from .view import View
 from .view import view as seen_by
 
 DEFAULT_MAX_TURNS = 300
-# A safety net for programs that loop on free actions: the game ends as if by
-# agreement after this many decisions.
-MAX_DECISIONS = 100_000
 # the layout of `Game.to_json`; a state written in another cannot be restored
 STATE_FORMAT = 7
 
@@ -143,6 +140,10 @@ class Engine:
         self.programs = Programs(ruleset, printed, backend)
         # the bounds on the work a rule may ask, the edition's or kotc's
         self.bounds = Bounds(ruleset)
+        # a safety net for programs that loop on free actions: the game ends as if
+        # by agreement after this many decisions (kotc's bound, or fewer where the
+        # ruleset states its own: `limit decisions N`)
+        self.max_decisions = self.bounds.values["decisions"]
         self.abilities: dict[str, list[CompiledAbility]] = {}
         self.designs: dict[str, CardDesign] = {}
         # the caveats each design is printed with, and the number each prints for
@@ -782,7 +783,7 @@ class Game:
         else:  # the window that asked takes the answer (`Runner.answer`, in place)
             act = self.stack[-1]
             act.node.answer(self, act, action)  # type: ignore[misc]
-        if self.applied >= MAX_DECISIONS:
+        if self.applied >= self.engine.max_decisions:
             self.runner.finish(self, "decision limit", self.runner.decision_limit_cite)
         self.runner.advance(self)
         return events[start:]

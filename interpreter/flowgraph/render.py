@@ -218,9 +218,12 @@ def _view(graph: nx.MultiDiGraph, flow: str) -> tuple[dict[str, NodeData], list[
             sub = graph.nodes[u]["subflow"]
             gone = graph.nodes[u].get("status") == "removed"
             if all(inside) and (not gone or sub not in endings):
+                # from the cluster as a whole, where the check is outside it
+                # (Graphviz cannot clip an arrow to a cluster that holds its head)
+                whole = None if graph.nodes[v]["subflow"] == sub else f"cluster_{sub}"
                 endings[sub] = _Arrow(tail, head, "endgame", ["any change of state"],
                                       [_tip("an endgame condition may be met", d)],
-                                      "removed" if gone else None, ltail=f"cluster_{sub}")
+                                      "removed" if gone else None, ltail=whole)
             continue
         opener = d["kind"] in ("call", "return")
         if not inside[0]:

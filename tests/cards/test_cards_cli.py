@@ -200,7 +200,11 @@ def test_deck_coverage_without_decks_lists_all_unused_and_exits_1(kotc, tmp_path
     code, out, _ = kotc("deck", "coverage", "11th", "--decks", str(tmp_path))
     assert code == 1
     assert "11th (no starter decks): incomplete" in out
-    assert "keywords: 0/6 used; unused: draw, place_resource" in out
+    # the keywords the rules' own flow calls are exercised all the same; the
+    # counters no card places are not (hence incomplete)
+    assert "keywords: 0/6 used; no card, but the rules' own flow: draw, place_resource" \
+        in out
+    assert "counters: 0/4 used; unused: plain, offense, defense, named" in out
 
 
 def test_deck_coverage_as_json(kotc):
@@ -213,3 +217,7 @@ def test_deck_coverage_as_json(kotc):
         assert [c for c in report["counters"]["unused"] if c not in by_rules] == []
         assert len(report["decks"]) >= 2
     assert code == (0 if all(r["complete"] for r in reports.values()) else 1)
+    # no card of the second game names a keyword; its rules call both, every game
+    wow = reports["wow-core"]["keywords"]
+    assert wow["used"] == [] and wow["by_rules"] == wow["unused"] == ["draw", "destroy"]
+    assert reports["wow-core"]["complete"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from kotc.dsl import load_edition
+from kotc.dsl import find_edition, load_edition
 from kotc.engine.decks import default_decks
 from kotc.engine.game import Engine, Game, card_pool
 from kotc.play.agents import RandomAgent, play
@@ -58,3 +58,23 @@ def test_the_turn_cap_is_the_rulesets_own_and_cited(table):
     assert short.result["condition"] == "turn limit" and short.turn == 3
     (over,) = [e for e in short.events if e.kind == "game_over"]
     assert over.cite.startswith(f"{RULESET} §801.2")
+
+
+def test_the_decision_cap_is_the_rulesets_own_and_cited(table, tmp_path):
+    # the ruleset with a cap of 40 decisions in place of its 50,000: a game is still
+    # under way at 40 (none of the seeded games above ends before 100)
+    text = find_edition(RULESET).read_text(encoding="utf-8")
+    assert "limit decisions 50000" in text
+    capped = tmp_path / f"{RULESET}.kotc"
+    capped.write_text(text.replace("limit decisions 50000", "limit decisions 40"),
+                      encoding="utf-8")
+    rs, decks = load_edition(capped), table[1]  # the shipped ruleset's decks
+    engine = Engine(rs, card_pool(decks))
+    assert engine.max_decisions == 40
+    g = Game.new(rs, decks, seed=1, players=2, engine=engine, trace=True)
+    play(g, [RandomAgent(1), RandomAgent(2)])
+    assert g.result["condition"] == "decision limit" and g.applied == 40
+    assert g.result["tied"] == [0, 1]  # both players still in: a draw (801.2)
+    (over,) = [e for e in g.events if e.kind == "game_over"]
+    assert over.cite.startswith(f"{RULESET} §801.2 (interpretation: a game still going")
+    assert all(t.edge is not None for t in g.trace.transitions())
