@@ -14,7 +14,9 @@ steps the node on top by its kind:
   whose guard holds;
 - a `window` asks whom its policy asks (`active`, `others`, `round`) for the
   actions it offers, and routes the answer: an action is taken there, a pass or
-  the closing answer moves the policy on;
+  the closing answer moves the policy on; an `others` window whose gate is shut
+  (no counter in play of the kinds its actions take) is passed over as it is
+  entered, as its visit would leave at once;
 - the `stack` resolves one link per visit, last in first out, until none is
   left;
 - a `return` ends its sub-flow, back to the activation below (through a window
