@@ -685,6 +685,14 @@ class UltraPointsRule(Setting):
 
 
 @dataclass(frozen=True)
+class CopiesRule(Setting):
+    """The most cards of one name a deck may hold, its piles counted with it."""
+
+    cap: int
+    setting = "copies"
+
+
+@dataclass(frozen=True)
 class IndicatorRule(Setting):
     need: str
     verdict: str | None = None  # a required one: the status of a card showing none

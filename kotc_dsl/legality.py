@@ -344,12 +344,27 @@ def judge_deck(deck: DeckList, cards: dict[str, CardDesign], rs: Ruleset) -> Dec
         _pile_types(rs, deck, rule, cards, broken)
     cap = rs.setting("setup", "ultra_points")
     if cap:
-        points = sum(e.count * (cards[e.name].stat("ultra_points") or 0)
-                     for e in deck.all_entries)
+        points = ultra_points(deck, cards)
         if points > cap.cap:
             broken(f"the deck holds {points} Ultra Points; at most {cap.cap} are "
                    f"allowed", cap.cite)
+    copies = rs.setting("setup", "copies")
+    if copies:
+        held_of: dict[str, int] = {}
+        for e in deck.all_entries:
+            held_of[e.name] = held_of.get(e.name, 0) + e.count
+        for name, n in held_of.items():
+            if n > copies.cap:
+                broken(f"the deck holds {n} copies of \"{name}\"; the {rs.name} "
+                       f"edition allows at most {copies.cap} of one name", copies.cite)
     return result
+
+
+def ultra_points(deck: DeckList, cards: dict[str, CardDesign]) -> int:
+    """The Ultra Points a deck holds: each card's, as many times as the deck holds
+    it, its piles counted (a card printing none is worth 0)."""
+    return sum(e.count * (cards[e.name].stat("ultra_points") or 0)
+               for e in deck.all_entries)
 
 
 def _no_pile(rs: Ruleset, name: str,

@@ -81,6 +81,9 @@ class Ruleset:
     def setting(self, section: str, name: Literal["ultra_points"]
                 ) -> ast.UltraPointsRule | None: ...
     @overload
+    def setting(self, section: str, name: Literal["copies"]
+                ) -> ast.CopiesRule | None: ...
+    @overload
     def setting(self, section: str, name: Literal["edition_indicator"]
                 ) -> ast.IndicatorRule | None: ...
     @overload

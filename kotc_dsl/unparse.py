@@ -343,6 +343,7 @@ _SYNTAX: dict[type[ast.Node], Syntax] = {
     ast.ReservesRule: "reserves size {size} {source}",
     ast.PileRule: "pile {ident} size {size} {source} into {zone}",
     ast.UltraPointsRule: "ultra_points at_most {cap}",
+    ast.CopiesRule: "copies at_most {cap} per name",
     ast.IndicatorRule: "edition_indicator {need} [{verdict}]",
     ast.StartingHpRule: "starting_hp {hp}",
     ast.SetupOrder: "steps each_player from {start}",

@@ -176,6 +176,11 @@ class Checker:
                     f"bound is above its upper bound",
                 )
 
+    def rule_CopiesRule(self, rule: ast.CopiesRule) -> None:
+        if rule.cap < 1:
+            self.error(rule, f"copies at_most {rule.cap} per name: a deck could hold "
+                             f"no card at all; the least is 1")
+
     def rule_Limit(self, rule: ast.Limit) -> None:
         most, what = DEFAULT_LIMITS[rule.name]
         if not 1 <= rule.value <= most:

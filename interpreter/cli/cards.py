@@ -49,6 +49,7 @@ from kotc.dsl.legality import (
     Note,
     judge_card,
     judge_deck,
+    ultra_points,
 )
 from kotc.dsl.reading import Unread
 from kotc.dsl.shipped import all_starter_deck_files
@@ -375,9 +376,7 @@ def _card_json(v: CardVerdict) -> dict:
 def _deck_sums(deck: DeckList, cards: dict[str, CardDesign]) -> tuple[int, int, int]:
     size = sum(e.count for e in deck.entries)
     reserves = sum(e.count for e in deck.set_aside)
-    points = sum(e.count * (cards[e.name].stat("ultra_points") or 0)
-                 for e in deck.all_entries)
-    return size, reserves, points
+    return size, reserves, ultra_points(deck, cards)
 
 
 def _deck_json(v: DeckVerdict, cards: dict[str, CardDesign]) -> dict:

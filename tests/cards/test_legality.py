@@ -6,11 +6,13 @@ named for what they test.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from kotc.dsl import ast, load_edition, load_path
 from kotc.dsl.cards import load_cards, load_deck
+from kotc.dsl.errors import RulesetError
 from kotc.dsl.legality import CardVerdict, judge_card, judge_deck
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -31,6 +33,34 @@ def deck_verdict(file: str, edition: str | None = None):
 
 def sections(v) -> set[str]:
     return {f.cite.section for f in v.findings if f.cite}
+
+
+# --- Copies of one name ---------------------------------------------------------------
+
+
+def test_five_copies_of_a_name_are_illegal_in_constructed_wow_core():
+    # 100.3: four copies of any card with the same name
+    v = deck_verdict("wow_five_copies.kdeck")
+    assert v.status == "illegal"
+    [finding] = v.findings
+    assert finding.message == ('the deck holds 5 copies of "Ashen Raider"; the wow-core '
+                               'edition allows at most 4 of one name')
+    assert finding.cite.section == "100.3"
+
+
+def test_a_pile_counts_with_the_deck_toward_the_copies():
+    deck, designs = load_deck(FIXTURES / "wow_five_copies.kdeck")
+    hero = deck.piles[0].entries[0].name
+    rs = load_edition("wow-core")
+    assert judge_deck(deck, designs, rs).findings  # five Ashen Raiders
+    four = replace(deck, entries=tuple(
+        replace(e, count=4) if e.name == "Ashen Raider" else e for e in deck.entries)
+        + (replace(deck.entries[0], name=hero, count=4),))
+    v = judge_deck(four, designs, rs)
+    # 64 cards (60 at least: legal), four of the hero with the one in its pile
+    assert [f.message for f in v.findings] == [
+        f'the deck holds 5 copies of "{hero}"; the wow-core edition allows at most 4 '
+        f'of one name']
 
 
 # --- Ultra Points -------------------------------------------------------------------
@@ -328,3 +358,19 @@ def test_a_banned_and_unread_card_is_banned_first():
     v = verdict("banned_11th.kcard", "Blood Scholar", "11th")
     assert v.status == "banned" and not v.playable
     assert [u.text for u in v.unread] == ["Pay 3 hitpoints."]
+
+
+def test_a_copies_cap_below_one_is_refused_where_it_is_written(tmp_path):
+    text = (Path(__file__).resolve().parents[2] / "editions" / "wow-core.kotc").read_text(
+        encoding="utf-8")
+    assert "copies at_most 4 per name" in text
+    path = tmp_path / "wow-core.kotc"
+    none = text.replace("copies at_most 4 per name", "copies at_most 0 per name")
+    path.write_text(none, encoding="utf-8")
+    with pytest.raises(RulesetError) as err:
+        load_path(path, use_cache=False)
+    (problem,) = err.value.diagnostics
+    line = text[:text.index("copies at_most 4")].count("\n") + 1
+    assert (problem.origin.line, problem.origin.col) == (line, 3)
+    assert problem.message == ("copies at_most 0 per name: a deck could hold no card at "
+                               "all; the least is 1")
