@@ -14,7 +14,9 @@ steps the node on top by its kind:
   whose guard holds;
 - a `window` asks whom its policy asks (`active`, `others`, `round`) for the
   actions it offers, and routes the answer: an action is taken there, a pass or
-  the closing answer moves the policy on;
+  the closing answer moves the policy on; an `others` window whose gate is shut
+  (no counter in play of the kinds its actions take) is passed over as it is
+  entered, as its visit would leave at once;
 - the `stack` resolves one link per visit, last in first out, until none is
   left;
 - a `return` ends its sub-flow, back to the activation below (through a window
@@ -91,8 +93,10 @@ class RunNode:
         "marks", "level", "skips", "skip_cite", "skip_to", "record",
         "end", "program", "primitive", "each_player", "parts", "reacts", "joined",
         "cite_text",
-        # leaving: the guarded edges (in order), then the edge when none holds
-        "guards", "next",
+        # leaving: the guarded edges (in order), then the edge when none holds;
+        # `then`: where it leaves to when that is only a move (no guard to read;
+        # a step or a window not passed over; None: `Runner.leave` finds it)
+        "guards", "next", "then",
         # a window: its policy and what it offers (`gate`: the kinds of counters
         # its actions take, none in play: nothing to offer), whether it asks a
         # player with nothing to take but its close, whether a player with
@@ -101,6 +105,9 @@ class RunNode:
         # the rule that asks, the kind of decision it asks (`Decision.resume`)
         "policy", "offers", "gate", "ask_when_empty", "auto_pass", "start",
         "after_action", "way", "close", "prompt", "cite", "resume",
+        # `passes_shut`: a window passed over as it is entered while its gate
+        # is shut (`others`: nobody is asked only to pass)
+        "passes_shut",
         # the stack: its resolution policy (`last_in_first_out`: every link in
         # turn; `top_link`: the top one, then back to `again`, the responses)
         "resolution", "again",
@@ -133,6 +140,7 @@ class RunNode:
         self.cite_text: str | None = None
         self.guards: tuple[tuple[Guard, RunNode], ...] = ()
         self.next: RunNode | None = None
+        self.then: RunNode | None = None
         self.policy = ""
         self.offers: tuple[str, ...] = ()
         self.gate: frozenset[str] | None = None
@@ -145,6 +153,7 @@ class RunNode:
         self.prompt = ""
         self.cite: ast.Citation | None = None
         self.resume = ""
+        self.passes_shut = False
         self.resolution = ""
         self.again: RunNode | None = None
         self.through: frozenset[str] = frozenset()
@@ -253,6 +262,14 @@ class Runner:
             node.cite_text = None if node.cite is None else node.cite.text
         for name, d in graph.nodes(data=True):
             self._compile(nodes[name], d, graph)
+        # where leaving is only a move (`then`): no guard to read, and nothing
+        # to do as the node after is entered (`enter`: a stack's record resolves,
+        # a window with a gate may be passed over)
+        for node in nodes.values():
+            to = node.next
+            if not node.guards and to is not None and to.kind != "stack" and (
+                    not to.passes_shut):
+                node.then = to
         # where the turns start again (once the active player is out), and where
         # a new game starts: the node after the graph's start
         self.turn_start = nodes[TURN_START]
@@ -338,6 +355,10 @@ class Runner:
                 node.way = referee.turn_way
             if node.record is not None and "/" in node.name:  # after a step
                 node.index = self.nodes[node.name.rpartition("/")[0]].index
+            if node.policy == "others":  # where it offers nothing, its gate is shut
+                if not node.offers:
+                    node.gate = frozenset()
+                node.passes_shut = node.gate is not None
         elif kind == "stack":
             node.visit = self._stack
             node.resolution = d.get("resolution") or "last_in_first_out"
@@ -440,15 +461,12 @@ class Runner:
             except IndexError:
                 self.finish(g, "no more play", None)
                 return
-            if act.node.visit(g, act):  # done: it leaves by its edges (`leave`)
-                node = act.node
-                target = node.next
-                if node.guards:
-                    target = self.guarded(g, node)
-                if target is None or target.kind == "stack":
-                    self.enter(g, act, target)
-                else:  # `enter`, written out: most moves are to a window or a step
-                    act.node, act.stage, act.count = target, BEGIN, 0
+            if act.node.visit(g, act):  # done: it leaves by its edges
+                then = act.node.then
+                if then is not None:  # `leave`, where it is only a move
+                    act.node, act.stage, act.count = then, BEGIN, 0
+                else:
+                    self.leave(g, act)
             if g.dirty:
                 self.check_end(g)
 
@@ -461,7 +479,13 @@ class Runner:
 
     def enter(self, g: Game, act: Activation, node: RunNode | None) -> None:
         """The activation moves on to `node` (None: its sub-flow has no more:
-        it returns). A stack entered resolves its sub-flow's record."""
+        it returns). A window whose gate is shut (`RunNode.passes_shut`) is
+        passed over by its edges as it is entered, where nothing comes first
+        (programs to run, the state checks): its visit would find as much, and
+        leave. A stack entered resolves its sub-flow's record."""
+        while (node is not None and node.passes_shut and not g.frames
+               and not g.dirty and not _gate_open(g, node.gate)):
+            node = self.guarded(g, node) if node.guards else node.next
         if node is None:
             g.stack.pop()
             return
@@ -482,11 +506,7 @@ class Runner:
     def leave(self, g: Game, act: Activation) -> None:
         """Leave the node by its first out-edge whose guard holds."""
         node = act.node
-        target = self.guarded(g, node) if node.guards else node.next
-        if target is None or target.kind == "stack":
-            self.enter(g, act, target)
-        else:  # `enter`, written out: most moves are to a window or a step
-            act.node, act.stage, act.count = target, BEGIN, 0
+        self.enter(g, act, self.guarded(g, node) if node.guards else node.next)
 
     # --- steps -------------------------------------------------------------------------
 
@@ -539,18 +559,23 @@ class Runner:
                 self.enter(g, act, node.end)
                 return False
             return self._part(g, act, node)
-        if stage == AFTER:  # a window after the step, where anything may be taken
-            window = node.next
-            if (window is not None and window.kind == "window" and window.offers
-                    and _gate_open(g, window.gate)):
-                act.node, act.stage = window, BEGIN
-                # from the seat its `start` names in the record (the attacker)
-                record = getattr(g, node.record)  # type: ignore[arg-type]
-                act.seat, act.count = getattr(record, window.start), 0
-            else:
-                self.enter(g, act, node.skip_to)
-            return False
+        if stage == AFTER:
+            return self._after(g, act, node)
         return True
+
+    def _after(self, g: Game, act: Activation, node: RunNode) -> bool:
+        """After a step's parts (and the reactions after it): the window after the
+        step, where anything may be taken, or else the step after it."""
+        window = node.next
+        if (window is not None and window.kind == "window" and window.offers
+                and _gate_open(g, window.gate)):
+            act.node, act.stage = window, BEGIN
+            # from the seat its `start` names in the record (the attacker)
+            record = getattr(g, node.record)  # type: ignore[arg-type]
+            act.seat, act.count = getattr(record, window.start), 0
+        else:
+            self.enter(g, act, node.skip_to)
+        return False
 
     def _phase(self, g: Game, act: Activation) -> bool:
         """A phase's step (`level` phase): the phase begins (what the game keeps per
@@ -598,7 +623,8 @@ class Runner:
         `you` (`_run`: here, or in a frame of its own); the parts after one done
         here run here too, where nothing else would come first (the state checks,
         the end of the game, a sub-flow above). After the last, the reactions after
-        the step (the state checks wait on for a `joined` step)."""
+        the step (the state checks wait on for a `joined` step), and, where nothing
+        comes first, what follows the step (`_after`), in the same visit."""
         parts, k = node.parts, act.count
         record = getattr(g, node.record)  # type: ignore[arg-type]
         while k < len(parts):
@@ -617,7 +643,9 @@ class Runner:
         record.holding = node.joined
         if node.reacts and g.counters_in_play:
             self.referee.fire_step(g, "after", node.marks or node.name)
-        return False
+        if g.frames or g.dirty:  # the reactions, the state checks come first
+            return False
+        return self._after(g, act, node)
 
     def _each_player(self, g: Game, act: Activation) -> bool:
         """A step done by every player in turn, from the first player (or the
@@ -734,12 +762,10 @@ class Runner:
             self.referee.take(g, g.active, action)
         elif node.guards:  # read as it is left, at its next visit
             act.stage = DONE
-        else:  # closed: it leaves now (`enter`, written out)
-            target = node.next
-            if target is None or target.kind == "stack":
-                self.enter(g, act, target)
-            else:
-                act.node, act.stage, act.count = target, BEGIN, 0
+        elif node.then is not None:  # closed: it leaves now (`leave`, written out)
+            act.node, act.stage, act.count = node.then, BEGIN, 0
+        else:
+            self.enter(g, act, node.next)
 
     def _ask_round(self, g: Game, act: Activation) -> bool:
         """Each player in turn from the seat the round started at, until all have
@@ -785,9 +811,10 @@ class Runner:
         node = act.node
         if act.stage == BEGIN:
             # nothing to offer (no counters in play of the kinds its actions
-            # take: `_gate_open`, written out), or nobody else to offer it to
+            # take: `_gate_open`, written out; one offering nothing has a gate
+            # nothing opens), or nobody else to offer it to
             gate, in_play = node.gate, g.counters_in_play
-            if (not node.offers or len(g.players) < 2 or gate is not None and (
+            if (len(g.players) < 2 or gate is not None and (
                     not in_play or in_play.keys().isdisjoint(gate))):
                 return True
             act.stage, act.count = RUN, 1
