@@ -220,3 +220,12 @@ def test_a_rule_under_no_heading_is_refused_where_it_is_cited(tmp_path, cited):
     (problem,) = err.value.diagnostics
     assert problem.origin.line == 7
     assert f"cites '{cited}', which is not a section" in problem.message
+
+
+def test_the_shipped_modules_doctests():
+    import doctest
+
+    from kotc.dsl import shipped
+
+    result = doctest.testmod(shipped)
+    assert result.attempted >= 6 and result.failed == 0
