@@ -431,7 +431,7 @@ class Referee(Listing):
         after: list[Any] | None = None  # [block, names], as a link keeps it
         names: Env = {}
         if then is not None:
-            names = {k: v for k, v in env.items() if k[:2] != "__"}
+            names = _own_names(env)
             after = [then.id, names]
         if not abilities:
             if then is not None:
@@ -468,7 +468,7 @@ class Referee(Listing):
 
     def make_link(self, g: Game, f: Frame) -> None:
         """The link an activation makes (the `link_block`'s statement)."""
-        env = {k: v for k, v in f.env.items() if not k.startswith("__")}
+        env = _own_names(f.env)
         self.add_link(
             g, f.env["__block"], env, f.env["__source"], f.env["you"], f.env.get("__then")
         )
@@ -509,8 +509,7 @@ class Referee(Listing):
              source: Any = None) -> None:
         """`link [from CARD] { ... }`: the block, with the program's names, put on
         the chain as a link of its player (and of the card, if one is named)."""
-        names = {k: v for k, v in env.items() if not k.startswith("__")}
-        self.add_link(g, block_id, names, source, env["you"])
+        self.add_link(g, block_id, _own_names(env), source, env["you"])
 
     def respond_seat(self, g: Game, actor: int) -> int:
         """Whom the responses to a link of `actor` ask first: the player at its
@@ -593,7 +592,7 @@ class Referee(Listing):
         event = _event_of(f)
         first = f.scratch is None
         if first and timing is None and event["__name"] in self.listened:
-            g.recent.append([event["__name"], _visible(event)])
+            g.recent.append([event["__name"], _own_names(event)])
         st = f.scratch
         if st is None:
             cands = self.reactive_candidates(g, timing, event)
@@ -925,8 +924,11 @@ def _event_of(f: Frame) -> EventData:
     return event
 
 
-def _visible(event: EventData) -> dict[str, Any]:
-    return {k: v for k, v in event.items() if not k.startswith("__")}
+def _own_names(names: dict[str, Any]) -> dict[str, Any]:
+    """The names a program's environment or an event holds for the rules, without
+    the engine's own (`__within`, `__cost`, `__name`...): what a link keeps, what
+    a program after a resolution is given, what the rules read of a recent event."""
+    return {k: v for k, v in names.items() if not k.startswith("__")}
 
 
 
